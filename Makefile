@@ -1,0 +1,85 @@
+# retrodb — build, test and install.
+#
+#   make            build bin/retrodb (and build/libretrodb.a)
+#   make check      install missing dependencies, build, run every test
+#   make demo       install missing dependencies, build the 3x3 database,
+#                   show the empty board with every move's value
+#   make sanitize   build with AddressSanitizer + UBSan and run the tests
+#   make bench      the speed and memory benchmark (minutes)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+BIN     ?= bin
+OPT     ?= -O3 -march=native
+WARN    ?= -Wall -Wextra -Werror
+CFLAGS_ALL = -std=gnu11 $(OPT) $(WARN) -fopenmp -Iinclude -Isrc $(SAN) \
+             $(shell pkg-config --cflags libzstd) $(CFLAGS)
+LDLIBS_ALL = $(shell pkg-config --libs libzstd) -fopenmp $(SAN) $(LDLIBS)
+CHECK_LIBS = $(shell pkg-config --libs check)
+
+LIB_SRC  := $(wildcard src/*.c)
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
+LIB      := $(BUILD)/libretrodb.a
+
+.PHONY: all deps check test demo sanitize bench install clean
+
+all: $(BIN)/retrodb
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h include/retrodb/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h include/retrodb/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(shell pkg-config --cflags check) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/retrodb: tools/retrodb.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
+
+$(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
+
+# The test command of the README: dependencies first, then a fresh make so
+# that pkg-config sees them.
+check: deps
+	@$(MAKE) --no-print-directory test
+
+test: $(BIN)/retrodb $(BUILD)/test_runner
+	$(BUILD)/test_runner
+	RETRODB=$(BIN)/retrodb sh tests/cli.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN)/retrodb build dots 3x3 --dir db/demo-3x3
+	printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | $(BIN)/retrodb query --dir db/demo-3x3
+
+sanitize: deps
+	@$(MAKE) --no-print-directory test BUILD=build-san BIN=bin-san OPT="-O1 -g" \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	sh scripts/bench.sh
+
+install: $(BIN)/retrodb $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/retrodb
+	install -m 755 $(BIN)/retrodb $(DESTDIR)$(PREFIX)/bin/retrodb
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libretrodb.a
+	install -m 644 include/retrodb/*.h $(DESTDIR)$(PREFIX)/include/retrodb/
+
+clean:
+	rm -rf build build-san bin bin-san

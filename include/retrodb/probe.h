@@ -1,0 +1,45 @@
+/*
+ * retrodb/probe.h — looking up values in a retrodb Dots-and-Boxes database.
+ *
+ * Link with -lretrodb (and -lzstd). A probe handle holds the database's
+ * layout tables and a small cache of open slice files and decoded frames,
+ * so repeated lookups near each other cost a few table lookups. A handle is
+ * not safe to share between threads; open one per thread.
+ *
+ * Positions are sets of line ids (bit l set = line l drawn). Lines are
+ * numbered horizontals first: h<i>,<j> is line i*C + j (i = 0..R dot rows,
+ * j = 0..C-1), then verticals: v<i>,<j> is line (R+1)*C + i*(C+1) + j
+ * (i = 0..R-1, j = 0..C). A value is the best net score of future boxes for
+ * the player to move (boxes already complete do not count).
+ */
+#ifndef RETRODB_PROBE_H
+#define RETRODB_PROBE_H
+
+#include <stdint.h>
+
+#include "retrodb/status.h"
+
+typedef struct rdb_probe rdb_probe;
+
+/* Open the database in folder dir. */
+rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
+void rdb_probe_close(rdb_probe *p);
+
+/* The board (in boxes) and the lines drawn in the database's start. */
+void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_lines);
+
+/* Value of the position `lines` for the player to move. The position must
+ * hold every line of the start. */
+rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
+
+typedef struct {
+    int value;          /* value of the position */
+    int nmoves;
+    int line[64];       /* each open line, in line-id order */
+    int move_value[64]; /* value of drawing it, for the player to move */
+} rdb_dots_answer;
+
+/* Value of the position and of every open line. */
+rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err);
+
+#endif

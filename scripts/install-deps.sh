@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install the Debian packages retrodb needs to build and test (libzstd-dev,
+# check, pkg-config; gcc's OpenMP comes with gcc). Does nothing when they are
+# all present. Runs apt-get as root, or through sudo when available.
+set -eu
+
+need=""
+for pkg in libzstd-dev check pkg-config gcc make; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        need="$need $pkg"
+    fi
+done
+[ -z "$need" ] && exit 0
+
+echo "installing:$need" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: need root to install:$need" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $need >/dev/null

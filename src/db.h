@@ -1,0 +1,103 @@
+/*
+ * db.h — a database directory: its parameters, layout, slice paths,
+ * manifest of finished slices and builder lock.
+ *
+ * A directory holds
+ *   PARAMS      the parameters that fix every value and the layout (text);
+ *   MANIFEST    one line per finished slice, appended and fsync'ed after
+ *               the slice's file is durable (text);
+ *   LOCK        flock'ed by the builder, holding its pid;
+ *   <level>/<k0>/.../<k(G-2)>.zst   one file per slice (level = lines
+ *               drawn beyond the start position; k = lines per group).
+ * Both the builder and the probe set up a database from PARAMS the same
+ * way, so their layouts agree bit for bit.
+ */
+#ifndef RDB_DB_H
+#define RDB_DB_H
+
+#include <stdint.h>
+
+#include "dots_rules.h"
+#include "layout.h"
+#include "slicefile.h"
+
+#define RDB_GAME_DOTS 1
+
+typedef struct {
+    int game;
+    int rows, cols;
+    uint64_t start;          /* lines drawn at the start */
+    int full_value;          /* value of the full position */
+    int ngroups;             /* 0 = choose from the memory budget */
+    int zstd_level;
+    char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
+} rdb_params;
+
+typedef struct {
+    char dir[4000];
+    rdb_params params;
+    dots_game game;
+    rdb_layout_plan plan;
+    rdb_layout lay;
+    dots_rules rules;
+    uint64_t hash;           /* db_hash written in every slice header */
+} rdb_db;
+
+/* Set up the game, layout and rules for params. When params->ngroups is 0
+ * the groups are chosen so that a slice fits max_slice_bytes, and
+ * params->ngroups is set. */
+rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
+                        uint64_t max_slice_bytes, rdb_error *err);
+void rdb_db_free(rdb_db *db);
+
+/* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
+rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err);
+rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err);
+
+/* Describe the first difference between two parameter sets in buf;
+ * returns 0 when they agree (ngroups is compared only when both are set). */
+int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t bufsize);
+
+/* Open an existing database for lookups. */
+rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err);
+
+/* Path of a slice's file, and the folder that holds it. */
+void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize);
+
+/* The identity a slice's file must carry. */
+void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);
+
+/* ---- manifest ---- */
+
+typedef struct {
+    int level;
+    uint8_t counts[RDB_MAX_GROUPS];
+    uint64_t entries, checksum, bytes;
+} rdb_manifest_entry;
+
+typedef struct {
+    rdb_manifest_entry *e;
+    size_t n, cap;
+    int ngroups;
+    int fd;                  /* open for appending while building, else -1 */
+} rdb_manifest;
+
+/* Read DIR/MANIFEST (missing file = empty); lines that do not parse, such
+ * as a half-written last line, are ignored. */
+rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, rdb_error *err);
+/* Find a slice's entry, or NULL. */
+const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_slice *s);
+/* Append a finished slice and fsync the manifest. */
+rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
+                               uint64_t checksum, uint64_t bytes, rdb_error *err);
+void rdb_manifest_free(rdb_manifest *m);
+
+/* ---- lock ---- */
+
+/* Take DIR/LOCK for this process; RDB_E_BUSY names the holder's pid. */
+rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err);
+void rdb_lock_release(int fd);
+/* Pid of the process holding the lock, 0 when none does. */
+long rdb_lock_holder(const char *dir);
+
+#endif

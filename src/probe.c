@@ -1,0 +1,212 @@
+/*
+ * probe.c — lookups in a finished database; see retrodb/probe.h.
+ *
+ * Access pattern: a query asks for a position and its children, which lie in
+ * a handful of neighbour slices, so a small LRU of open slice files and one
+ * of decoded frames (RDB_FRAME_ENTRIES values each) make a query cost a few
+ * frame decodes at most. Every value comes out of a frame whose zstd
+ * content checksum was verified, and from a file whose header names the
+ * exact slice asked for, so damage is reported rather than answered.
+ */
+#include "retrodb/probe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "error.h"
+
+#define FILE_CACHE 16
+#define FRAME_CACHE 8
+
+typedef struct {
+    int used;
+    rdb_slice slice;
+    rdb_slice_file sf;
+    unsigned long stamp;
+} cached_file;
+
+typedef struct {
+    int used;
+    rdb_slice slice;
+    uint32_t frame;
+    int8_t *values;
+    unsigned long stamp;
+} cached_frame;
+
+struct rdb_probe {
+    rdb_db db;
+    cached_file files[FILE_CACHE];
+    cached_frame frames[FRAME_CACHE];
+    unsigned long clock;
+};
+
+static int same_slice(const rdb_slice *a, const rdb_slice *b, int G)
+{
+    if (a->level != b->level)
+        return 0;
+    for (int g = 0; g < G; g++)
+        if (a->counts[g] != b->counts[g])
+            return 0;
+    return 1;
+}
+
+rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
+{
+    rdb_probe *p = calloc(1, sizeof *p);
+    if (!p)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    rdb_status st = rdb_db_open(&p->db, dir, err);
+    if (st != RDB_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return RDB_OK;
+}
+
+void rdb_probe_close(rdb_probe *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < FILE_CACHE; i++)
+        if (p->files[i].used)
+            rdb_slice_close(&p->files[i].sf);
+    for (int i = 0; i < FRAME_CACHE; i++)
+        free(p->frames[i].values);
+    rdb_db_free(&p->db);
+    free(p);
+}
+
+void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_lines)
+{
+    *rows = p->db.params.rows;
+    *cols = p->db.params.cols;
+    *start_lines = p->db.params.start;
+}
+
+static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **sf, rdb_error *err)
+{
+    int G = p->db.lay.ngroups, victim = 0;
+    for (int i = 0; i < FILE_CACHE; i++) {
+        cached_file *c = &p->files[i];
+        if (c->used && same_slice(&c->slice, s, G)) {
+            c->stamp = ++p->clock;
+            *sf = &c->sf;
+            return RDB_OK;
+        }
+        if (!c->used || (p->files[victim].used && c->stamp < p->files[victim].stamp))
+            victim = i;
+    }
+    cached_file *c = &p->files[victim];
+    if (c->used)
+        rdb_slice_close(&c->sf);
+    c->used = 0;
+    char path[4096];
+    rdb_slice_path(&p->db, s, path, sizeof path);
+    rdb_slice_id id;
+    rdb_slice_identity(&p->db, s, &id);
+    rdb_status st = rdb_slice_open(path, &id, &c->sf, err);
+    if (st == RDB_E_MISSING)
+        return rdb_fail(err, RDB_E_MISSING,
+                        "the database in '%s' has no slice file '%s' (build unfinished or level deleted)",
+                        p->db.dir, path);
+    if (st != RDB_OK)
+        return st;
+    c->used = 1;
+    c->slice = *s;
+    c->stamp = ++p->clock;
+    *sf = &c->sf;
+    return RDB_OK;
+}
+
+/* Value at index of slice s. */
+static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *value, rdb_error *err)
+{
+    int G = p->db.lay.ngroups, victim = 0;
+    uint32_t frame = (uint32_t)(index / RDB_FRAME_ENTRIES);
+    for (int i = 0; i < FRAME_CACHE; i++) {
+        cached_frame *c = &p->frames[i];
+        if (c->used && c->frame == frame && same_slice(&c->slice, s, G)) {
+            c->stamp = ++p->clock;
+            *value = c->values[index % RDB_FRAME_ENTRIES];
+            return RDB_OK;
+        }
+        if (!c->used || (p->frames[victim].used && c->stamp < p->frames[victim].stamp))
+            victim = i;
+    }
+    rdb_slice_file *sf;
+    rdb_status st = open_slice(p, s, &sf, err);
+    if (st != RDB_OK)
+        return st;
+    cached_frame *c = &p->frames[victim];
+    c->used = 0;
+    if (!c->values && !(c->values = malloc(RDB_FRAME_ENTRIES)))
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    size_t n;
+    if (sf->frame_entries != RDB_FRAME_ENTRIES)
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s' uses %u values per frame, not %u", sf->path,
+                        sf->frame_entries, RDB_FRAME_ENTRIES);
+    st = rdb_slice_read_frame(sf, frame, c->values, &n, err);
+    if (st != RDB_OK)
+        return st;
+    c->used = 1;
+    c->slice = *s;
+    c->frame = frame;
+    c->stamp = ++p->clock;
+    *value = c->values[index % RDB_FRAME_ENTRIES];
+    return RDB_OK;
+}
+
+static rdb_status check_position(const rdb_probe *p, uint64_t lines, rdb_error *err)
+{
+    const dots_game *g = &p->db.game;
+    if (lines & ~dots_all_lines(&g->board))
+        return rdb_fail(err, RDB_E_INPUT, "position has lines outside the %dx%d board",
+                        g->board.rows, g->board.cols);
+    uint64_t missing = g->start & ~lines;
+    if (missing) {
+        char name[32];
+        dots_line_name(&g->board, __builtin_ctzll(missing), name);
+        return rdb_fail(err, RDB_E_INPUT,
+                        "position lacks line %s of the database's start position (%s); it cannot arise in this database",
+                        name, p->db.params.variant);
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
+{
+    rdb_status st = check_position(p, lines, err);
+    if (st != RDB_OK)
+        return st;
+    const rdb_layout *lay = &p->db.lay;
+    uint64_t pos = dots_rules_position(&p->db.rules, lines);
+    uint64_t canon = rdb_layout_canonical(lay, pos);
+    rdb_slice s;
+    uint64_t index;
+    rdb_layout_locate(lay, canon, &s, &index);
+    return lookup(p, &s, index, value, err);
+}
+
+rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err)
+{
+    rdb_status st = rdb_probe_value(p, lines, &a->value, err);
+    if (st != RDB_OK)
+        return st;
+    const dots_board *b = &p->db.game.board;
+    a->nmoves = 0;
+    for (int l = 0; l < b->nlines; l++) {
+        if (lines >> l & 1)
+            continue;
+        int v;
+        st = rdb_probe_value(p, lines | 1ULL << l, &v, err);
+        if (st != RDB_OK)
+            return st;
+        int n = dots_boxes_completed(b, lines, l);
+        a->line[a->nmoves] = l;
+        a->move_value[a->nmoves] = n ? n + v : -v;
+        a->nmoves++;
+    }
+    return RDB_OK;
+}

@@ -1,0 +1,344 @@
+/*
+ * retrodb.c — the command-line program: build, query and info.
+ *
+ * Each subcommand parses its own options and calls the library; this file
+ * only turns arguments into parameters, results into text or JSON, and
+ * statuses into exit codes (0 ok, 1 failure, 2 bad input, 130/143 stopped
+ * by SIGINT/SIGTERM).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builder.h"
+#include "checksum.h"
+#include "db.h"
+#include "dots_diagram.h"
+#include "retrodb/probe.h"
+
+static const char *usage_text =
+    "usage: retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
+    "                     [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
+    "                     [--zstd-level N] [--quiet]\n"
+    "       retrodb query --dir DIR [--json] [FILE]\n"
+    "       retrodb info --dir DIR\n";
+
+static int usage(void)
+{
+    fputs(usage_text, stderr);
+    return 2;
+}
+
+static int exit_code(rdb_status st)
+{
+    switch (st) {
+    case RDB_OK:
+        return 0;
+    case RDB_E_INPUT:
+        return 2;
+    case RDB_E_STOPPED:
+        return rdb_stop_requested == SIGTERM ? 143 : 130;
+    default:
+        return 1;
+    }
+}
+
+static int report(rdb_status st, const rdb_error *err)
+{
+    if (st != RDB_OK)
+        fprintf(stderr, "retrodb: %s\n", err->msg);
+    return exit_code(st);
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Option with a value: --name VALUE or --name=VALUE. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static void on_signal(int sig)
+{
+    if (rdb_stop_requested) {
+        /* second signal: stop now; every finished file is already durable */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    rdb_stop_requested = sig;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+    rdb_build_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.memory_mb = 2048;
+    opt.params.game = RDB_GAME_DOTS;
+    opt.params.zstd_level = 3;
+    const char *variant = "empty", *start_file = NULL, *dir = NULL;
+    int board_seen = 0;
+    rdb_error err;
+
+    if (argc < 2 || strcmp(argv[1], "dots") != 0) {
+        fprintf(stderr, "retrodb: build: the game must be 'dots'\n");
+        return usage();
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        long n;
+        if ((v = opt_value(argc, argv, &i, "--variant")))
+            variant = v;
+        else if ((v = opt_value(argc, argv, &i, "--start")))
+            start_file = v;
+        else if ((v = opt_value(argc, argv, &i, "--dir")))
+            dir = v;
+        else if ((v = opt_value(argc, argv, &i, "--memory"))) {
+            if (parse_long(v, 1, 1L << 30, &n))
+                return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), 2;
+            opt.memory_mb = n;
+        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
+            if (parse_long(v, 1, 1024, &n))
+                return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), 2;
+            opt.threads = (int)n;
+        } else if ((v = opt_value(argc, argv, &i, "--groups"))) {
+            if (parse_long(v, 1, RDB_MAX_GROUPS, &n))
+                return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), 2;
+            opt.params.ngroups = (int)n;
+        } else if ((v = opt_value(argc, argv, &i, "--zstd-level"))) {
+            if (parse_long(v, 1, 19, &n))
+                return fprintf(stderr, "retrodb: bad --zstd-level '%s' (1..19)\n", v), 2;
+            opt.params.zstd_level = (int)n;
+        } else if (strcmp(argv[i], "--quiet") == 0)
+            opt.quiet = 1;
+        else if (argv[i][0] != '-' && !board_seen) {
+            char end;
+            if (sscanf(argv[i], "%dx%d%c", &opt.params.rows, &opt.params.cols, &end) != 2)
+                return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5)\n", argv[i]), 2;
+            board_seen = 1;
+        } else {
+            fprintf(stderr, "retrodb: build: unknown argument '%s'\n", argv[i]);
+            return usage();
+        }
+    }
+
+    dots_board board;
+    if (start_file) {
+        char *text;
+        rdb_status st = rdb_read_file(start_file, &text, &err);
+        if (st != RDB_OK)
+            return report(st, &err);
+        dots_diagram d;
+        st = dots_diagram_parse(text, start_file, &d, &err);
+        free(text);
+        if (st != RDB_OK)
+            return report(st, &err);
+        if (board_seen && (d.rows != opt.params.rows || d.cols != opt.params.cols))
+            return fprintf(stderr, "retrodb: '%s' is a %dx%d board, not %dx%d\n", start_file,
+                           d.rows, d.cols, opt.params.rows, opt.params.cols), 2;
+        opt.params.rows = d.rows;
+        opt.params.cols = d.cols;
+        opt.params.start = d.drawn;
+        snprintf(opt.params.variant, sizeof opt.params.variant, "custom");
+        if (strcmp(variant, "empty") != 0)
+            return fprintf(stderr, "retrodb: --start and --variant exclude each other\n"), 2;
+    } else {
+        if (!board_seen)
+            return fprintf(stderr, "retrodb: build: which board? (e.g. retrodb build dots 3x3)\n"), 2;
+        rdb_status st = dots_board_init(&board, opt.params.rows, opt.params.cols, &err);
+        if (st != RDB_OK)
+            return report(st, &err);
+        if (strcmp(variant, "empty") == 0)
+            opt.params.start = 0;
+        else if (strcmp(variant, "swedish") == 0)
+            opt.params.start = dots_border_lines(&board);
+        else if (strcmp(variant, "icelandic") == 0)
+            opt.params.start = dots_icelandic_lines(&board);
+        else
+            return fprintf(stderr, "retrodb: unknown variant '%s' (empty, swedish, icelandic)\n", variant), 2;
+        snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
+    }
+    char defdir[256];
+    if (!dir) {
+        snprintf(defdir, sizeof defdir, "db/%dx%d%s%s", opt.params.rows, opt.params.cols,
+                 strcmp(opt.params.variant, "empty") ? "-" : "",
+                 strcmp(opt.params.variant, "empty") ? opt.params.variant : "");
+        dir = defdir;
+    }
+    opt.dir = dir;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    rdb_status st = rdb_build(&opt, &err);
+    if (st == RDB_OK && !opt.quiet)
+        fprintf(stderr, "database in '%s'\n", dir);
+    return report(st, &err);
+}
+
+static int cmd_query(int argc, char **argv)
+{
+    const char *dir = NULL, *file = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "--dir")))
+            dir = v;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
+            if (file)
+                return usage();
+            file = argv[i];
+        } else {
+            fprintf(stderr, "retrodb: query: unknown argument '%s'\n", argv[i]);
+            return usage();
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "retrodb: query: which database? (--dir DIR)\n");
+        return 2;
+    }
+    rdb_error err;
+    char *text;
+    rdb_status st = rdb_read_file(file, &text, &err);
+    if (st != RDB_OK)
+        return report(st, &err);
+    dots_diagram d;
+    st = dots_diagram_parse(text, file ? file : "standard input", &d, &err);
+    free(text);
+    if (st != RDB_OK)
+        return report(st, &err);
+    rdb_probe *p;
+    st = rdb_probe_open(dir, &p, &err);
+    if (st != RDB_OK)
+        return report(st, &err);
+    int rows, cols;
+    uint64_t start;
+    rdb_probe_board(p, &rows, &cols, &start);
+    if (rows != d.rows || cols != d.cols) {
+        fprintf(stderr, "retrodb: the position is a %dx%d board; the database in '%s' is %dx%d\n",
+                d.rows, d.cols, dir, rows, cols);
+        rdb_probe_close(p);
+        return 2;
+    }
+    rdb_dots_answer a;
+    st = rdb_probe_moves(p, d.drawn, &a, &err);
+    rdb_probe_close(p);
+    if (st != RDB_OK)
+        return report(st, &err);
+
+    dots_board b;
+    dots_board_init(&b, rows, cols, &err);
+    if (json) {
+        printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"moves\":[", rows, cols,
+               a.value);
+        for (int i = 0; i < a.nmoves; i++) {
+            char name[32];
+            dots_line_name(&b, a.line[i], name);
+            printf("%s{\"line\":\"%s\",\"value\":%d}", i ? "," : "", name, a.move_value[i]);
+        }
+        printf("]}\n");
+    } else {
+        int value[DOTS_MAX_LINES] = {0};
+        for (int i = 0; i < a.nmoves; i++)
+            value[a.line[i]] = a.move_value[i];
+        dots_diagram_print_values(stdout, &b, d.drawn, d.owner, value);
+        printf("value for the player to move: %+d (net future boxes)\n", a.value);
+    }
+    return 0;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "--dir")))
+            dir = v;
+        else
+            return usage();
+    }
+    if (!dir)
+        return usage();
+    rdb_error err;
+    rdb_db db;
+    rdb_status st = rdb_db_open(&db, dir, &err);
+    if (st != RDB_OK)
+        return report(st, &err);
+    rdb_manifest man;
+    st = rdb_manifest_load(&man, dir, db.lay.ngroups, &err);
+    if (st != RDB_OK) {
+        rdb_db_free(&db);
+        return report(st, &err);
+    }
+    printf("game        dots\nboard       %dx%d\nvariant     %s\nopen lines  %d\n",
+           db.params.rows, db.params.cols, db.params.variant, db.lay.nbits);
+    printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
+    for (int g = 0; g < db.lay.ngroups; g++)
+        printf("%s%d", g ? " " : "", db.lay.size[g]);
+    printf(" lines)\npositions   %" PRIu64 " stored of %.0f\n", rdb_layout_total_positions(&db.lay),
+           db.lay.nbits == 64 ? 18446744073709551616.0 : (double)(1ULL << db.lay.nbits));
+    printf("level  slices  done  positions       bytes  checksum\n");
+    for (int level = db.lay.nbits; level >= 0; level--) {
+        rdb_slice *slices;
+        int ns = rdb_level_slices(&db.lay, level, &slices);
+        uint64_t pos = 0, bytes = 0, sum = 0;
+        int done = 0;
+        for (int i = 0; i < ns; i++) {
+            const rdb_manifest_entry *e = rdb_manifest_find(&man, &slices[i]);
+            pos += slices[i].size;
+            if (e) {
+                done++;
+                bytes += e->bytes;
+                sum = rdb_checksum_combine(sum, e->checksum);
+            }
+        }
+        free(slices);
+        if (done == ns)
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "\n", level, ns, done,
+                   pos, bytes, sum);
+        else
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ns, done, pos, bytes);
+    }
+    rdb_manifest_free(&man);
+    rdb_db_free(&db);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "build") == 0)
+        return cmd_build(argc - 1, argv + 1);
+    if (strcmp(cmd, "query") == 0)
+        return cmd_query(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    fprintf(stderr, "retrodb: unknown command '%s'\n", cmd);
+    return usage();
+}
