@@ -60,7 +60,7 @@ check: deps
 
 test: $(BIN)/retrodb $(BUILD)/test_runner
 	$(BUILD)/test_runner
-	RETRODB=$(BIN)/retrodb sh tests/cli.sh
+	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -28,10 +28,4 @@ extern volatile sig_atomic_t rdb_stop_requested;
 
 rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err);
 
-/* Compute the values of slice s of db, reading neighbour slices from db's
- * directory. best must hold s->size values; nbuf must hold the largest
- * neighbour. Exposed for tests and benchmarks. */
-rdb_status rdb_compute_slice(const rdb_db *db, const rdb_slice *s, int8_t *best, int8_t *nbuf,
-                             rdb_error *err);
-
 #endif

@@ -1,0 +1,283 @@
+/*
+ * kernel.c — the slice kernel; see kernel.h.
+ *
+ * Tuned for this access pattern: a move in an outer group maps a whole
+ * parent row to a whole child row of the neighbour slice (in the same order,
+ * or permuted by a small table when the move changes group 0 and the child
+ * must be put in canonical form), so the work per child is one load and one
+ * max over contiguous rows, which the compiler vectorises. Box completion is
+ * decided once per row for the sides outside the inner group. Moves inside
+ * the inner group go through per-bit tables of child ranks (rdb_kernel),
+ * one branch-free pass over the row per bit. Rows are independent, so
+ * OpenMP splits them between threads and the result does not depend on
+ * the thread count.
+ */
+#include "kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_VALUE INT8_MIN
+/* Largest row: the most states of a 16-bit group with one popcount. */
+#define RDB_MAX_ROW 12870
+
+static inline int8_t max8(int8_t a, int b) { return b > a ? (int8_t)b : a; }
+
+/* best[i] = max(best[i], candidate of child value v) over a row, where the
+ * move completes `fixed` boxes plus one for each inner mask fully present in
+ * the parent's inner state. child is indexed through perm when not NULL. */
+static void relax_row(int8_t *restrict best, const int8_t *restrict child,
+                      const uint16_t *restrict perm, const uint16_t *restrict inner,
+                      uint32_t m, int fixed, int ninner, const unsigned *mask)
+{
+    if (ninner == 0 && !perm) {
+        if (fixed == 0)
+            for (uint32_t i = 0; i < m; i++)
+                best[i] = max8(best[i], -child[i]);
+        else
+            for (uint32_t i = 0; i < m; i++)
+                best[i] = max8(best[i], fixed + child[i]);
+        return;
+    }
+    if (ninner == 0) {
+        if (fixed == 0)
+            for (uint32_t i = 0; i < m; i++)
+                best[i] = max8(best[i], -child[perm[i]]);
+        else
+            for (uint32_t i = 0; i < m; i++)
+                best[i] = max8(best[i], fixed + child[perm[i]]);
+        return;
+    }
+    unsigned m0 = mask[0], m1 = ninner > 1 ? mask[1] : 0;
+    for (uint32_t i = 0; i < m; i++) {
+        int v = perm ? child[perm[i]] : child[i];
+        unsigned s = inner[i];
+        int n = fixed + ((s & m0) == m0) + (ninner > 1 && (s & m1) == m1);
+        best[i] = max8(best[i], n ? n + v : -v);
+    }
+}
+
+/* Moves in the inner group for one row: for each inner bit, a pass over
+ * the row through the precomputed child ranks and box flags. Branch-free,
+ * so the cost per child does not depend on how many moves a state has. */
+static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *restrict brow,
+                        const int8_t *restrict crow, uint64_t outer_pos)
+{
+    const rdb_layout *lay = &kern->db->lay;
+    const dots_rules *r = &kern->db->rules;
+    const int I = lay->ngroups - 1, k = s->counts[I], off = lay->off[I];
+    const uint32_t m = lay->count[I][k];
+    const uint64_t outer_bits = (1ULL << off) - 1;
+    for (int b = 0; b < lay->size[I]; b++) {
+        const uint16_t *restrict child = kern->child[k][b];
+        const uint8_t *restrict flags = kern->flags[k][b];
+        int ubit = off + b;
+        unsigned outer_ok = 0;
+        for (int j = 0; j < r->nbox[ubit]; j++) {
+            uint64_t part = r->box_mask[ubit][j] & outer_bits;
+            if ((outer_pos & part) == part)
+                outer_ok |= 1u << j;
+        }
+        /* Gather first, then a loop the compiler vectorises. */
+        int8_t child_value[RDB_MAX_ROW];
+        for (uint32_t i = 0; i < m; i++)
+            child_value[i] = crow[child[i]];
+        const uint8_t oo = (uint8_t)outer_ok;
+        for (uint32_t i = 0; i < m; i++) {
+            uint8_t f = flags[i], ok = f & oo;
+            int8_t v = child_value[i];
+            int8_t n = (int8_t)((ok & 1) + (ok >> 1));
+            int8_t c = n ? (int8_t)(n + v) : (int8_t)-v;
+            c = f & RDB_KFLAG_MOVE ? c : NO_VALUE;
+            brow[i] = c > brow[i] ? c : brow[i];
+        }
+    }
+}
+
+/* Moves in group g of every position of slice s, children in nb. */
+static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best, int g,
+                        const int8_t *nb)
+{
+    const rdb_db *db = kern->db;
+    const rdb_layout *lay = &db->lay;
+    const dots_rules *r = &db->rules;
+    const int G = lay->ngroups, I = G - 1;
+    uint32_t radix[RDB_MAX_GROUPS], nradix[RDB_MAX_GROUPS];
+    for (int h = 0; h < G; h++)
+        radix[h] = nradix[h] = lay->count[h][s->counts[h]];
+    nradix[g] = lay->count[g][s->counts[g] + 1];
+
+    if (G == 1) {
+        /* one group, which is group 0: every child is made canonical */
+        const uint16_t *st = lay->states[0][s->counts[0]];
+        const uint16_t *mv = lay->moves[0];
+#pragma omp parallel for schedule(static)
+        for (uint32_t i = 0; i < radix[0]; i++) {
+            unsigned p = st[i];
+            int8_t b = best[i];
+            for (unsigned m = mv[p]; m; m &= m - 1) {
+                int bit = __builtin_ctz(m);
+                unsigned c = p | 1u << bit;
+                if (lay->ntransforms > 1)
+                    c = lay->perm[lay->canon_t[c]][0][c];
+                int v = nb[lay->rank[0][c]];
+                int n = dots_rules_boxes(r, p, bit);
+                b = max8(b, n ? n + v : -v);
+            }
+            best[i] = b;
+        }
+        return;
+    }
+
+    const uint32_t m_inner = radix[I], nm_inner = nradix[I];
+    const int k_inner = s->counts[I], off_inner = lay->off[I];
+    const uint16_t *inner_states = lay->states[I][k_inner];
+    const uint64_t outer_bits = (1ULL << off_inner) - 1;
+    const uint64_t rows = s->size / m_inner;
+
+#pragma omp parallel for schedule(dynamic, 64)
+    for (uint64_t o = 0; o < rows; o++) {
+        uint32_t rk[RDB_MAX_GROUPS];
+        unsigned st[RDB_MAX_GROUPS];
+        uint64_t x = o, outer_pos = 0;
+        for (int h = I - 1; h >= 0; h--) {
+            rk[h] = (uint32_t)(x % radix[h]);
+            x /= radix[h];
+        }
+        for (int h = 0; h < I; h++) {
+            st[h] = lay->states[h][s->counts[h]][rk[h]];
+            outer_pos |= (uint64_t)st[h] << lay->off[h];
+        }
+        int8_t *brow = best + o * m_inner;
+
+        if (g == I) {
+            relax_inner(kern, s, brow, nb + o * nm_inner, outer_pos);
+            continue;
+        }
+
+        for (unsigned m = lay->moves[g][st[g]]; m; m &= m - 1) {
+            int bit = __builtin_ctz(m);
+            unsigned c = st[g] | 1u << bit;
+            int t = 0;
+            if (g == 0 && lay->ntransforms > 1) {
+                t = lay->canon_t[c];
+                c = lay->perm[t][0][c];
+            }
+            uint64_t co = 0;
+            for (int h = 0; h < I; h++) {
+                unsigned sh = h == g ? c : t ? lay->perm[t][h][st[h]] : st[h];
+                co = co * nradix[h] + lay->rank[h][sh];
+            }
+            const int8_t *crow = nb + co * m_inner;
+            const uint16_t *perm = t ? lay->permrank[t][k_inner] : NULL;
+
+            int ubit = lay->off[g] + bit, fixed = 0, ninner = 0;
+            unsigned mask[2];
+            for (int k = 0; k < r->nbox[ubit]; k++) {
+                uint64_t bm = r->box_mask[ubit][k];
+                uint64_t outer_part = bm & outer_bits;
+                if ((outer_pos & outer_part) != outer_part)
+                    continue;
+                unsigned inner_part = (unsigned)(bm >> off_inner);
+                if (inner_part == 0)
+                    fixed++;
+                else
+                    mask[ninner++] = inner_part;
+            }
+            relax_row(brow, crow, perm, inner_states, m_inner, fixed, ninner, mask);
+        }
+    }
+}
+
+/* Load neighbour slice (s with one more line in group g) into buf. */
+static rdb_status load_neighbour(const rdb_db *db, const rdb_slice *s, int g, int8_t *buf,
+                                 rdb_slice *n, rdb_error *err)
+{
+    *n = *s;
+    n->counts[g]++;
+    rdb_slice_set_size(&db->lay, n);
+    char path[4096];
+    rdb_slice_path(db, n, path, sizeof path);
+    rdb_slice_id id;
+    rdb_slice_identity(db, n, &id);
+    rdb_slice_file sf;
+    rdb_status st = rdb_slice_open(path, &id, &sf, err);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_slice_read_all(&sf, buf, err);
+    rdb_slice_close(&sf);
+    return st;
+}
+
+rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t *best, int8_t *nbuf,
+                             rdb_error *err)
+{
+    const rdb_db *db = kern->db;
+    const rdb_layout *lay = &db->lay;
+    if (s->level == lay->nbits) {
+        best[0] = db->rules.full_value;
+        return RDB_OK;
+    }
+    memset(best, NO_VALUE, s->size);
+    for (int g = 0; g < lay->ngroups; g++) {
+        if (s->counts[g] == lay->size[g])
+            continue;
+        rdb_slice n;
+        rdb_status st = load_neighbour(db, s, g, nbuf, &n, err);
+        if (st != RDB_OK)
+            return st;
+        relax_group(kern, s, best, g, nbuf);
+    }
+    for (uint64_t i = 0; i < s->size; i++)
+        if (best[i] == NO_VALUE)
+            return rdb_fail(err, RDB_E_CORRUPT, "internal error: position %llu of level %d has no move",
+                            (unsigned long long)i, s->level);
+    return RDB_OK;
+}
+
+
+rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
+{
+    memset(kern, 0, sizeof *kern);
+    kern->db = db;
+    const rdb_layout *lay = &db->lay;
+    const dots_rules *r = &db->rules;
+    if (lay->ngroups < 2)
+        return RDB_OK; /* one group: relax_group's generic path */
+    const int I = lay->ngroups - 1, off = lay->off[I], n = lay->size[I];
+    for (int k = 0; k < n; k++) {
+        uint32_t m = lay->count[I][k];
+        for (int b = 0; b < n; b++) {
+            uint16_t *child = kern->child[k][b] = calloc(m ? m : 1, sizeof *child);
+            uint8_t *flags = kern->flags[k][b] = calloc(m ? m : 1, 1);
+            if (!child || !flags) {
+                rdb_kernel_free(kern);
+                return rdb_fail(err, RDB_E_NOMEM, "out of memory for kernel tables");
+            }
+            for (uint32_t i = 0; i < m; i++) {
+                unsigned st = lay->states[I][k][i];
+                if (!(lay->moves[I][st] >> b & 1))
+                    continue;
+                child[i] = (uint16_t)lay->rank[I][st | 1u << b];
+                unsigned f = RDB_KFLAG_MOVE;
+                for (int j = 0; j < r->nbox[off + b]; j++) {
+                    unsigned inner = (unsigned)(r->box_mask[off + b][j] >> off) & ((1u << n) - 1);
+                    if ((st & inner) == inner)
+                        f |= 1u << j;
+                }
+                flags[i] = (uint8_t)f;
+            }
+        }
+    }
+    return RDB_OK;
+}
+
+void rdb_kernel_free(rdb_kernel *kern)
+{
+    for (int k = 0; k <= RDB_MAX_GROUP_BITS; k++)
+        for (int b = 0; b < RDB_MAX_GROUP_BITS; b++) {
+            free(kern->child[k][b]);
+            free(kern->flags[k][b]);
+        }
+    memset(kern, 0, sizeof *kern);
+}

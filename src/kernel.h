@@ -1,0 +1,40 @@
+/*
+ * kernel.h — computing the values of one slice from its neighbour slices.
+ *
+ * A slice is a matrix: one row per state of the outer groups, one column
+ * per state of the inner (last) group. The kernel visits the neighbour
+ * slices one at a time (only the output slice and one neighbour are in
+ * memory) and relaxes every position with the moves that lead into that
+ * neighbour. rdb_kernel holds the tables that make this cheap; it is built
+ * once per database.
+ */
+#ifndef RDB_KERNEL_H
+#define RDB_KERNEL_H
+
+#include <stdint.h>
+
+#include "db.h"
+
+/* For each count k of the inner group and each inner bit b, over the rows'
+ * columns i: the rank of the child state (state_i | b) and flags saying
+ * whether b is a move there and which of b's boxes have all their inner
+ * sides drawn. */
+typedef struct {
+    const rdb_db *db;
+    uint16_t *child[RDB_MAX_GROUP_BITS + 1][RDB_MAX_GROUP_BITS];
+    uint8_t *flags[RDB_MAX_GROUP_BITS + 1][RDB_MAX_GROUP_BITS];
+} rdb_kernel;
+
+#define RDB_KFLAG_BOX0 1u   /* inner sides of b's first box all drawn */
+#define RDB_KFLAG_BOX1 2u   /* same for the second box */
+#define RDB_KFLAG_MOVE 128u /* b is a move (a class representative) here */
+
+rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
+void rdb_kernel_free(rdb_kernel *k);
+
+/* The values of slice s, reading neighbours from the database directory.
+ * best holds s->size values; nbuf holds the largest slice. */
+rdb_status rdb_compute_slice(const rdb_kernel *k, const rdb_slice *s, int8_t *best, int8_t *nbuf,
+                             rdb_error *err);
+
+#endif
