@@ -115,6 +115,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         goto done;
     best = malloc(maxslice);
     nbuf = malloc(maxslice);
+    rdb_neighbour nb = {nbuf, {0}, 0};
     if (!best || !nbuf) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(2 * maxslice));
@@ -141,7 +142,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
                 st = rdb_fail(err, RDB_E_STOPPED, "stopped; finished slices are kept, run the same command to resume");
                 goto done;
             }
-            st = rdb_compute_slice(&kern, s, best, nbuf, err);
+            st = rdb_compute_slice(&kern, s, best, &nb, err);
             if (st != RDB_OK)
                 goto done;
             char path[4096];

@@ -209,24 +209,40 @@ static rdb_status load_neighbour(const rdb_db *db, const rdb_slice *s, int g, in
     return st;
 }
 
-rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t *best, int8_t *nbuf,
-                             rdb_error *err)
+rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t *best,
+                             rdb_neighbour *nb, rdb_error *err)
 {
     const rdb_db *db = kern->db;
     const rdb_layout *lay = &db->lay;
+    const int G = lay->ngroups;
     if (s->level == lay->nbits) {
         best[0] = db->rules.full_value;
         return RDB_OK;
     }
     memset(best, NO_VALUE, s->size);
-    for (int g = 0; g < lay->ngroups; g++) {
-        if (s->counts[g] == lay->size[g])
+    /* Max is order-free, so start with the neighbour already in memory:
+     * consecutive slices of a level share one, which saves a decompression. */
+    int first = -1;
+    if (nb->valid && nb->slice.level == s->level + 1)
+        for (int g = 0; g < G && first < 0; g++) {
+            int same = s->counts[g] + 1 == nb->slice.counts[g];
+            for (int h = 0; h < G && same; h++)
+                same = h == g || s->counts[h] == nb->slice.counts[h];
+            if (same)
+                first = g;
+        }
+    for (int i = -1; i < G; i++) {
+        int g = i < 0 ? first : i;
+        if (g < 0 || (i >= 0 && g == first) || s->counts[g] == lay->size[g])
             continue;
-        rdb_slice n;
-        rdb_status st = load_neighbour(db, s, g, nbuf, &n, err);
-        if (st != RDB_OK)
-            return st;
-        relax_group(kern, s, best, g, nbuf);
+        if (i >= 0) {
+            nb->valid = 0;
+            rdb_status st = load_neighbour(db, s, g, nb->values, &nb->slice, err);
+            if (st != RDB_OK)
+                return st;
+            nb->valid = 1;
+        }
+        relax_group(kern, s, best, g, nb->values);
     }
     for (uint64_t i = 0; i < s->size; i++)
         if (best[i] == NO_VALUE)
@@ -234,7 +250,6 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
                             (unsigned long long)i, s->level);
     return RDB_OK;
 }
-
 
 rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 {

@@ -32,9 +32,18 @@ typedef struct {
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
 void rdb_kernel_free(rdb_kernel *k);
 
-/* The values of slice s, reading neighbours from the database directory.
- * best holds s->size values; nbuf holds the largest slice. */
-rdb_status rdb_compute_slice(const rdb_kernel *k, const rdb_slice *s, int8_t *best, int8_t *nbuf,
-                             rdb_error *err);
+/* The one neighbour slice held in memory. values holds the largest slice;
+ * valid says whether it holds `slice` now. */
+typedef struct {
+    int8_t *values;
+    rdb_slice slice;
+    int valid;
+} rdb_neighbour;
+
+/* The values of slice s, reading neighbours from the database directory
+ * into nb (whose current contents are reused when s needs them). best holds
+ * s->size values. */
+rdb_status rdb_compute_slice(const rdb_kernel *k, const rdb_slice *s, int8_t *best,
+                             rdb_neighbour *nb, rdb_error *err);
 
 #endif
