@@ -39,13 +39,6 @@ static int remove_temp(const char *path, const struct stat *sb, int type, struct
     return 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Check or write PARAMS so that a build only ever continues its own work. */
 static rdb_status pin_params(const rdb_build_options *opt, rdb_params *p, uint64_t max_slice,
                              rdb_db *db, rdb_error *err)
@@ -115,7 +108,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         goto done;
     best = malloc(maxslice);
     nbuf = malloc(maxslice);
-    rdb_neighbour nb = {nbuf, {0}, 0};
+    rdb_neighbour nb = {nbuf, {0}, 0, 0.0};
     if (!best || !nbuf) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(2 * maxslice));
@@ -129,7 +122,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
             goto done;
         }
-        double t0 = now_seconds();
+        double t0 = rdb_now(), write = 0, read0 = nb.read_seconds;
         uint64_t positions = 0, computed = 0;
         for (int i = 0; i < ns; i++) {
             const rdb_slice *s = &slices[i];
@@ -156,7 +149,9 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
             rdb_slice_id id;
             rdb_slice_identity(&db, s, &id);
             uint64_t sum, bytes;
+            double w0 = rdb_now();
             st = rdb_slice_write(path, &id, best, db.params.zstd_level, &sum, &bytes, err);
+            write += rdb_now() - w0;
             if (st != RDB_OK)
                 goto done;
             st = rdb_manifest_append(&man, opt->dir, s, sum, bytes, err);
@@ -167,7 +162,8 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         }
         free(slices);
         slices = NULL;
-        rdb_progress_level(&prog, level, ns, positions, computed, now_seconds() - t0);
+        rdb_progress_level(&prog, level, ns, positions, computed, rdb_now() - t0,
+                           nb.read_seconds - read0, write);
     }
     rdb_progress_finish(&prog);
 done:

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
+
 #define NO_VALUE INT8_MIN
 /* Largest row: the most states of a 16-bit group with one popcount. */
 #define RDB_MAX_ROW 12870
@@ -237,7 +239,9 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
             continue;
         if (i >= 0) {
             nb->valid = 0;
+            double t0 = rdb_now();
             rdb_status st = load_neighbour(db, s, g, nb->values, &nb->slice, err);
+            nb->read_seconds += rdb_now() - t0;
             if (st != RDB_OK)
                 return st;
             nb->valid = 1;

@@ -38,6 +38,7 @@ typedef struct {
     int8_t *values;
     rdb_slice slice;
     int valid;
+    double read_seconds;    /* time spent reading neighbours, for reports */
 } rdb_neighbour;
 
 /* The values of slice s, reading neighbours from the database directory

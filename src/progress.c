@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
+double rdb_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -20,7 +20,7 @@ void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
     p->tty = !quiet && isatty(2);
     p->total = total_positions;
     p->done = p->computed = 0;
-    p->start = p->last_draw = now();
+    p->start = p->last_draw = rdb_now();
 }
 
 static void clear_bar(const rdb_progress *p)
@@ -31,7 +31,7 @@ static void clear_bar(const rdb_progress *p)
 
 static void draw_bar(rdb_progress *p)
 {
-    double t = now();
+    double t = rdb_now();
     if (!p->tty || t - p->last_draw < 0.25)
         return;
     p->last_draw = t;
@@ -57,7 +57,7 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed)
 }
 
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
-                        uint64_t computed, double seconds)
+                        uint64_t computed, double seconds, double read, double write)
 {
     if (p->quiet)
         return;
@@ -66,9 +66,10 @@ void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positio
         fprintf(stderr, "level %d: %d slices, %llu positions, already done\n", level, slices,
                 (unsigned long long)positions);
     else
-        fprintf(stderr, "level %d: %d slices, %llu positions, %.2f s, %.1f M positions/s\n",
-                level, slices, (unsigned long long)positions, seconds,
-                seconds > 0 ? computed / seconds / 1e6 : 0.0);
+        fprintf(stderr,
+                "level %d: %d slices, %llu positions, %.2f s (read %.2f, compute %.2f, write %.2f), %.1f M positions/s\n",
+                level, slices, (unsigned long long)positions, seconds, read,
+                seconds - read - write, write, seconds > 0 ? computed / seconds / 1e6 : 0.0);
 }
 
 void rdb_progress_finish(rdb_progress *p)
@@ -76,7 +77,7 @@ void rdb_progress_finish(rdb_progress *p)
     if (p->quiet)
         return;
     clear_bar(p);
-    double t = now() - p->start;
+    double t = rdb_now() - p->start;
     fprintf(stderr, "done: %llu positions in %.2f s\n", (unsigned long long)p->total, t);
 }
 

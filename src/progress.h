@@ -19,8 +19,13 @@ typedef struct {
 void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions);
 /* n positions settled, computed now (1) or found done (0). */
 void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
+/* A level is done; read/write are the seconds spent reading neighbour
+ * slices and writing this level's slices, the rest is computing. */
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
-                        uint64_t computed, double seconds);
+                        uint64_t computed, double seconds, double read, double write);
+
+/* Monotonic clock in seconds. */
+double rdb_now(void);
 void rdb_progress_finish(rdb_progress *p);
 
 #endif
