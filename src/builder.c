@@ -23,6 +23,8 @@
 #include "checksum.h"
 #include "fsutil.h"
 #include "kernel.h"
+#include "lock.h"
+#include "manifest.h"
 #include "progress.h"
 
 volatile sig_atomic_t rdb_stop_requested = 0;
@@ -62,6 +64,48 @@ static rdb_status pin_params(const rdb_build_options *opt, rdb_params *p, uint64
     return rdb_params_write(opt->dir, &db->params, err);
 }
 
+/* A slice counts as done only if its file is still there, complete, and is
+ * the file that was recorded (same values checksum and size). Slices that
+ * fail are forgotten, so this build redoes them; values are checked in full
+ * whenever a file is read as a neighbour. */
+static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int quiet,
+                                        rdb_error *err)
+{
+    for (size_t i = man->n; i-- > 0;) {
+        const rdb_manifest_entry *e = &man->e[i];
+        if (man->deleted >> e->level & 1)
+            continue;
+        rdb_slice s;
+        memset(&s, 0, sizeof s);
+        for (int g = 0; g < db->lay.ngroups; g++)
+            s.counts[g] = e->counts[g];
+        rdb_slice_set_size(&db->lay, &s);
+        if (s.level != e->level || s.size != e->entries)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s/MANIFEST' records a slice this layout does not have",
+                            db->dir);
+        char path[4096];
+        rdb_slice_path(db, &s, path, sizeof path);
+        rdb_slice_id id;
+        rdb_slice_identity(db, &s, &id);
+        rdb_slice_file sf;
+        rdb_error why;
+        rdb_status st = rdb_slice_open(path, &id, &sf, &why);
+        if (st == RDB_OK) {
+            int same = sf.values_checksum == e->checksum && sf.file_bytes == e->bytes;
+            rdb_slice_close(&sf);
+            if (same)
+                continue;
+            rdb_fail(&why, RDB_E_CORRUPT, "'%s' is not the file recorded in the manifest", path);
+        } else if (st != RDB_E_CORRUPT && st != RDB_E_MISSING) {
+            return rdb_fail(err, st, "%s", why.msg);
+        }
+        if (!quiet)
+            fprintf(stderr, "redoing a damaged slice: %s\n", why.msg);
+        rdb_manifest_forget(man, &s);
+    }
+    return RDB_OK;
+}
+
 rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
 {
 #ifdef _OPENMP
@@ -92,6 +136,10 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     if (st != RDB_OK)
         goto done;
     st = rdb_manifest_load(&man, opt->dir, db.lay.ngroups, err);
+    if (st != RDB_OK)
+        goto done;
+
+    st = check_finished_slices(&db, &man, opt->quiet, err);
     if (st != RDB_OK)
         goto done;
 
@@ -135,6 +183,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
                 st = rdb_fail(err, RDB_E_STOPPED, "stopped; finished slices are kept, run the same command to resume");
                 goto done;
             }
+            double t_slice = rdb_now();
             st = rdb_compute_slice(&kern, s, best, &nb, err);
             if (st != RDB_OK)
                 goto done;
@@ -149,12 +198,12 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
             rdb_slice_id id;
             rdb_slice_identity(&db, s, &id);
             uint64_t sum, bytes;
-            double w0 = rdb_now();
+            double w0 = rdb_now(), c0 = t_slice;
             st = rdb_slice_write(path, &id, best, db.params.zstd_level, &sum, &bytes, err);
             write += rdb_now() - w0;
             if (st != RDB_OK)
                 goto done;
-            st = rdb_manifest_append(&man, opt->dir, s, sum, bytes, err);
+            st = rdb_manifest_append(&man, opt->dir, s, sum, bytes, rdb_now() - c0, err);
             if (st != RDB_OK)
                 goto done;
             computed += s->size;

@@ -67,37 +67,4 @@ void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufs
 /* The identity a slice's file must carry. */
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);
 
-/* ---- manifest ---- */
-
-typedef struct {
-    int level;
-    uint8_t counts[RDB_MAX_GROUPS];
-    uint64_t entries, checksum, bytes;
-} rdb_manifest_entry;
-
-typedef struct {
-    rdb_manifest_entry *e;
-    size_t n, cap;
-    int ngroups;
-    int fd;                  /* open for appending while building, else -1 */
-} rdb_manifest;
-
-/* Read DIR/MANIFEST (missing file = empty); lines that do not parse, such
- * as a half-written last line, are ignored. */
-rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, rdb_error *err);
-/* Find a slice's entry, or NULL. */
-const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_slice *s);
-/* Append a finished slice and fsync the manifest. */
-rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
-                               uint64_t checksum, uint64_t bytes, rdb_error *err);
-void rdb_manifest_free(rdb_manifest *m);
-
-/* ---- lock ---- */
-
-/* Take DIR/LOCK for this process; RDB_E_BUSY names the holder's pid. */
-rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err);
-void rdb_lock_release(int fd);
-/* Pid of the process holding the lock, 0 when none does. */
-long rdb_lock_holder(const char *dir);
-
 #endif

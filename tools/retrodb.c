@@ -19,6 +19,7 @@
 #include "checksum.h"
 #include "db.h"
 #include "dots_diagram.h"
+#include "manifest.h"
 #include "retrodb/probe.h"
 
 static const char *usage_text =
@@ -295,8 +296,22 @@ static int cmd_info(int argc, char **argv)
     printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
     for (int g = 0; g < db.lay.ngroups; g++)
         printf("%s%d", g ? " " : "", db.lay.size[g]);
-    printf(" lines)\npositions   %" PRIu64 " stored of %.0f\n", rdb_layout_total_positions(&db.lay),
-           db.lay.nbits == 64 ? 18446744073709551616.0 : (double)(1ULL << db.lay.nbits));
+    /* what perfect use of symmetry and interchangeable lines would store */
+    double ideal = 1;
+    uint64_t seen = 0;
+    for (int i = 0; i < db.lay.nbits; i++) {
+        uint64_t cm = db.lay.u.class_mask[i];
+        if (seen & cm)
+            continue;
+        seen |= cm;
+        int c = __builtin_popcountll(cm);
+        ideal *= c + 1;
+    }
+    ideal /= db.lay.ntransforms;
+    uint64_t stored = rdb_layout_total_positions(&db.lay);
+    printf(" lines)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry and\n"
+           "            interchangeable lines %.0f (stored/ideal %.3f)\n",
+           stored, db.lay.nbits, ideal, stored / ideal);
     printf("level  slices  done  positions       bytes  checksum\n");
     for (int level = db.lay.nbits; level >= 0; level--) {
         rdb_slice *slices;
