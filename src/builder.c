@@ -26,6 +26,7 @@
 #include "lock.h"
 #include "manifest.h"
 #include "progress.h"
+#include "writer.h"
 
 volatile sig_atomic_t rdb_stop_requested = 0;
 
@@ -106,6 +107,129 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
     return RDB_OK;
 }
 
+/* Everything a running build holds. */
+typedef struct {
+    const rdb_build_options *opt;
+    rdb_db db;
+    rdb_manifest man;
+    rdb_kernel kern;
+    rdb_writer *writer;
+    rdb_neighbour nb;
+    int8_t *best;
+    int keep_level;          /* levels above this are deleted; nbits = keep all */
+    rdb_progress prog;
+} build_state;
+
+/* Record that a level is no longer kept, then remove its files (in that
+ * order: a crash in between leaves files that are merely unused). */
+static rdb_status delete_level(build_state *b, int level, rdb_error *err)
+{
+    if (!(b->man.deleted >> level & 1)) {
+        rdb_status st = rdb_manifest_append_deleted(&b->man, b->opt->dir, level, err);
+        if (st != RDB_OK)
+            return st;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d", b->opt->dir, level);
+    return rdb_remove_tree(path, err);
+}
+
+static rdb_status build_level(build_state *b, int level, rdb_error *err)
+{
+    const rdb_db *db = &b->db;
+    rdb_slice *slices;
+    int ns = rdb_level_slices(&db->lay, level, &slices);
+    if (ns < 0)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    /* The writer is idle here, so the manifest can be read. */
+    char *done = calloc((size_t)ns + 1, 1);
+    if (!done) {
+        free(slices);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    }
+    for (int i = 0; i < ns; i++)
+        done[i] = rdb_manifest_find(&b->man, &slices[i]) != NULL;
+
+    double t0 = rdb_now(), write = 0, read0 = b->nb.read_seconds;
+    uint64_t positions = 0, computed = 0;
+    rdb_status st = RDB_OK;
+    for (int i = 0; i < ns && st == RDB_OK; i++) {
+        const rdb_slice *s = &slices[i];
+        positions += s->size;
+        if (done[i]) {
+            rdb_progress_add(&b->prog, s->size, 0);
+            continue;
+        }
+        if (rdb_stop_requested) {
+            st = rdb_fail(err, RDB_E_STOPPED,
+                          "stopped; finished slices are kept, run the same command to resume");
+            break;
+        }
+        if (level < db->lay.nbits && (b->man.deleted >> (level + 1) & 1)) {
+            st = rdb_fail(err, RDB_E_CORRUPT,
+                          "a slice of level %d is missing or damaged, and level %d it is computed from was deleted (--keep-lines); rebuild in a new directory",
+                          level, level + 1);
+            break;
+        }
+        double c0 = rdb_now();
+        st = rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
+        if (st != RDB_OK)
+            break;
+        char path[4096];
+        rdb_slice_path(db, s, path, sizeof path);
+        rdb_slice_id id;
+        rdb_slice_identity(db, s, &id);
+        double w0 = rdb_now();
+        rdb_encoded_slice enc;
+        st = rdb_slice_encode(path, &id, b->best, db->params.zstd_level, &enc, err);
+        if (st == RDB_OK)
+            st = rdb_writer_submit(b->writer, &enc, s, rdb_now() - c0, err);
+        write += rdb_now() - w0;
+        computed += s->size;
+        rdb_progress_add(&b->prog, s->size, 1);
+    }
+    /* Level n-1 reads these files: they must be durable first. */
+    double w0 = rdb_now();
+    rdb_status dst = rdb_writer_drain(b->writer, st == RDB_OK ? err : NULL);
+    write += rdb_now() - w0;
+    if (st == RDB_OK)
+        st = dst;
+    if (st == RDB_OK)
+        rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
+                           b->nb.read_seconds - read0, write);
+    free(done);
+    free(slices);
+    return st;
+}
+
+/* Peak disk use of the build, estimated from positions (compressed values
+ * take about a quarter byte each in the databases measured so far, plus
+ * the file's header and seek table). */
+static uint64_t estimate_peak_disk(const build_state *b)
+{
+    const rdb_layout *lay = &b->db.lay;
+    uint64_t level_bytes[RDB_MAX_BITS + 1];
+    for (int level = 0; level <= lay->nbits; level++) {
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        uint64_t pos = 0;
+        for (int i = 0; i < ns; i++)
+            pos += slices[i].size;
+        free(slices);
+        level_bytes[level] = pos / 4 + (uint64_t)(ns > 0 ? ns : 0) * 200;
+    }
+    uint64_t peak = 0;
+    for (int n = lay->nbits; n >= 0; n--) {
+        uint64_t now = 0;
+        for (int l = n; l <= lay->nbits; l++)
+            if (l <= n + 1 || l <= b->keep_level)
+                now += level_bytes[l];
+        if (now > peak)
+            peak = now;
+    }
+    return peak;
+}
+
 rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
 {
 #ifdef _OPENMP
@@ -121,29 +245,36 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         return st;
     nftw(opt->dir, remove_temp, 16, FTW_PHYS);
 
+    build_state b;
+    memset(&b, 0, sizeof b);
+    b.opt = opt;
+    b.man.fd = -1;
     rdb_params p = opt->params;
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
-    rdb_db db;
-    memset(&db, 0, sizeof db);
-    int8_t *best = NULL, *nbuf = NULL;
-    rdb_slice *slices = NULL;
-    rdb_manifest man;
-    memset(&man, 0, sizeof man);
-    man.fd = -1;
-    rdb_kernel kern;
-    memset(&kern, 0, sizeof kern);
-    st = pin_params(opt, &p, budget / 2, &db, err);
+    st = pin_params(opt, &p, budget / 2, &b.db, err);
     if (st != RDB_OK)
         goto done;
-    st = rdb_manifest_load(&man, opt->dir, db.lay.ngroups, err);
+    const rdb_layout *lay = &b.db.lay;
+    int start_lines = __builtin_popcountll(b.db.params.start);
+    b.keep_level = opt->keep_lines < 0 ? lay->nbits : opt->keep_lines - start_lines;
+    if (b.keep_level < 0)
+        b.keep_level = 0; /* the start position itself is always kept */
+    if (opt->disk_gb > 0) {
+        uint64_t peak = estimate_peak_disk(&b);
+        if ((double)peak > opt->disk_gb * 1e9) {
+            st = rdb_fail(err, RDB_E_INPUT,
+                          "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB (try --keep-lines)",
+                          (double)peak / 1e9, opt->disk_gb);
+            goto done;
+        }
+    }
+    st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, err);
+    if (st != RDB_OK)
+        goto done;
+    st = check_finished_slices(&b.db, &b.man, opt->quiet, err);
     if (st != RDB_OK)
         goto done;
 
-    st = check_finished_slices(&db, &man, opt->quiet, err);
-    if (st != RDB_OK)
-        goto done;
-
-    const rdb_layout *lay = &db.lay;
     uint64_t maxslice = rdb_layout_max_slice(lay);
     if (2 * maxslice > budget) {
         st = rdb_fail(err, RDB_E_NOMEM,
@@ -151,77 +282,46 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
                       (unsigned long long)((2 * maxslice) >> 20) + 1, opt->memory_mb);
         goto done;
     }
-    st = rdb_kernel_init(&kern, &db, err);
+    st = rdb_kernel_init(&b.kern, &b.db, err);
     if (st != RDB_OK)
         goto done;
-    best = malloc(maxslice);
-    nbuf = malloc(maxslice);
-    rdb_neighbour nb = {nbuf, {0}, 0, 0.0};
-    if (!best || !nbuf) {
+    b.best = malloc(maxslice);
+    b.nb.values = malloc(maxslice);
+    if (!b.best || !b.nb.values) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(2 * maxslice));
         goto done;
     }
-    rdb_progress prog;
-    rdb_progress_start(&prog, opt->quiet, rdb_layout_total_positions(lay));
-    for (int level = lay->nbits; level >= 0; level--) {
-        int ns = rdb_level_slices(lay, level, &slices);
-        if (ns < 0) {
-            st = rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
-            goto done;
-        }
-        double t0 = rdb_now(), write = 0, read0 = nb.read_seconds;
-        uint64_t positions = 0, computed = 0;
-        for (int i = 0; i < ns; i++) {
-            const rdb_slice *s = &slices[i];
-            positions += s->size;
-            if (rdb_manifest_find(&man, s)) {
-                rdb_progress_add(&prog, s->size, 0);
-                continue;
-            }
-            if (rdb_stop_requested) {
-                st = rdb_fail(err, RDB_E_STOPPED, "stopped; finished slices are kept, run the same command to resume");
-                goto done;
-            }
-            double t_slice = rdb_now();
-            st = rdb_compute_slice(&kern, s, best, &nb, err);
-            if (st != RDB_OK)
-                goto done;
-            char path[4096];
-            rdb_slice_path(&db, s, path, sizeof path);
-            char *slash = strrchr(path, '/');
-            *slash = '\0';
-            st = rdb_mkdirs(path, err);
-            *slash = '/';
-            if (st != RDB_OK)
-                goto done;
-            rdb_slice_id id;
-            rdb_slice_identity(&db, s, &id);
-            uint64_t sum, bytes;
-            double w0 = rdb_now(), c0 = t_slice;
-            st = rdb_slice_write(path, &id, best, db.params.zstd_level, &sum, &bytes, err);
-            write += rdb_now() - w0;
-            if (st != RDB_OK)
-                goto done;
-            st = rdb_manifest_append(&man, opt->dir, s, sum, bytes, rdb_now() - c0, err);
-            if (st != RDB_OK)
-                goto done;
-            computed += s->size;
-            rdb_progress_add(&prog, s->size, 1);
-        }
-        free(slices);
-        slices = NULL;
-        rdb_progress_level(&prog, level, ns, positions, computed, rdb_now() - t0,
-                           nb.read_seconds - read0, write);
+    st = rdb_writer_start(&b.writer, &b.man, opt->dir, err);
+    if (st != RDB_OK)
+        goto done;
+    rdb_progress_start(&b.prog, opt->quiet, rdb_layout_total_positions(lay));
+    for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
+        st = build_level(&b, level, err);
+        /* level+1 is needed by nothing now (finished levels never need
+         * redoing from it unless damaged, which then asks for a rebuild) */
+        if (st == RDB_OK && level + 1 <= lay->nbits && level + 1 > b.keep_level)
+            st = delete_level(&b, level + 1, err);
     }
-    rdb_progress_finish(&prog);
-done:
-    free(slices);
-    free(best);
-    free(nbuf);
-    rdb_manifest_free(&man);
-    rdb_kernel_free(&kern);
-    rdb_db_free(&db);
+    if (st == RDB_OK)
+        rdb_progress_finish(&b.prog);
+done:;
+    rdb_error werr;
+    rdb_status wst = rdb_writer_stop(b.writer, &werr);
+    if (st == RDB_OK && wst != RDB_OK) {
+        st = wst;
+        *err = werr;
+    }
+    free(b.best);
+    free(b.nb.values);
+    rdb_manifest_free(&b.man);
+    rdb_kernel_free(&b.kern);
+    rdb_db_free(&b.db);
     rdb_lock_release(lock);
+    if (st == RDB_E_NOSPACE) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; the disk is full: finished slices are kept, free some space and run the same command to resume");
+    }
     return st;
 }

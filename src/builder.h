@@ -21,6 +21,10 @@ typedef struct {
     long memory_mb;         /* budget for the slices held in memory */
     int threads;            /* 0 = every core */
     int quiet;              /* no progress on stderr */
+    int keep_lines;         /* keep levels with at most this many lines drawn
+                               (start lines included); -1 = keep everything */
+    double disk_gb;         /* refuse when the estimated peak disk use is
+                               higher; 0 = no limit */
 } rdb_build_options;
 
 /* Set by a signal handler to stop the build at the next safe point. */

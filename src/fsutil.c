@@ -5,6 +5,7 @@
 #include "fsutil.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,7 +40,8 @@ rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, 
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            return rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", name);
+            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                                  "cannot write '%s'", name);
         }
         p += n;
         len -= (size_t)n;
@@ -103,14 +105,17 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
     rdb_temp_name(path, tmp, sizeof tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot create '%s'", tmp);
+        return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                              "cannot create '%s'", tmp);
     rdb_status st = RDB_OK;
     for (int i = 0; i < nbufs && st == RDB_OK; i++)
         st = rdb_write_all(fd, bufs[i], lens[i], tmp, err);
     if (st == RDB_OK && fsync(fd) != 0)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", tmp);
+        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                            "cannot fsync '%s'", tmp);
     if (close(fd) != 0 && st == RDB_OK)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot close '%s'", tmp);
+        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                            "cannot close '%s'", tmp);
     if (st == RDB_OK && rename(tmp, path) != 0)
         st = rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", tmp, path);
     if (st != RDB_OK) {
@@ -125,4 +130,22 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
     const void *bufs[1] = {data};
     size_t lens[1] = {len};
     return rdb_commit_buffers(path, bufs, lens, 1, err);
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    int rc = type == FTW_DP ? rmdir(path) : unlink(path);
+    return rc != 0 && errno != ENOENT ? -1 : 0;
+}
+
+rdb_status rdb_remove_tree(const char *path, rdb_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0 && errno == ENOENT)
+        return RDB_OK;
+    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
+    return rdb_fsync_parent(path, err);
 }

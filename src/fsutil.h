@@ -40,4 +40,7 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
 rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const size_t *lens,
                               int nbufs, rdb_error *err);
 
+/* Remove a folder and everything in it (missing is fine). */
+rdb_status rdb_remove_tree(const char *path, rdb_error *err);
+
 #endif

@@ -85,21 +85,37 @@ static size_t encode_header(unsigned char *buf, const rdb_slice_id *id, uint32_t
     return (size_t)(p - buf);
 }
 
-rdb_status rdb_slice_write(const char *path, const rdb_slice_id *id, const int8_t *values,
-                           int zstd_level, uint64_t *checksum, uint64_t *bytes, rdb_error *err)
+void rdb_encoded_free(rdb_encoded_slice *enc)
 {
+    if (enc->bufs)
+        for (int i = 0; i < enc->nbufs; i++)
+            free(enc->bufs[i]);
+    free(enc->bufs);
+    free(enc->lens);
+    enc->bufs = NULL;
+    enc->lens = NULL;
+    enc->nbufs = 0;
+}
+
+rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8_t *values,
+                            int zstd_level, rdb_encoded_slice *enc, rdb_error *err)
+{
+    memset(enc, 0, sizeof *enc);
+    snprintf(enc->path, sizeof enc->path, "%s", path);
     uint64_t n = id->entries;
     uint32_t nframes = (uint32_t)((n + RDB_FRAME_ENTRIES - 1) / RDB_FRAME_ENTRIES);
     size_t bound = ZSTD_compressBound(RDB_FRAME_ENTRIES);
-    unsigned char **frame = calloc(nframes ? nframes : 1, sizeof *frame);
-    size_t *frame_size = calloc(nframes ? nframes : 1, sizeof *frame_size);
-    unsigned char *seek = malloc(8 + 4 * (size_t)nframes + 16);
-    rdb_status st = RDB_OK;
-    if (!frame || !frame_size || !seek) {
-        st = rdb_fail(err, RDB_E_NOMEM, "out of memory compressing '%s'", path);
-        goto done;
+    /* buffer 0 is the header, 1..nframes the frames, the last the seek table */
+    enc->nbufs = (int)nframes + 2;
+    enc->bufs = calloc((size_t)enc->nbufs, sizeof *enc->bufs);
+    enc->lens = calloc((size_t)enc->nbufs, sizeof *enc->lens);
+    if (!enc->bufs || !enc->lens) {
+        rdb_encoded_free(enc);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory compressing '%s'", path);
     }
-    int failed = 0;
+    unsigned char *header = enc->bufs[0] = malloc(HEADER_MAX);
+    unsigned char *seek = enc->bufs[nframes + 1] = malloc(8 + 4 * (size_t)nframes + 16);
+    int failed = !header || !seek;
     uint64_t sum = rdb_checksum64(values, n, 0);
 
 #pragma omp parallel reduction(| : failed)
@@ -114,71 +130,62 @@ rdb_status rdb_slice_write(const char *path, const rdb_slice_id *id, const int8_
                 continue;
             uint64_t lo = (uint64_t)f * RDB_FRAME_ENTRIES;
             size_t len = (size_t)(n - lo < RDB_FRAME_ENTRIES ? n - lo : RDB_FRAME_ENTRIES);
-            frame[f] = malloc(bound);
-            if (!frame[f]) {
+            unsigned char *out = enc->bufs[f + 1] = malloc(bound);
+            if (!out) {
                 failed = 1;
                 continue;
             }
-            size_t c = ZSTD_compress2(cctx, frame[f], bound, values + lo, len);
+            size_t c = ZSTD_compress2(cctx, out, bound, values + lo, len);
             if (ZSTD_isError(c))
                 failed = 1;
             else
-                frame_size[f] = c;
+                enc->lens[f + 1] = c;
         }
         ZSTD_freeCCtx(cctx);
     }
     if (failed) {
-        st = rdb_fail(err, RDB_E_NOMEM, "cannot compress '%s'", path);
-        goto done;
+        rdb_encoded_free(enc);
+        return rdb_fail(err, RDB_E_NOMEM, "cannot compress '%s'", path);
     }
 
-    unsigned char header[HEADER_MAX];
-    size_t header_len = encode_header(header, id, RDB_FRAME_ENTRIES, nframes, sum);
+    enc->lens[0] = encode_header(header, id, RDB_FRAME_ENTRIES, nframes, sum);
     unsigned char *p = seek + 8;
     for (uint32_t f = 0; f < nframes; f++)
-        put32(&p, (uint32_t)frame_size[f]);
+        put32(&p, (uint32_t)enc->lens[f + 1]);
     uint64_t sc = rdb_checksum64(seek + 8, 4 * (size_t)nframes, 0);
     put64(&p, sc);
     put32(&p, nframes);
     put32(&p, FOOTER_MAGIC);
-    size_t seek_len = (size_t)(p - seek);
+    enc->lens[nframes + 1] = (size_t)(p - seek);
     unsigned char *q = seek;
     put32(&q, SEEK_MAGIC);
-    put32(&q, (uint32_t)(seek_len - 8));
+    put32(&q, (uint32_t)(enc->lens[nframes + 1] - 8));
+    enc->checksum = sum;
+    enc->bytes = 0;
+    for (int i = 0; i < enc->nbufs; i++)
+        enc->bytes += enc->lens[i];
+    return RDB_OK;
+}
 
-    int nbufs = (int)nframes + 2;
-    const void **bufs = malloc((size_t)nbufs * sizeof *bufs);
-    size_t *lens = malloc((size_t)nbufs * sizeof *lens);
-    if (!bufs || !lens) {
-        free(bufs);
-        free(lens);
-        st = rdb_fail(err, RDB_E_NOMEM, "out of memory writing '%s'", path);
-        goto done;
-    }
-    uint64_t total = header_len + seek_len;
-    bufs[0] = header;
-    lens[0] = header_len;
-    for (uint32_t f = 0; f < nframes; f++) {
-        bufs[f + 1] = frame[f];
-        lens[f + 1] = frame_size[f];
-        total += frame_size[f];
-    }
-    bufs[nbufs - 1] = seek;
-    lens[nbufs - 1] = seek_len;
-    st = rdb_commit_buffers(path, bufs, lens, nbufs, err);
-    free(bufs);
-    free(lens);
+rdb_status rdb_slice_commit(const rdb_encoded_slice *enc, rdb_error *err)
+{
+    return rdb_commit_buffers(enc->path, (const void *const *)enc->bufs, enc->lens, enc->nbufs,
+                              err);
+}
+
+rdb_status rdb_slice_write(const char *path, const rdb_slice_id *id, const int8_t *values,
+                           int zstd_level, uint64_t *checksum, uint64_t *bytes, rdb_error *err)
+{
+    rdb_encoded_slice enc;
+    rdb_status st = rdb_slice_encode(path, id, values, zstd_level, &enc, err);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_slice_commit(&enc, err);
     if (st == RDB_OK) {
-        *checksum = sum;
-        *bytes = total;
+        *checksum = enc.checksum;
+        *bytes = enc.bytes;
     }
-done:
-    if (frame)
-        for (uint32_t f = 0; f < nframes; f++)
-            free(frame[f]);
-    free(frame);
-    free(frame_size);
-    free(seek);
+    rdb_encoded_free(&enc);
     return st;
 }
 

@@ -56,6 +56,23 @@ typedef struct {
 rdb_status rdb_slice_write(const char *path, const rdb_slice_id *id, const int8_t *values,
                            int zstd_level, uint64_t *checksum, uint64_t *bytes, rdb_error *err);
 
+/* A slice compressed in memory, ready to be committed to its file. */
+typedef struct {
+    char path[4096];
+    int nbufs;
+    void **bufs;
+    size_t *lens;
+    uint64_t checksum;      /* of the uncompressed values */
+    uint64_t bytes;         /* size of the file */
+} rdb_encoded_slice;
+
+/* rdb_slice_write in two steps, so that the slow part of committing (the
+ * fsyncs) can run beside the next slice's computation. */
+rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8_t *values,
+                            int zstd_level, rdb_encoded_slice *enc, rdb_error *err);
+rdb_status rdb_slice_commit(const rdb_encoded_slice *enc, rdb_error *err);
+void rdb_encoded_free(rdb_encoded_slice *enc);
+
 /* Open a slice file and check its header and seek table against `expect`
  * (expect may be NULL to accept any slice, e.g. for `verify`). */
 rdb_status rdb_slice_open(const char *path, const rdb_slice_id *expect, rdb_slice_file *sf,

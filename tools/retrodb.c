@@ -1,5 +1,6 @@
 /*
- * retrodb.c — the command-line program: build, query and info.
+ * retrodb.c — the command-line program: build, query, info, status and
+ * verify.
  *
  * Each subcommand parses its own options and calls the library; this file
  * only turns arguments into parameters, results into text or JSON, and
@@ -13,21 +14,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <unistd.h>
 
 #include "builder.h"
 #include "checksum.h"
 #include "db.h"
 #include "dots_diagram.h"
+#include "lock.h"
 #include "manifest.h"
+#include "verify.h"
 #include "retrodb/probe.h"
 
 static const char *usage_text =
     "usage: retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
     "                     [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
-    "                     [--zstd-level N] [--quiet]\n"
+    "                     [--zstd-level N] [--keep-lines K] [--disk GB] [--quiet]\n"
     "       retrodb query --dir DIR [--json] [FILE]\n"
-    "       retrodb info --dir DIR\n";
+    "       retrodb info --dir DIR\n"
+    "       retrodb status --dir DIR\n"
+    "       retrodb verify --dir DIR [--full]\n";
 
 static int usage(void)
 {
@@ -95,6 +101,7 @@ static int cmd_build(int argc, char **argv)
     rdb_build_options opt;
     memset(&opt, 0, sizeof opt);
     opt.memory_mb = 2048;
+    opt.keep_lines = -1;
     opt.params.game = RDB_GAME_DOTS;
     opt.params.zstd_level = 3;
     const char *variant = "empty", *start_file = NULL, *dir = NULL;
@@ -130,6 +137,15 @@ static int cmd_build(int argc, char **argv)
             if (parse_long(v, 1, 19, &n))
                 return fprintf(stderr, "retrodb: bad --zstd-level '%s' (1..19)\n", v), 2;
             opt.params.zstd_level = (int)n;
+        } else if ((v = opt_value(argc, argv, &i, "--keep-lines"))) {
+            if (parse_long(v, 0, 64, &n))
+                return fprintf(stderr, "retrodb: bad --keep-lines '%s' (0..64)\n", v), 2;
+            opt.keep_lines = (int)n;
+        } else if ((v = opt_value(argc, argv, &i, "--disk"))) {
+            char *end;
+            opt.disk_gb = strtod(v, &end);
+            if (end == v || *end || !(opt.disk_gb > 0))
+                return fprintf(stderr, "retrodb: bad --disk '%s' (gigabytes)\n", v), 2;
         } else if (strcmp(argv[i], "--quiet") == 0)
             opt.quiet = 1;
         else if (argv[i][0] != '-' && !board_seen) {
@@ -339,6 +355,137 @@ static int cmd_info(int argc, char **argv)
     return 0;
 }
 
+static uint64_t disk_bytes;
+
+static int add_disk_use(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)path;
+    (void)ftw;
+    if (type == FTW_F)
+        disk_bytes += (uint64_t)sb->st_blocks * 512;
+    return 0;
+}
+
+/* Parse "--dir DIR" (and the flags in `flags`, set in *flag_set) or fail. */
+static const char *dir_option(int argc, char **argv, const char *flag, int *flag_set)
+{
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "--dir")))
+            dir = v;
+        else if (flag && strcmp(argv[i], flag) == 0)
+            *flag_set = 1;
+        else {
+            fprintf(stderr, "retrodb: %s: unknown argument '%s'\n", argv[0], argv[i]);
+            return NULL;
+        }
+    }
+    if (!dir)
+        fprintf(stderr, "retrodb: %s: which database? (--dir DIR)\n", argv[0]);
+    return dir;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+    const char *dir = dir_option(argc, argv, NULL, NULL);
+    if (!dir)
+        return 2;
+    rdb_error err;
+    rdb_db db;
+    rdb_status st = rdb_db_open(&db, dir, &err);
+    if (st != RDB_OK)
+        return report(st, &err);
+    rdb_manifest man;
+    st = rdb_manifest_load(&man, dir, db.lay.ngroups, &err);
+    if (st != RDB_OK) {
+        rdb_db_free(&db);
+        return report(st, &err);
+    }
+    uint64_t total = 0, done = 0, done_time_pos = 0;
+    double seconds = 0;
+    int levels_done = 0, lowest_done = -1;
+    for (int level = db.lay.nbits; level >= 0; level--) {
+        rdb_slice *slices;
+        int ns = rdb_level_slices(&db.lay, level, &slices);
+        int finished = 0;
+        for (int i = 0; i < ns; i++) {
+            const rdb_manifest_entry *e = rdb_manifest_find(&man, &slices[i]);
+            total += slices[i].size;
+            if (e) {
+                finished++;
+                done += e->entries;
+                if (e->seconds > 0) {
+                    seconds += e->seconds;
+                    done_time_pos += e->entries;
+                }
+            }
+        }
+        free(slices);
+        if (finished == ns) {
+            levels_done++;
+            lowest_done = level;
+        }
+    }
+    disk_bytes = 0;
+    nftw(dir, add_disk_use, 16, FTW_PHYS);
+    printf("database    %s\n", dir);
+    printf("parameters  dots %dx%d, variant %s, %d open lines, %d groups, zstd level %d\n",
+           db.params.rows, db.params.cols, db.params.variant, db.lay.nbits, db.lay.ngroups,
+           db.params.zstd_level);
+    if (lowest_done >= 0)
+        printf("levels      %d of %d done (%d..%d lines drawn beyond the start)", levels_done,
+               db.lay.nbits + 1, db.lay.nbits, lowest_done);
+    else
+        printf("levels      0 of %d done", db.lay.nbits + 1);
+    printf(levels_done == db.lay.nbits + 1 ? "; complete\n" : "; to do: %d..0\n",
+           lowest_done >= 0 ? lowest_done - 1 : db.lay.nbits);
+    if (man.deleted) {
+        printf("deleted     levels");
+        for (int l = 64; l >= 0; l--)
+            if (man.deleted >> l & 1)
+                printf(" %d", l);
+        printf(" (not kept)\n");
+    }
+    printf("positions   %" PRIu64 " of %" PRIu64 " done (%.1f%%)\n", done, total,
+           total ? 100.0 * (double)done / (double)total : 100.0);
+    printf("disk        %.1f MB\n", (double)disk_bytes / 1e6);
+    if (done < total && done_time_pos > 0)
+        printf("time        %.0f s so far; about %.0f s left at %.1f M positions/s\n", seconds,
+               (double)(total - done) * seconds / (double)done_time_pos,
+               (double)done_time_pos / seconds / 1e6);
+    else
+        printf("time        %.0f s of computing\n", seconds);
+    long pid = rdb_lock_holder(dir);
+    if (pid)
+        printf("builder     running (pid %ld)\n", pid);
+    else
+        printf("builder     not running\n");
+    rdb_manifest_free(&man);
+    rdb_db_free(&db);
+    return 0;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    int full = 0;
+    const char *dir = dir_option(argc, argv, "--full", &full);
+    if (!dir)
+        return 2;
+    rdb_error err;
+    rdb_verify_report rep;
+    rdb_status st = rdb_verify(dir, full, stdout, &rep, &err);
+    if (st != RDB_OK)
+        return report(st, &err);
+    printf("verify: %" PRIu64 " files checked, %" PRIu64 " bad, %" PRIu64 " slices unfinished",
+           rep.files, rep.bad_files, rep.unfinished);
+    if (full)
+        printf("; %" PRIu64 " positions recomputed, %" PRIu64 " disagree", rep.recomputed,
+               rep.disagreements);
+    printf("\n");
+    return rep.bad_files || rep.disagreements ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -350,6 +497,10 @@ int main(int argc, char **argv)
         return cmd_query(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "status") == 0)
+        return cmd_status(argc - 1, argv + 1);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
         return 0;
