@@ -4,7 +4,8 @@
  * Access pattern: a query asks for a position and its children, which lie in
  * a handful of neighbour slices, so a small LRU of open slice files and one
  * of decoded frames (RDB_FRAME_ENTRIES values each) make a query cost a few
- * frame decodes at most. Every value comes out of a frame whose zstd
+ * frame decodes at most. Positions in levels the build deleted
+ * (--keep-lines) are solved on the spot by search.c. Every value comes out of a frame whose zstd
  * content checksum was verified, and from a file whose header names the
  * exact slice asked for, so damage is reported rather than answered.
  */
@@ -15,6 +16,8 @@
 
 #include "db.h"
 #include "error.h"
+#include "manifest.h"
+#include "search.h"
 
 #define FILE_CACHE 16
 #define FRAME_CACHE 8
@@ -39,6 +42,7 @@ struct rdb_probe {
     cached_file files[FILE_CACHE];
     cached_frame frames[FRAME_CACHE];
     unsigned long clock;
+    uint64_t deleted;        /* levels not kept: solved on the spot */
 };
 
 static int same_slice(const rdb_slice *a, const rdb_slice *b, int G)
@@ -61,6 +65,15 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         free(p);
         return st;
     }
+    rdb_manifest man;
+    st = rdb_manifest_load(&man, dir, p->db.lay.ngroups, err);
+    if (st != RDB_OK) {
+        rdb_db_free(&p->db);
+        free(p);
+        return st;
+    }
+    p->deleted = man.deleted;
+    rdb_manifest_free(&man);
     *out = p;
     return RDB_OK;
 }
@@ -175,6 +188,20 @@ static rdb_status check_position(const rdb_probe *p, uint64_t lines, rdb_error *
     return RDB_OK;
 }
 
+/* rdb_stored_fn for the search: RDB_E_MISSING only for deleted levels, so
+ * that a missing file anywhere else is reported, not searched around. */
+static rdb_status stored_value(void *ctx, uint64_t canonical, int *value, rdb_error *err)
+{
+    rdb_probe *p = ctx;
+    rdb_slice s;
+    uint64_t index;
+    rdb_layout_locate(&p->db.lay, canonical, &s, &index);
+    if (p->deleted >> s.level & 1)
+        return RDB_E_MISSING;
+    rdb_status st = lookup(p, &s, index, value, err);
+    return st == RDB_E_MISSING ? RDB_E_CORRUPT : st;
+}
+
 rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
 {
     rdb_status st = check_position(p, lines, err);
@@ -186,6 +213,8 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *
     rdb_slice s;
     uint64_t index;
     rdb_layout_locate(lay, canon, &s, &index);
+    if (p->deleted >> s.level & 1)
+        return rdb_search_value(&p->db, pos, stored_value, p, value, err);
     return lookup(p, &s, index, value, err);
 }
 
