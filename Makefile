@@ -61,6 +61,7 @@ check: deps
 test: $(BIN)/retrodb $(BUILD)/test_runner
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
+	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -86,22 +86,5 @@ for level in 0 1; do
     expect 1 'damaged' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | '$RETRODB' query --dir '$T/flip$level'"
 done
 
-# two builders on one directory: the second is refused with the holder's pid
-"$RETRODB" build dots 3x4 --dir "$T/busy" --quiet 2>/dev/null &
-bpid=$!
-sleep 0.3
-expect 1 "another builder (pid $bpid)" -- "$RETRODB" build dots 3x4 --dir "$T/busy" --quiet
-kill "$bpid" 2>/dev/null
-wait "$bpid"
-rc=$?
-[ "$rc" -eq 143 ] || [ "$rc" -eq 0 ] && ok || bad "SIGTERM'ed build exited $rc, want 143"
-# ... and after SIGTERM the build resumes to the same result as a clean build
-expect 0 '' -- "$RETRODB" build dots 3x4 --dir "$T/busy" --quiet --threads 1
-"$RETRODB" build dots 3x4 --dir "$T/clean" --quiet
-diff <("$RETRODB" info --dir "$T/busy") <("$RETRODB" info --dir "$T/clean") > /dev/null 2>&1 \
-    && ok || bad "resumed 3x4 differs from a clean build"
-# resume with other parameters is refused
-expect 2 'other parameters' -- "$RETRODB" build dots 3x4 --variant swedish --dir "$T/clean" --quiet
-
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
