@@ -86,5 +86,8 @@ for level in 0 1; do
     expect 1 'damaged' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | '$RETRODB' query --dir '$T/flip$level'"
 done
 
+# the values of the databases the tests build match the recorded checksums
+RETRODB="$RETRODB" bash "$(dirname "$0")/../scripts/checksums.sh" && ok || bad "checksums differ from data/checksums"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
