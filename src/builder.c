@@ -251,7 +251,10 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     b.man.fd = -1;
     rdb_params p = opt->params;
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
-    st = pin_params(opt, &p, budget / 2, &b.db, err);
+    /* In memory at once: the slice being computed, one neighbour, and up to
+     * two compressed slices (one being written, one being handed over),
+     * which take well under half a raw slice each. */
+    st = pin_params(opt, &p, budget / 3, &b.db, err);
     if (st != RDB_OK)
         goto done;
     const rdb_layout *lay = &b.db.lay;
@@ -276,10 +279,10 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         goto done;
 
     uint64_t maxslice = rdb_layout_max_slice(lay);
-    if (2 * maxslice > budget) {
+    if (3 * maxslice > budget) {
         st = rdb_fail(err, RDB_E_NOMEM,
-                      "the largest slice needs %llu MB with its neighbour; --memory is %ld MB",
-                      (unsigned long long)((2 * maxslice) >> 20) + 1, opt->memory_mb);
+                      "the largest slice needs %llu MB with its neighbour and compressed copies; --memory is %ld MB",
+                      (unsigned long long)((3 * maxslice) >> 20) + 1, opt->memory_mb);
         goto done;
     }
     st = rdb_kernel_init(&b.kern, &b.db, err);

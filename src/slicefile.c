@@ -136,10 +136,16 @@ rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8
                 continue;
             }
             size_t c = ZSTD_compress2(cctx, out, bound, values + lo, len);
-            if (ZSTD_isError(c))
+            if (ZSTD_isError(c)) {
                 failed = 1;
-            else
+            } else {
+                /* keep only what the frame needs: the builder holds up to
+                 * two encoded slices besides its two raw ones */
+                unsigned char *fit = realloc(out, c ? c : 1);
+                if (fit)
+                    enc->bufs[f + 1] = fit;
                 enc->lens[f + 1] = c;
+            }
         }
         ZSTD_freeCCtx(cctx);
     }
