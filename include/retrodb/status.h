@@ -13,7 +13,8 @@ typedef enum {
     RDB_E_MISSING,  /* the database does not hold what was asked */
     RDB_E_NOMEM,    /* out of memory or over the memory budget */
     RDB_E_BUSY,     /* another builder holds the database directory */
-    RDB_E_STOPPED   /* stopped by a signal at a safe point */
+    RDB_E_STOPPED,  /* stopped by a signal at a safe point */
+    RDB_E_NOSPACE   /* the disk is full */
 } rdb_status;
 
 typedef struct {
