@@ -25,40 +25,48 @@ static int is_blank(const char *s, size_t n)
 rdb_status dots_diagram_parse(const char *text, const char *source,
                               dots_diagram *out, rdb_error *err)
 {
+    /* Only the diagram's own lines are kept: blank lines around it may be
+     * any number, the diagram itself at most MAX_DIAGRAM_LINES. */
     const char *line_start[MAX_DIAGRAM_LINES];
     size_t line_len[MAX_DIAGRAM_LINES];
-    int nlines = 0;
+    int nlines = 0, first_lineno = 0, lineno = 0, last = -1;
 
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (nlines == MAX_DIAGRAM_LINES)
-            return rdb_fail(err, RDB_E_INPUT, "%s: too many lines for a diagram", source);
         while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
             n--;
-        line_start[nlines] = p;
-        line_len[nlines] = n;
-        nlines++;
-        p = e ? e + 1 : p + n + strlen(p + n);
+        lineno++;
+        int blank = is_blank(p, n);
+        if (nlines > 0 || !blank) {
+            if (nlines == 0)
+                first_lineno = lineno;
+            if (nlines == MAX_DIAGRAM_LINES) {
+                if (!blank)
+                    return rdb_fail(err, RDB_E_INPUT, "%s: line %d: too many lines for a diagram",
+                                    source, lineno);
+            } else {
+                line_start[nlines] = p;
+                line_len[nlines] = n;
+                nlines++;
+            }
+            if (!blank)
+                last = nlines - 1;
+        }
+        p = e ? e + 1 : p + strlen(p);
     }
-    int first = 0, last = nlines - 1;
-    while (first <= last && is_blank(line_start[first], line_len[first]))
-        first++;
-    while (last >= first && is_blank(line_start[last], line_len[last]))
-        last--;
-    if (first > last)
+    if (last < 0)
         return rdb_fail(err, RDB_E_INPUT, "%s: no diagram found", source);
-
-    int height = last - first + 1;
-    size_t width = line_len[first];
+    int height = last + 1;
+    size_t width = line_len[0];
     if (height < 3 || height % 2 == 0)
         return rdb_fail(err, RDB_E_INPUT,
                         "%s: line %d: a diagram has an odd number of lines (2R+1), at least 3; found %d",
-                        source, first + 1, height);
+                        source, first_lineno, height);
     if (width < 3 || width % 2 == 0)
         return rdb_fail(err, RDB_E_INPUT,
                         "%s: line %d: a dot row has an odd number of characters (2C+1), at least 3; found %zu",
-                        source, first + 1, width);
+                        source, first_lineno, width);
 
     dots_board board;
     rdb_status st = dots_board_init(&board, (height - 1) / 2, (int)(width - 1) / 2, err);
@@ -70,9 +78,9 @@ rdb_status dots_diagram_parse(const char *text, const char *source,
     memset(out->owner, ' ', sizeof out->owner);
 
     for (int y = 0; y < height; y++) {
-        int lineno = first + y + 1;
-        const char *s = line_start[first + y];
-        size_t n = line_len[first + y];
+        int lineno = first_lineno + y;
+        const char *s = line_start[y];
+        size_t n = line_len[y];
         if (n > width)
             return rdb_fail(err, RDB_E_INPUT,
                             "%s: line %d, column %zu: line is longer than the first dot row (%zu characters)",

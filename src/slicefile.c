@@ -245,7 +245,7 @@ rdb_status rdb_slice_open(const char *path, const rdb_slice_id *expect, rdb_slic
     if (get32(&p) != HEADER_MAGIC)
         return corrupt(sf, err, "no slice header");
     uint32_t payload = get32(&p);
-    if (payload < 8 + 8 || payload + 8 > hlen)
+    if (payload < 8 + 8 || payload > hlen - 8)
         return corrupt(sf, err, "bad header size");
     if (memcmp(p, "RDBSLICE", 8) != 0)
         return corrupt(sf, err, "not a retrodb slice file");
