@@ -1,0 +1,40 @@
+/*
+ * check_main.c — the single test runner: one Check suite per module (board,
+ * diagram, layout, slice files, builder, known values, probe), run in fork
+ * mode with CK_NORMAL output. Exits non-zero when any test fails.
+ *
+ * The parent process only assembles suites: it must call no OpenMP and no
+ * library function before srunner_run_all, because libgomp does not survive
+ * fork() and Check forks once per test. It also makes one temporary folder
+ * for the whole run, where every test makes its own (RDB_TEST_BASE), and
+ * removes it at the end, so that failed tests leave nothing behind.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "test_util.h"
+
+int main(void)
+{
+    char base[TU_DIR_MAX];
+    snprintf(base, sizeof base, "%s/rdbtest-run.XXXXXX", tu_temp_base());
+    int have_base = mkdtemp(base) != NULL;
+    if (have_base)
+        setenv("RDB_TEST_BASE", base, 1);
+
+    SRunner *sr = srunner_create(board_suite());
+    srunner_add_suite(sr, diagram_suite());
+    srunner_add_suite(sr, layout_suite());
+    srunner_add_suite(sr, slicefile_suite());
+    srunner_add_suite(sr, builder_suite());
+    srunner_add_suite(sr, known_suite());
+    srunner_add_suite(sr, probe_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    if (have_base)
+        tu_rmrf(base);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

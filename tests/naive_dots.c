@@ -1,0 +1,194 @@
+/*
+ * naive_dots.c — the naive reference solver; see naive_dots.h. Nothing here
+ * calls the library: the geometry is derived again from the documented line
+ * numbering, and the table covers all 2^L line sets.
+ */
+#include "naive_dots.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int naive_hline(int rows, int cols, int i, int j)
+{
+    (void)rows;
+    return i * cols + j;
+}
+
+int naive_vline(int rows, int cols, int i, int j)
+{
+    return (rows + 1) * cols + i * (cols + 1) + j;
+}
+
+void naive_board_init(naive_board *b, int rows, int cols)
+{
+    memset(b, 0, sizeof *b);
+    b->rows = rows;
+    b->cols = cols;
+    b->nlines = 2 * rows * cols + rows + cols;
+    b->nboxes = rows * cols;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            int box = i * cols + j;
+            int side[4] = {naive_hline(rows, cols, i, j), naive_hline(rows, cols, i + 1, j),
+                           naive_vline(rows, cols, i, j), naive_vline(rows, cols, i, j + 1)};
+            for (int s = 0; s < 4; s++) {
+                b->box_mask[box] |= 1ULL << side[s];
+                b->line_box[side[s]][b->line_nbox[side[s]]++] = box;
+            }
+        }
+}
+
+int naive_boxes(const naive_board *b, uint64_t pos, int line)
+{
+    uint64_t after = pos | 1ULL << line;
+    int n = 0;
+    for (int k = 0; k < b->line_nbox[line]; k++) {
+        uint64_t m = b->box_mask[b->line_box[line][k]];
+        n += (after & m) == m;
+    }
+    return n;
+}
+
+int naive_move_value(const int8_t *table, const naive_board *b, uint64_t pos, int line)
+{
+    int n = naive_boxes(b, pos, line);
+    int v = table[pos | 1ULL << line];
+    return n > 0 ? n + v : -v;
+}
+
+/* Spread the low bits of k over the set bits of mask (like pdep). */
+static uint64_t deposit(uint64_t k, uint64_t mask)
+{
+    uint64_t out = 0;
+    for (uint64_t m = mask; m && k; m &= m - 1, k >>= 1)
+        if (k & 1)
+            out |= m & -m;
+    return out;
+}
+
+int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_value)
+{
+    memset(t, 0, sizeof *t);
+    naive_board_init(&t->board, rows, cols);
+    int L = t->board.nlines;
+    if (L > NAIVE_MAX_LINES)
+        return -1;
+    uint64_t all = (1ULL << L) - 1;
+    t->start = start;
+    t->full_value = full_value;
+    t->value = malloc((size_t)1 << L);
+    if (!t->value)
+        return -1;
+    memset(t->value, 0, (size_t)1 << L);
+
+    uint64_t free_lines = all & ~start;
+    int F = __builtin_popcountll(free_lines);
+    /* k runs down, so deposit(k) runs down too: every child (a superset)
+     * is numerically larger and already solved. */
+    for (uint64_t k = (1ULL << F); k-- > 0;) {
+        uint64_t pos = start == 0 ? k : start | deposit(k, free_lines);
+        if (pos == all) {
+            t->value[pos] = (int8_t)full_value;
+            continue;
+        }
+        int best = -1000;
+        for (uint64_t open = all & ~pos; open; open &= open - 1) {
+            int l = __builtin_ctzll(open);
+            int v = naive_move_value(t->value, &t->board, pos, l);
+            if (v > best)
+                best = v;
+        }
+        t->value[pos] = (int8_t)best;
+    }
+    return 0;
+}
+
+void naive_free(naive_dots *t)
+{
+    free(t->value);
+    t->value = NULL;
+}
+
+uint64_t naive_rand(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+uint64_t naive_random_position(uint64_t *state, int nlines, uint64_t start)
+{
+    int open[64], n = 0;
+    for (int l = 0; l < nlines; l++)
+        if (!(start >> l & 1))
+            open[n++] = l;
+    int k = (int)(naive_rand(state) % (uint64_t)(n + 1));
+    uint64_t pos = start;
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)(naive_rand(state) % (uint64_t)(n - i));
+        int tmp = open[i];
+        open[i] = open[j];
+        open[j] = tmp;
+        pos |= 1ULL << open[i];
+    }
+    return pos;
+}
+
+/* Line joining dots (r1,c1) and (r2,c2) (adjacent), or -1. */
+static int line_between(int rows, int cols, int r1, int c1, int r2, int c2)
+{
+    if (r1 == r2 && (c2 == c1 + 1 || c1 == c2 + 1)) {
+        int c = c1 < c2 ? c1 : c2;
+        return naive_hline(rows, cols, r1, c);
+    }
+    if (c1 == c2 && (r2 == r1 + 1 || r1 == r2 + 1)) {
+        int r = r1 < r2 ? r1 : r2;
+        return naive_vline(rows, cols, r, c1);
+    }
+    return -1;
+}
+
+int naive_symmetries(int rows, int cols, uint8_t perm[8][64])
+{
+    int nlines = 2 * rows * cols + rows + cols;
+    int n = 0;
+    /* a dot (r, c) moves to: kind 0..3 flips; 4..7 (square only) transpose
+     * followed by the flips */
+    for (int kind = 0; kind < (rows == cols ? 8 : 4); kind++) {
+        for (int l = 0; l < nlines; l++) {
+            int r1, c1, r2, c2;
+            int nh = (rows + 1) * cols;
+            if (l < nh) {
+                r1 = r2 = l / cols;
+                c1 = l % cols;
+                c2 = c1 + 1;
+            } else {
+                int v = l - nh;
+                r1 = v / (cols + 1);
+                r2 = r1 + 1;
+                c1 = c2 = v % (cols + 1);
+            }
+            int ends[2][2] = {{r1, c1}, {r2, c2}};
+            for (int e = 0; e < 2; e++) {
+                int r = ends[e][0], c = ends[e][1];
+                if (kind >= 4) {
+                    int t = r;
+                    r = c;
+                    c = t;
+                }
+                if (kind & 1)
+                    r = rows - r;
+                if (kind & 2)
+                    c = cols - c;
+                ends[e][0] = r;
+                ends[e][1] = c;
+            }
+            perm[n][l] = (uint8_t)line_between(rows, cols, ends[0][0], ends[0][1], ends[1][0], ends[1][1]);
+        }
+        n++;
+    }
+    return n;
+}

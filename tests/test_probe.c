@@ -1,0 +1,299 @@
+/*
+ * test_probe.c — the error paths of the public probe (src/probe.c):
+ * opening a folder that does not exist or holds no database, or whose
+ * PARAMS is damaged; a position that lacks a line of a Swedish database's
+ * start or has lines off the board (RDB_E_INPUT, naming the line); a
+ * deleted slice file (RDB_E_MISSING, naming the file's path); and damaged
+ * slice files (every byte flipped in turn, truncation): each lookup either
+ * answers the naive solver's value or fails with RDB_E_CORRUPT, never a
+ * wrong value, and the damage is noticed. Good lookups keep working next
+ * to failing ones.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "retrodb/probe.h"
+#include "test_util.h"
+
+static void build(const char *dir, int rows, int cols, uint64_t start, const char *variant)
+{
+    rdb_error err;
+    rdb_status st = tu_build(dir, rows, cols, start, 0, 0, variant, 2, &err);
+    ck_assert_msg(st == RDB_OK, "build: %s", err.msg);
+}
+
+static rdb_probe *open_probe(const char *dir)
+{
+    rdb_probe *p = NULL;
+    rdb_error err;
+    ck_assert_msg(rdb_probe_open(dir, &p, &err) == RDB_OK, "open '%s': %s", dir, err.msg);
+    return p;
+}
+
+/* Path of the one slice file of a level (level folder holds one file or a
+ * folder tree with one file when the level has one slice). */
+static void level_file(const char *dir, int level, char *out, size_t size)
+{
+    char **files;
+    int n = tu_list_files(dir, &files);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "/%d/", level);
+    int found = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(files[i], prefix, strlen(prefix)) == 0 && strstr(files[i], ".zst")) {
+            snprintf(out, size, "%s%s", dir, files[i]);
+            found++;
+        }
+    tu_free_list(files, n);
+    ck_assert_msg(found == 1, "level %d has %d slice files", level, found);
+}
+
+/* Path of the largest slice file. */
+static void largest_file(const char *dir, char *out, size_t size)
+{
+    char **files;
+    int n = tu_list_files(dir, &files);
+    size_t best = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strstr(files[i], ".zst"))
+            continue;
+        char path[256];
+        snprintf(path, sizeof path, "%s%s", dir, files[i]);
+        size_t len;
+        unsigned char *data = tu_read_file(path, &len);
+        free(data);
+        if (len > best) {
+            best = len;
+            snprintf(out, size, "%s", path);
+        }
+    }
+    tu_free_list(files, n);
+    ck_assert(best > 0);
+}
+
+START_TEST(test_open_errors)
+{
+    rdb_probe *p = NULL;
+    rdb_error err;
+    char dir[TU_DIR_MAX], path[256];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/no-such-db", dir);
+    err.msg[0] = '\0';
+    rdb_status st = rdb_probe_open(path, &p, &err);
+    ck_assert_int_ne(st, RDB_OK);
+    ck_assert_msg(strstr(err.msg, path) != NULL, "message '%s' does not name '%s'", err.msg, path);
+    /* an existing folder without a database */
+    err.msg[0] = '\0';
+    st = rdb_probe_open(dir, &p, &err);
+    ck_assert_int_ne(st, RDB_OK);
+    ck_assert_msg(strstr(err.msg, dir) != NULL, "message '%s' does not name '%s'", err.msg, dir);
+    /* a damaged PARAMS */
+    snprintf(path, sizeof path, "%s/PARAMS", dir);
+    const char *junk = "retrodb-params 1\ngame dots\nboard 2x\n";
+    ck_assert_int_eq(tu_write_file(path, junk, strlen(junk)), 0);
+    err.msg[0] = '\0';
+    st = rdb_probe_open(dir, &p, &err);
+    ck_assert_int_eq(st, RDB_E_CORRUPT);
+    ck_assert(strstr(err.msg, dir) != NULL);
+    tu_rmrf(dir);
+}
+END_TEST
+
+START_TEST(test_bad_positions)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    uint64_t start = tu_border(2, 2);
+    build(dir, 2, 2, start, "swedish");
+    rdb_probe *p = open_probe(dir);
+    int rows, cols;
+    uint64_t s;
+    rdb_probe_board(p, &rows, &cols, &s);
+    ck_assert_int_eq(rows, 2);
+    ck_assert_int_eq(cols, 2);
+    ck_assert(s == start);
+    rdb_error err;
+    int v;
+    rdb_dots_answer a;
+    /* the empty board lacks h0,0 of the start */
+    err.msg[0] = '\0';
+    ck_assert_int_eq(rdb_probe_value(p, 0, &v, &err), RDB_E_INPUT);
+    ck_assert_msg(strstr(err.msg, "h0,0") != NULL, "message: %s", err.msg);
+    ck_assert_int_eq(rdb_probe_moves(p, 0, &a, &err), RDB_E_INPUT);
+    /* all of the start but v1,2 (= 6 + 3 + 2 = 11) */
+    uint64_t pos = start & ~(1ULL << 11);
+    err.msg[0] = '\0';
+    ck_assert_int_eq(rdb_probe_value(p, pos, &v, &err), RDB_E_INPUT);
+    ck_assert_msg(strstr(err.msg, "v1,2") != NULL, "message: %s", err.msg);
+    ck_assert_int_eq(rdb_probe_moves(p, pos | 1ULL << 2, &a, &err), RDB_E_INPUT);
+    /* a line off the 12-line board */
+    err.msg[0] = '\0';
+    ck_assert_int_eq(rdb_probe_value(p, start | 1ULL << 12, &v, &err), RDB_E_INPUT);
+    ck_assert(err.msg[0] != '\0');
+    ck_assert_int_eq(rdb_probe_moves(p, start | 1ULL << 40, &a, &err), RDB_E_INPUT);
+    /* and good lookups still work */
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 2, start, 0), 0);
+    tu_compare_with_naive(dir, &nv, 0, 0);
+    ck_assert_int_eq(rdb_probe_value(p, start, &v, &err), RDB_OK);
+    ck_assert_int_eq(v, nv.value[start]);
+    naive_free(&nv);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+}
+END_TEST
+
+START_TEST(test_deleted_slice)
+{
+    char dir[TU_DIR_MAX], path[256];
+    tu_mkdtemp(dir);
+    build(dir, 2, 3, 0, "empty");
+    level_file(dir, 0, path, sizeof path);
+    ck_assert_int_eq(unlink(path), 0);
+    rdb_probe *p = open_probe(dir);
+    rdb_error err;
+    int v;
+    err.msg[0] = '\0';
+    ck_assert_int_eq(rdb_probe_value(p, 0, &v, &err), RDB_E_MISSING);
+    ck_assert_msg(strstr(err.msg, path) != NULL, "message '%s' does not name '%s'", err.msg, path);
+    rdb_dots_answer a;
+    ck_assert_int_eq(rdb_probe_moves(p, 0, &a, &err), RDB_E_MISSING);
+    /* other levels are still answered, correctly */
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 3, 0, 0), 0);
+    for (int l = 0; l < nv.board.nlines; l++) {
+        ck_assert_int_eq(rdb_probe_value(p, 1ULL << l, &v, &err), RDB_OK);
+        ck_assert_int_eq(v, nv.value[1ULL << l]);
+        ck_assert_int_eq(rdb_probe_moves(p, 1ULL << l, &a, &err), RDB_OK);
+        ck_assert_int_eq(a.value, nv.value[1ULL << l]);
+    }
+    /* the missing slice is still reported after other lookups */
+    ck_assert_int_eq(rdb_probe_value(p, 0, &v, &err), RDB_E_MISSING);
+    naive_free(&nv);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+}
+END_TEST
+
+/* Probe every position (fresh handle); each answer is the naive value or
+ * RDB_E_CORRUPT. Returns the number of RDB_E_CORRUPT answers. */
+static int probe_all(const char *dir, const naive_dots *nv, const char *what)
+{
+    rdb_probe *p = open_probe(dir);
+    int corrupt = 0;
+    uint64_t npos = 1ULL << nv->board.nlines;
+    for (uint64_t pos = 0; pos < npos; pos++) {
+        rdb_error err;
+        int v = -100;
+        err.msg[0] = '\0';
+        rdb_status st = rdb_probe_value(p, pos, &v, &err);
+        if (st == RDB_OK)
+            TU_ASSERT_MSG(v == nv->value[pos], "%s: position 0x%llx: wrong value %d (naive %d)",
+                          what, (unsigned long long)pos, v, nv->value[pos]);
+        else {
+            TU_ASSERT_MSG(st == RDB_E_CORRUPT, "%s: position 0x%llx: status %d (%s)", what,
+                          (unsigned long long)pos, (int)st, err.msg);
+            TU_ASSERT(strstr(err.msg, dir) != NULL);
+            corrupt++;
+        }
+    }
+    rdb_probe_close(p);
+    return corrupt;
+}
+
+START_TEST(test_flipped_slice)
+{
+    char dir[TU_DIR_MAX], path[256];
+    tu_mkdtemp(dir);
+    build(dir, 2, 2, 0, "empty");
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 2, 0, 0), 0);
+    largest_file(dir, path, sizeof path);
+    size_t len;
+    unsigned char *data = tu_read_file(path, &len);
+    ck_assert(data != NULL);
+    ck_assert_int_eq(probe_all(dir, &nv, "intact"), 0);
+
+    /* a byte in the middle */
+    data[len / 2] ^= 0x04;
+    ck_assert_int_eq(tu_write_file(path, data, len), 0);
+    data[len / 2] ^= 0x04;
+    ck_assert_int_gt(probe_all(dir, &nv, "middle byte flipped"), 0);
+
+    /* every byte in turn */
+    int noticed = 0;
+    for (size_t off = 0; off < len; off++) {
+        char what[64];
+        snprintf(what, sizeof what, "byte %zu of %zu flipped", off, len);
+        data[off] ^= 0x21;
+        ck_assert_int_eq(tu_write_file(path, data, len), 0);
+        data[off] ^= 0x21;
+        noticed += probe_all(dir, &nv, what) > 0;
+    }
+    ck_assert_msg(noticed >= (int)len * 9 / 10, "only %d of %zu flips noticed", noticed, len);
+
+    /* truncated */
+    ck_assert_int_eq(tu_write_file(path, data, len - 5), 0);
+    ck_assert_int_gt(probe_all(dir, &nv, "truncated"), 0);
+    ck_assert_int_eq(tu_write_file(path, data, 10), 0);
+    ck_assert_int_gt(probe_all(dir, &nv, "truncated to 10 bytes"), 0);
+
+    /* restored, all is well again */
+    ck_assert_int_eq(tu_write_file(path, data, len), 0);
+    ck_assert_int_eq(probe_all(dir, &nv, "restored"), 0);
+    free(data);
+    naive_free(&nv);
+    tu_rmrf(dir);
+}
+END_TEST
+
+START_TEST(test_swapped_slices)
+{
+    /* A slice file copied over another one of the same level holds another
+     * slice: RDB_E_CORRUPT, not its values. */
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    build(dir, 2, 3, 0, "empty");
+    char **files;
+    int n = tu_list_files(dir, &files);
+    /* the first and the last slice of the middle level */
+    char a[256] = "", b[256] = "";
+    for (int i = 0; i < n; i++)
+        if (strncmp(files[i], "/8/", 3) == 0 && strstr(files[i], ".zst")) {
+            if (!a[0])
+                snprintf(a, sizeof a, "%s%s", dir, files[i]);
+            else
+                snprintf(b, sizeof b, "%s%s", dir, files[i]);
+        }
+    tu_free_list(files, n);
+    ck_assert_msg(b[0], "no level with two slice files");
+    size_t len;
+    unsigned char *data = tu_read_file(a, &len);
+    ck_assert(data != NULL);
+    ck_assert_int_eq(tu_write_file(b, data, len), 0);
+    free(data);
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 3, 0, 0), 0);
+    ck_assert_int_gt(probe_all(dir, &nv, "swapped"), 0);
+    naive_free(&nv);
+    tu_rmrf(dir);
+}
+END_TEST
+
+Suite *probe_suite(void)
+{
+    Suite *s = suite_create("probe");
+    TCase *tc = tcase_create("probe");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_open_errors);
+    tcase_add_test(tc, test_bad_positions);
+    tcase_add_test(tc, test_deleted_slice);
+    tcase_add_test(tc, test_flipped_slice);
+    tcase_add_test(tc, test_swapped_slices);
+    suite_add_tcase(s, tc);
+    return s;
+}
