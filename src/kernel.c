@@ -20,6 +20,10 @@
 #include "progress.h"
 
 #define NO_VALUE INT8_MIN
+/* A padding move: its "box count" makes a candidate (-100 + v) that loses
+ * to every real move (a real candidate is at least -64). */
+#define RDB_KPAD 255
+#define RDB_KPAD_BOXES (-100)
 /* Largest row: the most states of a 16-bit group with one popcount. */
 #define RDB_MAX_ROW 12870
 
@@ -59,9 +63,11 @@ static void relax_row(int8_t *restrict best, const int8_t *restrict child,
     }
 }
 
-/* Moves in the inner group for one row: for each inner bit, a pass over
- * the row through the precomputed child ranks and box flags. Branch-free,
- * so the cost per child does not depend on how many moves a state has. */
+/* Moves in the inner group for one row. Every state of a row has the same
+ * number of moves (padded where interchangeable lines make it vary), so
+ * one loop over a flat move list visits each move once, with no branch on
+ * how many there are. Box completion per move is a lookup in a per-row
+ * table indexed by the move's bit and its inner box flags. */
 static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *restrict brow,
                         const int8_t *crow, uint64_t outer_pos)
 {
@@ -69,16 +75,14 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
     const dots_rules *r = &kern->db->rules;
     const int I = lay->ngroups - 1, k = s->counts[I], off = lay->off[I];
     const uint32_t m = lay->count[I][k];
+    const int per = kern->inner_moves[k];
+    const uint32_t *restrict mv = kern->inner[k];
     const uint64_t outer_bits = (1ULL << off) - 1;
-    /* The passes below read the child row in scattered order; copying it
-     * first streams it into L1 at full bandwidth instead of paying a cache
-     * miss per scattered read. */
-    int8_t row[RDB_MAX_ROW];
-    memcpy(row, crow, lay->count[I][k + 1]);
-    crow = row;
+
+    /* boxes[(bit << 2) | flags]: boxes completed by that move in this row */
+    int8_t boxes[256];
+    memset(boxes, 0, sizeof boxes);
     for (int b = 0; b < lay->size[I]; b++) {
-        const uint16_t *restrict child = kern->child[k][b];
-        const uint8_t *restrict flags = kern->flags[k][b];
         int ubit = off + b;
         unsigned outer_ok = 0;
         for (int j = 0; j < r->nbox[ubit]; j++) {
@@ -86,19 +90,25 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
             if ((outer_pos & part) == part)
                 outer_ok |= 1u << j;
         }
-        /* Gather first, then a loop the compiler vectorises. */
-        int8_t child_value[RDB_MAX_ROW];
-        for (uint32_t i = 0; i < m; i++)
-            child_value[i] = crow[child[i]];
-        const uint8_t oo = (uint8_t)outer_ok;
-        for (uint32_t i = 0; i < m; i++) {
-            uint8_t f = flags[i], ok = f & oo;
-            int8_t v = child_value[i];
-            int8_t n = (int8_t)((ok & 1) + (ok >> 1));
-            int8_t c = n ? (int8_t)(n + v) : (int8_t)-v;
-            c = f & RDB_KFLAG_MOVE ? c : NO_VALUE;
-            brow[i] = c > brow[i] ? c : brow[i];
+        for (unsigned f = 0; f < 4; f++)
+            boxes[b << 2 | f] = (int8_t)__builtin_popcount(f & outer_ok);
+    }
+    boxes[RDB_KPAD] = RDB_KPAD_BOXES;
+
+    /* The reads below are scattered over the child row; copying it first
+     * streams it into L1 instead of paying a miss per scattered read. */
+    int8_t row[RDB_MAX_ROW];
+    memcpy(row, crow, lay->count[I][k + 1]);
+    for (uint32_t i = 0; i < m; i++) {
+        int best = brow[i];
+        const uint32_t *e = mv + (size_t)i * per;
+        for (int j = 0; j < per; j++) {
+            int v = row[e[j] & 0xFFFF];
+            int n = boxes[e[j] >> 16];
+            int c = n ? n + v : -v;
+            best = c > best ? c : best;
         }
+        brow[i] = (int8_t)best;
     }
 }
 
@@ -272,26 +282,32 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
     const int I = lay->ngroups - 1, off = lay->off[I], n = lay->size[I];
     for (int k = 0; k < n; k++) {
         uint32_t m = lay->count[I][k];
-        for (int b = 0; b < n; b++) {
-            uint16_t *child = kern->child[k][b] = calloc(m ? m : 1, sizeof *child);
-            uint8_t *flags = kern->flags[k][b] = calloc(m ? m : 1, 1);
-            if (!child || !flags) {
-                rdb_kernel_free(kern);
-                return rdb_fail(err, RDB_E_NOMEM, "out of memory for kernel tables");
-            }
-            for (uint32_t i = 0; i < m; i++) {
-                unsigned st = lay->states[I][k][i];
-                if (!(lay->moves[I][st] >> b & 1))
-                    continue;
-                child[i] = (uint16_t)lay->rank[I][st | 1u << b];
-                unsigned f = RDB_KFLAG_MOVE;
-                for (int j = 0; j < r->nbox[off + b]; j++) {
-                    unsigned inner = (unsigned)(r->box_mask[off + b][j] >> off) & ((1u << n) - 1);
+        int per = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            int c = __builtin_popcount(lay->moves[I][lay->states[I][k][i]]);
+            per = c > per ? c : per;
+        }
+        uint32_t *mv = kern->inner[k] = calloc((size_t)m * (size_t)per + 1, sizeof *mv);
+        if (!mv) {
+            rdb_kernel_free(kern);
+            return rdb_fail(err, RDB_E_NOMEM, "out of memory for kernel tables");
+        }
+        kern->inner_moves[k] = per;
+        for (uint32_t i = 0; i < m; i++) {
+            unsigned st = lay->states[I][k][i];
+            int j = 0;
+            for (unsigned bits = lay->moves[I][st]; bits; bits &= bits - 1, j++) {
+                int b = __builtin_ctz(bits);
+                unsigned f = 0;
+                for (int x = 0; x < r->nbox[off + b]; x++) {
+                    unsigned inner = (unsigned)(r->box_mask[off + b][x] >> off) & ((1u << n) - 1);
                     if ((st & inner) == inner)
-                        f |= 1u << j;
+                        f |= 1u << x;
                 }
-                flags[i] = (uint8_t)f;
+                mv[(size_t)i * per + j] = (uint32_t)(b << 2 | f) << 16 | lay->rank[I][st | 1u << b];
             }
+            for (; j < per; j++)
+                mv[(size_t)i * per + j] = (uint32_t)RDB_KPAD << 16;
         }
     }
     return RDB_OK;
@@ -300,9 +316,6 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 void rdb_kernel_free(rdb_kernel *kern)
 {
     for (int k = 0; k <= RDB_MAX_GROUP_BITS; k++)
-        for (int b = 0; b < RDB_MAX_GROUP_BITS; b++) {
-            free(kern->child[k][b]);
-            free(kern->flags[k][b]);
-        }
+        free(kern->inner[k]);
     memset(kern, 0, sizeof *kern);
 }

@@ -15,19 +15,16 @@
 
 #include "db.h"
 
-/* For each count k of the inner group and each inner bit b, over the rows'
- * columns i: the rank of the child state (state_i | b) and flags saying
- * whether b is a move there and which of b's boxes have all their inner
- * sides drawn. */
+/* For each count k of the inner group: the moves of every state of that
+ * count, `inner_moves[k]` per state (padded), each packed as
+ *   (bit << 2 | flags) << 16 | rank of the child state,
+ * where flags bit x says that all inner sides of the move's box x other than
+ * the move itself are drawn. */
 typedef struct {
     const rdb_db *db;
-    uint16_t *child[RDB_MAX_GROUP_BITS + 1][RDB_MAX_GROUP_BITS];
-    uint8_t *flags[RDB_MAX_GROUP_BITS + 1][RDB_MAX_GROUP_BITS];
+    uint32_t *inner[RDB_MAX_GROUP_BITS + 1];
+    int inner_moves[RDB_MAX_GROUP_BITS + 1];
 } rdb_kernel;
-
-#define RDB_KFLAG_BOX0 1u   /* inner sides of b's first box all drawn */
-#define RDB_KFLAG_BOX1 2u   /* same for the second box */
-#define RDB_KFLAG_MOVE 128u /* b is a move (a class representative) here */
 
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
 void rdb_kernel_free(rdb_kernel *k);
