@@ -103,7 +103,7 @@ static int cmd_build(int argc, char **argv)
     opt.memory_mb = 2048;
     opt.keep_lines = -1;
     opt.params.game = RDB_GAME_DOTS;
-    opt.params.zstd_level = 3;
+    opt.params.zstd_level = 1;
     const char *variant = "empty", *start_file = NULL, *dir = NULL;
     int board_seen = 0;
     rdb_error err;
@@ -134,8 +134,8 @@ static int cmd_build(int argc, char **argv)
                 return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), 2;
             opt.params.ngroups = (int)n;
         } else if ((v = opt_value(argc, argv, &i, "--zstd-level"))) {
-            if (parse_long(v, 1, 19, &n))
-                return fprintf(stderr, "retrodb: bad --zstd-level '%s' (1..19)\n", v), 2;
+            if (parse_long(v, -7, 19, &n))
+                return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), 2;
             opt.params.zstd_level = (int)n;
         } else if ((v = opt_value(argc, argv, &i, "--keep-lines"))) {
             if (parse_long(v, 0, 64, &n))
