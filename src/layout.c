@@ -30,11 +30,10 @@ static void uf_union(int *parent, int a, int b)
 }
 
 /* Atoms are the smallest sets of bits closed under the transforms and the
- * interchangeable classes; a group must be a union of atoms. Atoms that
- * contain a class come first (they go to group 0 or early groups, keeping
- * the inner group free of short class-normalised rows), each kind ordered
- * by its lowest bit. Returns the number of atoms. */
-static int find_atoms(const rdb_universe *u, uint64_t atom[RDB_MAX_BITS])
+ * interchangeable classes; a group must be a union of atoms. Returns the
+ * number of atoms, ordered by their lowest bit; has_class[i] says whether
+ * atom i holds a class of two or more bits. */
+static int find_atoms(const rdb_universe *u, uint64_t atom[RDB_MAX_BITS], int has_class[RDB_MAX_BITS])
 {
     int parent[RDB_MAX_BITS];
     for (int i = 0; i < u->nbits; i++)
@@ -47,30 +46,32 @@ static int find_atoms(const rdb_universe *u, uint64_t atom[RDB_MAX_BITS])
                 uf_union(parent, i, j);
     }
     int n = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < u->nbits; i++) {
-            if (uf_find(parent, i) != i)
-                continue;
-            uint64_t m = 0;
-            int has_class = 0;
-            for (int j = 0; j < u->nbits; j++)
-                if (uf_find(parent, j) == i) {
-                    m |= 1ULL << j;
-                    has_class |= __builtin_popcountll(u->class_mask[j]) > 1;
-                }
-            if (has_class == (pass == 0))
-                atom[n++] = m;
-        }
+    for (int i = 0; i < u->nbits; i++) {
+        if (uf_find(parent, i) != i)
+            continue;
+        atom[n] = 0;
+        has_class[n] = 0;
+        for (int j = 0; j < u->nbits; j++)
+            if (uf_find(parent, j) == i) {
+                atom[n] |= 1ULL << j;
+                has_class[n] |= __builtin_popcountll(u->class_mask[j]) > 1;
+            }
+        n++;
+    }
     return n;
 }
 
-/* Greedy split of the atoms, in order, into g groups of about equal size. */
-static int split_atoms(const uint64_t *atom, int natoms, int nbits, int ngroups, rdb_layout_plan *plan)
+/* Greedy split of the atoms, in order, into g groups: group 0 of about
+ * `first` bits (0 = an equal share), the others of about equal size. */
+static int split_atoms(const uint64_t *atom, int natoms, int nbits, int ngroups, int first,
+                       rdb_layout_plan *plan)
 {
     int idx = 0, remaining = nbits, nb = 0;
     plan->ngroups = ngroups;
     for (int g = 0; g < ngroups; g++) {
         int target = (remaining + (ngroups - g) - 1) / (ngroups - g);
+        if (g == 0 && first > 0 && ngroups > 1)
+            target = first;
         int size = 0;
         while (idx < natoms) {
             int a = __builtin_popcountll(atom[idx]);
@@ -94,18 +95,61 @@ static int split_atoms(const uint64_t *atom, int natoms, int nbits, int ngroups,
     return idx == natoms ? 0 : -1;
 }
 
+/* The plan for exactly `ngroups` groups. Symmetry is decided by group 0
+ * alone, so how many positions are stored depends on which atoms group 0
+ * gets and how large it is: a few candidate splits are built (class atoms
+ * first or last; group 0 an equal share or as large as a group may be) and
+ * the one storing the fewest positions wins, the first on a tie. The choice
+ * depends only on the universe and ngroups, so reopening a database with
+ * its recorded group count gives the same layout. Returns -1 when no
+ * candidate is possible; *positions gets the winner's count. */
+static int best_split(const rdb_universe *u, const uint64_t *atom, const int *has_class,
+                      int natoms, int ngroups, rdb_layout_plan *plan, uint64_t *positions,
+                      uint64_t *max_slice)
+{
+    int found = 0;
+    for (int class_last = 0; class_last <= 1; class_last++) {
+        uint64_t ordered[RDB_MAX_BITS];
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < natoms; i++)
+                if (has_class[i] == (pass == class_last))
+                    ordered[n++] = atom[i];
+        for (int big_first = 0; big_first <= (ngroups > 1); big_first++) {
+            rdb_layout_plan cand;
+            int first = big_first ? RDB_MAX_GROUP_BITS : 0;
+            if (split_atoms(ordered, natoms, u->nbits, ngroups, first, &cand) != 0)
+                continue;
+            rdb_layout lay;
+            if (rdb_layout_build(u, &cand, &lay, NULL) != RDB_OK)
+                continue;
+            uint64_t total = rdb_layout_total_positions(&lay);
+            uint64_t biggest = rdb_layout_max_slice(&lay);
+            rdb_layout_free(&lay);
+            if (!found || total < *positions) {
+                *plan = cand;
+                *positions = total;
+                *max_slice = biggest;
+                found = 1;
+            }
+        }
+    }
+    return found ? 0 : -1;
+}
+
 rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t max_slice_bytes,
                                   rdb_layout_plan *plan, rdb_error *err)
 {
-    uint64_t atom[RDB_MAX_BITS];
-    int natoms = find_atoms(u, atom);
+    uint64_t atom[RDB_MAX_BITS], positions, biggest;
+    int has_class[RDB_MAX_BITS];
+    int natoms = find_atoms(u, atom, has_class);
     if (u->nbits == 0) {
         plan->ngroups = 0;
         return RDB_OK;
     }
     if (ngroups > 0) {
         if (ngroups > natoms || ngroups > RDB_MAX_GROUPS ||
-            split_atoms(atom, natoms, u->nbits, ngroups, plan) != 0)
+            best_split(u, atom, has_class, natoms, ngroups, plan, &positions, &biggest) != 0)
             return rdb_fail(err, RDB_E_INPUT,
                             "cannot split %d bits in %d symmetric units into %d groups of at most %d bits",
                             u->nbits, natoms, ngroups, RDB_MAX_GROUP_BITS);
@@ -114,18 +158,10 @@ rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t m
     int lo = (u->nbits + RDB_MAX_GROUP_BITS - 1) / RDB_MAX_GROUP_BITS;
     if (lo < 2 && natoms >= 2)
         lo = 2;
-    for (int g = lo; g <= natoms && g <= RDB_MAX_GROUPS; g++) {
-        if (split_atoms(atom, natoms, u->nbits, g, plan) != 0)
-            continue;
-        rdb_layout lay;
-        rdb_status st = rdb_layout_build(u, plan, &lay, err);
-        if (st != RDB_OK)
-            return st;
-        uint64_t biggest = rdb_layout_max_slice(&lay);
-        rdb_layout_free(&lay);
-        if (biggest <= max_slice_bytes)
+    for (int g = lo; g <= natoms && g <= RDB_MAX_GROUPS; g++)
+        if (best_split(u, atom, has_class, natoms, g, plan, &positions, &biggest) == 0 &&
+            biggest <= max_slice_bytes)
             return RDB_OK;
-    }
     return rdb_fail(err, RDB_E_NOMEM,
                     "no split of %d bits into groups keeps a slice within %llu bytes; raise --memory",
                     u->nbits, (unsigned long long)max_slice_bytes);
