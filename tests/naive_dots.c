@@ -49,10 +49,27 @@ int naive_boxes(const naive_board *b, uint64_t pos, int line)
     return n;
 }
 
-int naive_move_value(const int8_t *table, const naive_board *b, uint64_t pos, int line)
+/* Gather the bits of pos at the set bits of mask into the low bits (like
+ * pext): the table index of a position. */
+static uint64_t extract(uint64_t pos, uint64_t mask)
 {
-    int n = naive_boxes(b, pos, line);
-    int v = table[pos | 1ULL << line];
+    uint64_t out = 0;
+    int i = 0;
+    for (uint64_t m = mask; m; m &= m - 1, i++)
+        if (pos & m & -m)
+            out |= 1ULL << i;
+    return out;
+}
+
+int naive_value(const naive_dots *t, uint64_t pos)
+{
+    return t->value[extract(pos, t->free_lines)];
+}
+
+int naive_move_value(const naive_dots *t, uint64_t pos, int line)
+{
+    int n = naive_boxes(&t->board, pos, line);
+    int v = naive_value(t, pos | 1ULL << line);
     return n > 0 ? n + v : -v;
 }
 
@@ -71,34 +88,41 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
     memset(t, 0, sizeof *t);
     naive_board_init(&t->board, rows, cols);
     int L = t->board.nlines;
-    if (L > NAIVE_MAX_LINES)
-        return -1;
-    uint64_t all = (1ULL << L) - 1;
+    uint64_t all = L == 64 ? ~0ULL : (1ULL << L) - 1;
     t->start = start;
     t->full_value = full_value;
-    t->value = malloc((size_t)1 << L);
-    if (!t->value)
-        return -1;
-    memset(t->value, 0, (size_t)1 << L);
-
     uint64_t free_lines = all & ~start;
     int F = __builtin_popcountll(free_lines);
-    /* k runs down, so deposit(k) runs down too: every child (a superset)
-     * is numerically larger and already solved. */
+    if (F > NAIVE_MAX_LINES)
+        return -1;
+    t->free_lines = free_lines;
+    t->value = malloc((size_t)1 << F);
+    if (!t->value)
+        return -1;
+
+    int line_of[64], j = 0;
+    for (uint64_t m = free_lines; m; m &= m - 1)
+        line_of[j++] = __builtin_ctzll(m);
+    /* Index k stands for the position start + the free lines at k's set
+     * bits. Drawing free line j sets bit j, so every child has a larger
+     * index: running k down solves children first. */
     for (uint64_t k = (1ULL << F); k-- > 0;) {
-        uint64_t pos = start == 0 ? k : start | deposit(k, free_lines);
-        if (pos == all) {
-            t->value[pos] = (int8_t)full_value;
+        if (k == (1ULL << F) - 1) {
+            t->value[k] = (int8_t)full_value;
             continue;
         }
+        uint64_t pos = start | deposit(k, free_lines);
         int best = -1000;
-        for (uint64_t open = all & ~pos; open; open &= open - 1) {
-            int l = __builtin_ctzll(open);
-            int v = naive_move_value(t->value, &t->board, pos, l);
-            if (v > best)
-                best = v;
+        for (int i = 0; i < F; i++) {
+            if (k >> i & 1)
+                continue;
+            int n = naive_boxes(&t->board, pos, line_of[i]);
+            int v = t->value[k | 1ULL << i];
+            int c = n > 0 ? n + v : -v;
+            if (c > best)
+                best = c;
         }
-        t->value[pos] = (int8_t)best;
+        t->value[k] = (int8_t)best;
     }
     return 0;
 }

@@ -5,7 +5,7 @@
  *
  * It stores one value per subset of the L lines of an R x C board (no
  * symmetry, no groups, no compression) and fills the table by plain
- * backward induction, so it is slow and memory-hungry (2^L bytes, L <= 31: 2 GB)
+ * backward induction, so it is slow and memory-hungry (2^open bytes for the lines open at the start, at most 31: 2 GB)
  * but obviously right. The tests hold every value of the database against
  * it.
  *
@@ -31,7 +31,8 @@ typedef struct {
     naive_board board;
     uint64_t start;              /* only positions containing it are valid */
     int full_value;
-    int8_t *value;               /* 2^nlines entries, indexed by line set */
+    uint64_t free_lines;         /* lines open at the start */
+    int8_t *value;               /* 2^(open lines) entries; use naive_value */
 } naive_dots;
 
 /* Line ids, computed from the documented formula. */
@@ -49,8 +50,11 @@ int naive_boxes(const naive_board *b, uint64_t pos, int line);
 int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_value);
 void naive_free(naive_dots *t);
 
+/* Value of position pos (a set of lines containing the start). */
+int naive_value(const naive_dots *t, uint64_t pos);
+
 /* Value of drawing open `line` in pos, for the player to move. */
-int naive_move_value(const int8_t *table, const naive_board *b, uint64_t pos, int line);
+int naive_move_value(const naive_dots *t, uint64_t pos, int line);
 
 /* A tiny xorshift generator (state must be non-zero), and a random
  * position containing start: a uniformly chosen number k of extra lines,

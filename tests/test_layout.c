@@ -473,7 +473,7 @@ START_TEST(test_cover)
                     mark[can] = 1;
                     distinct++;
                 }
-                int v1 = nv.value[lines_of(&fx, pos)], v2 = nv.value[lines_of(&fx, can)];
+                int v1 = naive_value(&nv, lines_of(&fx, pos)), v2 = naive_value(&nv, lines_of(&fx, can));
                 TU_ASSERT_MSG(v1 == v2, "case %d: position 0x%llx (value %d) and its canonical form "
                                         "0x%llx (value %d)",
                               ci, (unsigned long long)pos, v1, (unsigned long long)can, v2);

@@ -189,7 +189,7 @@ static void check_position(rdb_probe *p, const naive_dots *nv, uint64_t pos)
     rdb_status st = rdb_probe_moves(p, pos, &a, &err);
     TU_ASSERT_MSG(st == RDB_OK, "%dx%d position 0x%llx: probe failed (%d): %s", b->rows, b->cols,
                   (unsigned long long)pos, (int)st, err.msg);
-    int want = nv->value[pos];
+    int want = naive_value(nv, pos);
     TU_ASSERT_MSG(a.value == want, "%dx%d start 0x%llx position 0x%llx: value %d, naive %d",
                   b->rows, b->cols, (unsigned long long)nv->start, (unsigned long long)pos,
                   a.value, want);
@@ -200,7 +200,7 @@ static void check_position(rdb_probe *p, const naive_dots *nv, uint64_t pos)
         TU_ASSERT_MSG(k < a.nmoves && a.line[k] == l,
                       "%dx%d position 0x%llx: move %d should be line %d", b->rows, b->cols,
                       (unsigned long long)pos, k, l);
-        int mv = naive_move_value(nv->value, b, pos, l);
+        int mv = naive_move_value(nv, pos, l);
         TU_ASSERT_MSG(a.move_value[k] == mv,
                       "%dx%d start 0x%llx position 0x%llx line %d: move value %d, naive %d",
                       b->rows, b->cols, (unsigned long long)nv->start, (unsigned long long)pos,
