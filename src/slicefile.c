@@ -56,6 +56,16 @@ static uint64_t get64(const unsigned char **p)
     return v;
 }
 
+/* The checksum of a slice's values: the per-frame checksums folded in
+ * order, so that threads can checksum frames in parallel. */
+static uint64_t combine_frame_sums(const uint64_t *frame_sum, uint32_t nframes)
+{
+    uint64_t sum = nframes;
+    for (uint32_t f = 0; f < nframes; f++)
+        sum = rdb_checksum_combine(sum, frame_sum[f]);
+    return sum;
+}
+
 /* Serialise the header frame; returns its size. */
 static size_t encode_header(unsigned char *buf, const rdb_slice_id *id, uint32_t frame_entries,
                             uint32_t nframes, uint64_t values_checksum)
@@ -115,8 +125,8 @@ rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8
     }
     unsigned char *header = enc->bufs[0] = malloc(HEADER_MAX);
     unsigned char *seek = enc->bufs[nframes + 1] = malloc(8 + 4 * (size_t)nframes + 16);
-    int failed = !header || !seek;
-    uint64_t sum = rdb_checksum64(values, n, 0);
+    uint64_t *frame_sum = malloc((nframes ? nframes : 1) * sizeof *frame_sum);
+    int failed = !header || !seek || !frame_sum;
 
 #pragma omp parallel reduction(| : failed)
     {
@@ -130,6 +140,7 @@ rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8
                 continue;
             uint64_t lo = (uint64_t)f * RDB_FRAME_ENTRIES;
             size_t len = (size_t)(n - lo < RDB_FRAME_ENTRIES ? n - lo : RDB_FRAME_ENTRIES);
+            frame_sum[f] = rdb_checksum64(values + lo, len, 0);
             unsigned char *out = enc->bufs[f + 1] = malloc(bound);
             if (!out) {
                 failed = 1;
@@ -150,9 +161,12 @@ rdb_status rdb_slice_encode(const char *path, const rdb_slice_id *id, const int8
         ZSTD_freeCCtx(cctx);
     }
     if (failed) {
+        free(frame_sum);
         rdb_encoded_free(enc);
         return rdb_fail(err, RDB_E_NOMEM, "cannot compress '%s'", path);
     }
+    uint64_t sum = combine_frame_sums(frame_sum, nframes);
+    free(frame_sum);
 
     enc->lens[0] = encode_header(header, id, RDB_FRAME_ENTRIES, nframes, sum);
     unsigned char *p = seek + 8;
@@ -390,6 +404,9 @@ rdb_status rdb_slice_read_all(rdb_slice_file *sf, int8_t *out, rdb_error *err)
     rdb_status st = RDB_OK;
     rdb_error first;
     first.msg[0] = '\0';
+    uint64_t *frame_sum = malloc((sf->nframes ? sf->nframes : 1) * sizeof *frame_sum);
+    if (!frame_sum)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory reading '%s'", sf->path);
 #pragma omp parallel
     {
         ZSTD_DCtx *dctx = ZSTD_createDCtx();
@@ -398,13 +415,15 @@ rdb_status rdb_slice_read_all(rdb_slice_file *sf, int8_t *out, rdb_error *err)
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t f = 0; f < sf->nframes; f++) {
             rdb_status s;
-            size_t n;
+            size_t n = 0;
+            int8_t *dst = out + (uint64_t)f * sf->frame_entries;
             if (!dctx || !scratch)
                 s = rdb_fail(&local, RDB_E_NOMEM, "out of memory reading '%s'", sf->path);
             else
-                s = decode_frame(sf, dctx, scratch, f, out + (uint64_t)f * sf->frame_entries, &n,
-                                 &local);
-            if (s != RDB_OK) {
+                s = decode_frame(sf, dctx, scratch, f, dst, &n, &local);
+            if (s == RDB_OK)
+                frame_sum[f] = rdb_checksum64(dst, n, 0);
+            else {
 #pragma omp critical(rdb_slice_read_error)
                 if (st == RDB_OK) {
                     st = s;
@@ -415,12 +434,14 @@ rdb_status rdb_slice_read_all(rdb_slice_file *sf, int8_t *out, rdb_error *err)
         free(scratch);
         ZSTD_freeDCtx(dctx);
     }
+    uint64_t sum = st == RDB_OK ? combine_frame_sums(frame_sum, sf->nframes) : 0;
+    free(frame_sum);
     if (st != RDB_OK) {
         if (err)
             *err = first;
         return st;
     }
-    if (rdb_checksum64(out, sf->id.entries, 0) != sf->values_checksum)
+    if (sum != sf->values_checksum)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged: values checksum mismatch", sf->path);
     return RDB_OK;
 }

@@ -5,7 +5,8 @@
  *   header   zstd skippable frame (magic 0x184D2A50) holding "RDBSLICE",
  *            format version, game, board, database hash, level, counts,
  *            entry count, entries per frame, frame count, checksum of the
- *            uncompressed values, and a checksum of the header itself;
+ *            uncompressed values (the checksums of the frames' values,
+ *            folded in order), and a checksum of the header itself;
  *   values   one independent zstd frame (with content checksum) per
  *            RDB_FRAME_ENTRIES values;
  *   seek     zstd skippable frame (magic 0x184D2A5E) holding the compressed

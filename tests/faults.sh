@@ -101,7 +101,7 @@ fi
 # --- a second builder on the same directory is refused, naming the first ---
 "$RETRODB" build dots 3x4 --dir "$T/busy" --quiet 2>/dev/null &
 bpid=$!
-sleep 0.3
+for i in $(seq 50); do [ -s "$T/busy/MANIFEST" ] && break; sleep 0.1; done
 out=$("$RETRODB" build dots 3x4 --dir "$T/busy" --quiet 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "pid $bpid" && ok || bad "second builder: exit $rc: $out"

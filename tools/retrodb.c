@@ -394,6 +394,12 @@ static int cmd_status(int argc, char **argv)
     rdb_error err;
     rdb_db db;
     rdb_status st = rdb_db_open(&db, dir, &err);
+    if (st == RDB_E_MISSING && rdb_lock_holder(dir) > 0) {
+        /* a builder has the directory but has not pinned its parameters */
+        printf("database    %s\nbuilder     running (pid %ld), setting up\n", dir,
+               rdb_lock_holder(dir));
+        return 0;
+    }
     if (st != RDB_OK)
         return report(st, &err);
     rdb_manifest man;
