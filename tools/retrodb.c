@@ -284,29 +284,63 @@ static int cmd_query(int argc, char **argv)
     return 0;
 }
 
-static int cmd_info(int argc, char **argv)
+static uint64_t disk_bytes;
+
+static int add_disk_use(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)path;
+    (void)ftw;
+    if (type == FTW_F)
+        disk_bytes += (uint64_t)sb->st_blocks * 512;
+    return 0;
+}
+
+/* Parse "--dir DIR" (and the flags in `flags`, set in *flag_set) or fail. */
+static const char *dir_option(int argc, char **argv, const char *flag, int *flag_set)
 {
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if ((v = opt_value(argc, argv, &i, "--dir")))
             dir = v;
-        else
-            return usage();
+        else if (flag && strcmp(argv[i], flag) == 0)
+            *flag_set = 1;
+        else {
+            fprintf(stderr, "retrodb: %s: unknown argument '%s'\n", argv[0], argv[i]);
+            return NULL;
+        }
     }
     if (!dir)
-        return usage();
+        fprintf(stderr, "retrodb: %s: which database? (--dir DIR)\n", argv[0]);
+    return dir;
+}
+
+/* Open a database and its manifest; on failure reports and returns the
+ * exit code (else 0). */
+static int open_database(const char *dir, rdb_db *db, rdb_manifest *man)
+{
     rdb_error err;
-    rdb_db db;
-    rdb_status st = rdb_db_open(&db, dir, &err);
+    rdb_status st = rdb_db_open(db, dir, &err);
     if (st != RDB_OK)
         return report(st, &err);
-    rdb_manifest man;
-    st = rdb_manifest_load(&man, dir, db.lay.ngroups, &err);
+    st = rdb_manifest_load(man, dir, db->lay.ngroups, &err);
     if (st != RDB_OK) {
-        rdb_db_free(&db);
+        rdb_db_free(db);
         return report(st, &err);
     }
+    return 0;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    const char *dir = dir_option(argc, argv, NULL, NULL);
+    if (!dir)
+        return 2;
+    rdb_db db;
+    rdb_manifest man;
+    int rc = open_database(dir, &db, &man);
+    if (rc)
+        return rc;
     printf("game        dots\nboard       %dx%d\nvariant     %s\nopen lines  %d\n",
            db.params.rows, db.params.cols, db.params.variant, db.lay.nbits);
     printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
@@ -355,59 +389,24 @@ static int cmd_info(int argc, char **argv)
     return 0;
 }
 
-static uint64_t disk_bytes;
-
-static int add_disk_use(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)path;
-    (void)ftw;
-    if (type == FTW_F)
-        disk_bytes += (uint64_t)sb->st_blocks * 512;
-    return 0;
-}
-
-/* Parse "--dir DIR" (and the flags in `flags`, set in *flag_set) or fail. */
-static const char *dir_option(int argc, char **argv, const char *flag, int *flag_set)
-{
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if ((v = opt_value(argc, argv, &i, "--dir")))
-            dir = v;
-        else if (flag && strcmp(argv[i], flag) == 0)
-            *flag_set = 1;
-        else {
-            fprintf(stderr, "retrodb: %s: unknown argument '%s'\n", argv[0], argv[i]);
-            return NULL;
-        }
-    }
-    if (!dir)
-        fprintf(stderr, "retrodb: %s: which database? (--dir DIR)\n", argv[0]);
-    return dir;
-}
-
 static int cmd_status(int argc, char **argv)
 {
     const char *dir = dir_option(argc, argv, NULL, NULL);
     if (!dir)
         return 2;
+    rdb_params params;
     rdb_error err;
-    rdb_db db;
-    rdb_status st = rdb_db_open(&db, dir, &err);
-    if (st == RDB_E_MISSING && rdb_lock_holder(dir) > 0) {
+    if (rdb_params_read(dir, &params, &err) == RDB_E_MISSING && rdb_lock_holder(dir) > 0) {
         /* a builder has the directory but has not pinned its parameters */
         printf("database    %s\nbuilder     running (pid %ld), setting up\n", dir,
                rdb_lock_holder(dir));
         return 0;
     }
-    if (st != RDB_OK)
-        return report(st, &err);
+    rdb_db db;
     rdb_manifest man;
-    st = rdb_manifest_load(&man, dir, db.lay.ngroups, &err);
-    if (st != RDB_OK) {
-        rdb_db_free(&db);
-        return report(st, &err);
-    }
+    int rc = open_database(dir, &db, &man);
+    if (rc)
+        return rc;
     uint64_t total = 0, done = 0, done_time_pos = 0;
     double seconds = 0;
     int levels_done = 0, lowest_done = -1;
