@@ -111,7 +111,7 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
             t->value[k] = (int8_t)full_value;
             continue;
         }
-        uint64_t pos = start | deposit(k, free_lines);
+        uint64_t pos = start == 0 ? k : start | deposit(k, free_lines);
         int best = -1000;
         for (int i = 0; i < F; i++) {
             if (k >> i & 1)
