@@ -113,9 +113,8 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
         }
         uint64_t pos = start == 0 ? k : start | deposit(k, free_lines);
         int best = -1000;
-        for (int i = 0; i < F; i++) {
-            if (k >> i & 1)
-                continue;
+        for (uint64_t open = ~k & ((1ULL << F) - 1); open; open &= open - 1) {
+            int i = __builtin_ctzll(open);
             int n = naive_boxes(&t->board, pos, line_of[i]);
             int v = t->value[k | 1ULL << i];
             int c = n > 0 ? n + v : -v;
