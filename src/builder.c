@@ -115,6 +115,7 @@ typedef struct {
     rdb_kernel kern;
     rdb_writer *writer;
     rdb_neighbour nb;
+    rdb_level_cache cache;   /* the level just built, for the next one */
     int8_t *best;
     int keep_level;          /* levels above this are deleted; nbits = keep all */
     rdb_progress prog;
@@ -179,6 +180,7 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
         rdb_slice_path(db, s, path, sizeof path);
         rdb_slice_id id;
         rdb_slice_identity(db, s, &id);
+        rdb_level_cache_put(&b->cache, s, b->best);
         double w0 = rdb_now();
         rdb_encoded_slice enc;
         st = rdb_slice_encode(path, &id, b->best, db->params.zstd_level, &enc, err);
@@ -194,6 +196,9 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
     write += rdb_now() - w0;
     if (st == RDB_OK)
         st = dst;
+    /* level n+1 is needed no more (level n-1 reads level n) */
+    rdb_level_cache_drop_above(&b->cache, level);
+    b->nb.valid = 0;
     if (st == RDB_OK)
         rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
                            b->nb.read_seconds - read0, write);
@@ -289,8 +294,12 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     if (st != RDB_OK)
         goto done;
     b.best = malloc(maxslice);
-    b.nb.values = malloc(maxslice);
-    if (!b.best || !b.nb.values) {
+    b.nb.buffer = malloc(maxslice);
+    /* what the budget leaves after the working buffers holds the last
+     * level's slices in memory */
+    rdb_level_cache_init(&b.cache, lay->ngroups, budget - 3 * maxslice);
+    b.nb.cache = &b.cache;
+    if (!b.best || !b.nb.buffer) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(2 * maxslice));
         goto done;
@@ -316,7 +325,8 @@ done:;
         *err = werr;
     }
     free(b.best);
-    free(b.nb.values);
+    free(b.nb.buffer);
+    rdb_level_cache_free(&b.cache);
     rdb_manifest_free(&b.man);
     rdb_kernel_free(&b.kern);
     rdb_db_free(&b.db);

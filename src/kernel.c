@@ -208,22 +208,34 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
 }
 
 /* Load neighbour slice (s with one more line in group g) into buf. */
-static rdb_status load_neighbour(const rdb_db *db, const rdb_slice *s, int g, int8_t *buf,
-                                 rdb_slice *n, rdb_error *err)
+/* Make nb hold the neighbour of s with one more line in group g: from the
+ * level cache when it is there, else from its file. */
+static rdb_status load_neighbour(const rdb_db *db, const rdb_slice *s, int g, rdb_neighbour *nb,
+                                 rdb_error *err)
 {
-    *n = *s;
-    n->counts[g]++;
-    rdb_slice_set_size(&db->lay, n);
+    rdb_slice n = *s;
+    n.counts[g]++;
+    rdb_slice_set_size(&db->lay, &n);
+    nb->valid = 0;
+    nb->slice = n;
+    const int8_t *cached = nb->cache ? rdb_level_cache_get(nb->cache, &n) : NULL;
+    if (cached) {
+        nb->values = cached;
+        nb->valid = 1;
+        return RDB_OK;
+    }
     char path[4096];
-    rdb_slice_path(db, n, path, sizeof path);
+    rdb_slice_path(db, &n, path, sizeof path);
     rdb_slice_id id;
-    rdb_slice_identity(db, n, &id);
+    rdb_slice_identity(db, &n, &id);
     rdb_slice_file sf;
     rdb_status st = rdb_slice_open(path, &id, &sf, err);
     if (st != RDB_OK)
         return st;
-    st = rdb_slice_read_all(&sf, buf, err);
+    st = rdb_slice_read_all(&sf, nb->buffer, err);
     rdb_slice_close(&sf);
+    nb->values = nb->buffer;
+    nb->valid = st == RDB_OK;
     return st;
 }
 
@@ -254,13 +266,11 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
         if (g < 0 || (i >= 0 && g == first) || s->counts[g] == lay->size[g])
             continue;
         if (i >= 0) {
-            nb->valid = 0;
             double t0 = rdb_now();
-            rdb_status st = load_neighbour(db, s, g, nb->values, &nb->slice, err);
+            rdb_status st = load_neighbour(db, s, g, nb, err);
             nb->read_seconds += rdb_now() - t0;
             if (st != RDB_OK)
                 return st;
-            nb->valid = 1;
         }
         relax_group(kern, s, best, g, nb->values);
     }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "level_cache.h"
 
 /* For each count k of the inner group: the moves of every state of that
  * count, `inner_moves[k]` per state (padded), each packed as
@@ -29,12 +30,14 @@ typedef struct {
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
 void rdb_kernel_free(rdb_kernel *k);
 
-/* The one neighbour slice held in memory. values holds the largest slice;
- * valid says whether it holds `slice` now. */
+/* The one neighbour slice in use: read from its file into buffer, or found
+ * in the level cache. valid says whether values holds `slice` now. */
 typedef struct {
-    int8_t *values;
+    int8_t *buffer;         /* room for the largest slice */
+    const int8_t *values;   /* the neighbour's values: buffer or a cached copy */
     rdb_slice slice;
     int valid;
+    const rdb_level_cache *cache; /* slices held in memory, or NULL */
     double read_seconds;    /* time spent reading neighbours, for reports */
 } rdb_neighbour;
 

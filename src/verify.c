@@ -59,7 +59,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
     rdb_kernel kern;
     memset(&kern, 0, sizeof kern);
     int8_t *stored = NULL, *fresh = NULL;
-    rdb_neighbour nb = {NULL, {0}, 0, 0.0};
+    rdb_neighbour nb;
+    memset(&nb, 0, sizeof nb);
     rdb_slice *slices = NULL;
     st = rdb_manifest_load(&man, dir, db.lay.ngroups, err);
     if (st != RDB_OK) {
@@ -70,12 +71,12 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
     stored = malloc(maxslice);
     if (full) {
         fresh = malloc(maxslice);
-        nb.values = malloc(maxslice);
+        nb.buffer = malloc(maxslice);
         st = rdb_kernel_init(&kern, &db, err);
         if (st != RDB_OK)
             goto done;
     }
-    if (!stored || (full && (!fresh || !nb.values))) {
+    if (!stored || (full && (!fresh || !nb.buffer))) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(3 * maxslice));
         goto done;
@@ -122,7 +123,7 @@ done:
     free(slices);
     free(stored);
     free(fresh);
-    free(nb.values);
+    free(nb.buffer);
     rdb_kernel_free(&kern);
     rdb_manifest_free(&man);
     rdb_db_free(&db);
