@@ -7,8 +7,9 @@
  * must be put in canonical form), so the work per child is one load and one
  * max over contiguous rows, which the compiler vectorises. Box completion is
  * decided once per row for the sides outside the inner group. Moves inside
- * the inner group go through per-bit tables of child ranks (rdb_kernel),
- * one branch-free pass over the row per bit. Rows are independent, so
+ * the inner group go through a flat list of (child rank, bit, box flags)
+ * per state (rdb_kernel), the same number of entries for every state of a
+ * row, so the loop has no data-dependent branch. Rows are independent, so
  * OpenMP splits them between threads and the result does not depend on
  * the thread count.
  */

@@ -88,6 +88,17 @@ void rdb_layout_locate(const rdb_layout *lay, uint64_t canonical, rdb_slice *sli
 /* Inverse of rdb_layout_locate. */
 uint64_t rdb_layout_position(const rdb_layout *lay, const rdb_slice *slice, uint64_t index);
 
+/* Whether two slices of a layout with ngroups groups are the same. */
+static inline int rdb_slice_equal(const rdb_slice *a, const rdb_slice *b, int ngroups)
+{
+    if (a->level != b->level)
+        return 0;
+    for (int g = 0; g < ngroups; g++)
+        if (a->counts[g] != b->counts[g])
+            return 0;
+    return 1;
+}
+
 /* Fill slice->size from slice->counts (0 when some group has no state). */
 void rdb_slice_set_size(const rdb_layout *lay, rdb_slice *slice);
 

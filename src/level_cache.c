@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int same(const rdb_slice *a, const rdb_slice *b, int G)
-{
-    if (a->level != b->level)
-        return 0;
-    for (int g = 0; g < G; g++)
-        if (a->counts[g] != b->counts[g])
-            return 0;
-    return 1;
-}
-
 void rdb_level_cache_init(rdb_level_cache *c, int ngroups, uint64_t limit)
 {
     memset(c, 0, sizeof *c);
@@ -50,7 +40,7 @@ void rdb_level_cache_put(rdb_level_cache *c, const rdb_slice *s, const int8_t *v
 const int8_t *rdb_level_cache_get(const rdb_level_cache *c, const rdb_slice *s)
 {
     for (size_t i = 0; i < c->n; i++)
-        if (same(&c->e[i].slice, s, c->ngroups))
+        if (rdb_slice_equal(&c->e[i].slice, s, c->ngroups))
             return c->e[i].values;
     return NULL;
 }

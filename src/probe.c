@@ -45,16 +45,6 @@ struct rdb_probe {
     uint64_t deleted;        /* levels not kept: solved on the spot */
 };
 
-static int same_slice(const rdb_slice *a, const rdb_slice *b, int G)
-{
-    if (a->level != b->level)
-        return 0;
-    for (int g = 0; g < G; g++)
-        if (a->counts[g] != b->counts[g])
-            return 0;
-    return 1;
-}
-
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
 {
     rdb_probe *p = calloc(1, sizeof *p);
@@ -103,7 +93,7 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
     int G = p->db.lay.ngroups, victim = 0;
     for (int i = 0; i < FILE_CACHE; i++) {
         cached_file *c = &p->files[i];
-        if (c->used && same_slice(&c->slice, s, G)) {
+        if (c->used && rdb_slice_equal(&c->slice, s, G)) {
             c->stamp = ++p->clock;
             *sf = &c->sf;
             return RDB_OK;
@@ -140,7 +130,7 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     uint32_t frame = (uint32_t)(index / RDB_FRAME_ENTRIES);
     for (int i = 0; i < FRAME_CACHE; i++) {
         cached_frame *c = &p->frames[i];
-        if (c->used && c->frame == frame && same_slice(&c->slice, s, G)) {
+        if (c->used && c->frame == frame && rdb_slice_equal(&c->slice, s, G)) {
             c->stamp = ++p->clock;
             *value = c->values[index % RDB_FRAME_ENTRIES];
             return RDB_OK;

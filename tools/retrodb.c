@@ -379,8 +379,8 @@ static int cmd_info(int argc, char **argv)
         }
         free(slices);
         if (done == ns)
-            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "\n", level, ns, done,
-                   pos, bytes, sum);
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "%s\n", level, ns, done,
+                   pos, bytes, sum, man.deleted >> level & 1 ? "  (deleted)" : "");
         else
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ns, done, pos, bytes);
     }
