@@ -9,18 +9,15 @@
 #define _GNU_SOURCE
 #include "builder.h"
 
-#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#include "checksum.h"
 #include "fsutil.h"
 #include "kernel.h"
 #include "lock.h"

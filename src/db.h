@@ -1,6 +1,7 @@
 /*
- * db.h — a database directory: its parameters, layout, slice paths,
- * manifest of finished slices and builder lock.
+ * db.h — a database directory: its parameters, layout and slice paths
+ * (the manifest and the lock have modules of their own: manifest.h,
+ * lock.h).
  *
  * A directory holds
  *   PARAMS      the parameters that fix every value and the layout (text);
