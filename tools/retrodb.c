@@ -331,6 +331,39 @@ static int open_database(const char *dir, rdb_db *db, rdb_manifest *man)
     return 0;
 }
 
+/* What the manifest says about one level. */
+typedef struct {
+    int slices, done;
+    uint64_t positions, done_positions, bytes;
+    uint64_t checksum;        /* the finished slices' checksums, folded in order */
+    double seconds;           /* time recorded for the finished slices */
+    uint64_t timed_positions; /* positions of the slices with a recorded time */
+} level_summary;
+
+static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level,
+                            level_summary *ls)
+{
+    memset(ls, 0, sizeof *ls);
+    rdb_slice *slices;
+    int ns = rdb_level_slices(&db->lay, level, &slices);
+    for (int i = 0; i < ns; i++) {
+        const rdb_manifest_entry *e = rdb_manifest_find(man, &slices[i]);
+        ls->positions += slices[i].size;
+        if (!e)
+            continue;
+        ls->done++;
+        ls->done_positions += e->entries;
+        ls->bytes += e->bytes;
+        ls->checksum = rdb_checksum_combine(ls->checksum, e->checksum);
+        if (e->seconds > 0) {
+            ls->seconds += e->seconds;
+            ls->timed_positions += e->entries;
+        }
+    }
+    ls->slices = ns > 0 ? ns : 0;
+    free(slices);
+}
+
 static int cmd_info(int argc, char **argv)
 {
     const char *dir = dir_option(argc, argv, NULL, NULL);
@@ -364,25 +397,15 @@ static int cmd_info(int argc, char **argv)
            stored, db.lay.nbits, ideal, stored / ideal);
     printf("level  slices  done  positions       bytes  checksum\n");
     for (int level = db.lay.nbits; level >= 0; level--) {
-        rdb_slice *slices;
-        int ns = rdb_level_slices(&db.lay, level, &slices);
-        uint64_t pos = 0, bytes = 0, sum = 0;
-        int done = 0;
-        for (int i = 0; i < ns; i++) {
-            const rdb_manifest_entry *e = rdb_manifest_find(&man, &slices[i]);
-            pos += slices[i].size;
-            if (e) {
-                done++;
-                bytes += e->bytes;
-                sum = rdb_checksum_combine(sum, e->checksum);
-            }
-        }
-        free(slices);
-        if (done == ns)
-            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "%s\n", level, ns, done,
-                   pos, bytes, sum, man.deleted >> level & 1 ? "  (deleted)" : "");
+        level_summary ls;
+        summarize_level(&db, &man, level, &ls);
+        if (ls.done == ls.slices)
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "%s\n", level, ls.slices,
+                   ls.done, ls.positions, ls.bytes, ls.checksum,
+                   man.deleted >> level & 1 ? "  (deleted)" : "");
         else
-            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ns, done, pos, bytes);
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ls.slices, ls.done,
+                   ls.positions, ls.bytes);
     }
     rdb_manifest_free(&man);
     rdb_db_free(&db);
@@ -411,23 +434,13 @@ static int cmd_status(int argc, char **argv)
     double seconds = 0;
     int levels_done = 0, lowest_done = -1;
     for (int level = db.lay.nbits; level >= 0; level--) {
-        rdb_slice *slices;
-        int ns = rdb_level_slices(&db.lay, level, &slices);
-        int finished = 0;
-        for (int i = 0; i < ns; i++) {
-            const rdb_manifest_entry *e = rdb_manifest_find(&man, &slices[i]);
-            total += slices[i].size;
-            if (e) {
-                finished++;
-                done += e->entries;
-                if (e->seconds > 0) {
-                    seconds += e->seconds;
-                    done_time_pos += e->entries;
-                }
-            }
-        }
-        free(slices);
-        if (finished == ns) {
+        level_summary ls;
+        summarize_level(&db, &man, level, &ls);
+        total += ls.positions;
+        done += ls.done_positions;
+        seconds += ls.seconds;
+        done_time_pos += ls.timed_positions;
+        if (ls.done == ls.slices) {
             levels_done++;
             lowest_done = level;
         }
