@@ -175,21 +175,49 @@ START_TEST(test_threads_identical)
 }
 END_TEST
 
+/* A slice of sizes[k] random values written to dir/s.zst and read back as
+ * raw bytes, for the damage tests. */
+typedef struct {
+    uint64_t n;
+    rdb_slice_id id;
+    int8_t *v, *buf;
+    unsigned char *data;
+    size_t len;
+} damage_fixture;
+
+static void fixture_make(damage_fixture *f, const char *dir, int k, uint64_t seed)
+{
+    char path[256];
+    f->n = sizes[k];
+    f->id = make_id(f->n);
+    f->v = random_values(f->n, seed);
+    f->buf = malloc(f->n > RDB_FRAME_ENTRIES ? f->n : RDB_FRAME_ENTRIES);
+    snprintf(path, sizeof path, "%s/s.zst", dir);
+    write_slice(path, &f->id, f->v);
+    f->data = tu_read_file(path, &f->len);
+    ck_assert(f->data != NULL);
+}
+
+static void fixture_free(damage_fixture *f)
+{
+    free(f->data);
+    free(f->buf);
+    free(f->v);
+}
+
 START_TEST(test_truncated)
 {
-    char dir[TU_DIR_MAX], path[256], cut[256];
+    char dir[TU_DIR_MAX], cut[256];
     tu_mkdtemp(dir);
     for (int k = 0; k < 3; k++) {
-        uint64_t n = sizes[k];
-        rdb_slice_id id = make_id(n);
-        int8_t *v = random_values(n, 5 + (uint64_t)k);
-        int8_t *buf = malloc(n > RDB_FRAME_ENTRIES ? n : RDB_FRAME_ENTRIES);
-        snprintf(path, sizeof path, "%s/s.zst", dir);
+        damage_fixture f;
+        fixture_make(&f, dir, k, 5 + (uint64_t)k);
+        uint64_t n = f.n;
+        rdb_slice_id id = f.id;
+        int8_t *v = f.v, *buf = f.buf;
+        unsigned char *data = f.data;
+        size_t len = f.len;
         snprintf(cut, sizeof cut, "%s/cut.zst", dir);
-        write_slice(path, &id, v);
-        size_t len;
-        unsigned char *data = tu_read_file(path, &len);
-        ck_assert(data != NULL);
         size_t lens[] = {0, 1, 4, 8, 20, 31, 32, 60, 90, len / 3, len / 2, len - 30, len - 17,
                          len - 16, len - 9, len - 8, len - 4, len - 1};
         for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
@@ -207,9 +235,7 @@ START_TEST(test_truncated)
         ck_assert_int_eq(tu_write_file(cut, longer, len + 7), 0);
         ck_assert_int_eq(open_and_read(cut, &id, v, buf), RDB_E_CORRUPT);
         free(longer);
-        free(data);
-        free(buf);
-        free(v);
+        fixture_free(&f);
     }
     tu_rmrf(dir);
 }
@@ -218,18 +244,17 @@ END_TEST
 /* Flip every byte of a small file, and bytes spread over a large one. */
 START_TEST(test_flipped)
 {
-    char dir[TU_DIR_MAX], path[256], bad[256];
+    char dir[TU_DIR_MAX], bad[256];
     tu_mkdtemp(dir);
     for (int k = 0; k < 3; k++) {
-        uint64_t n = sizes[k];
-        rdb_slice_id id = make_id(n);
-        int8_t *v = random_values(n, 99 + (uint64_t)k);
-        int8_t *buf = malloc(n > RDB_FRAME_ENTRIES ? n : RDB_FRAME_ENTRIES);
-        snprintf(path, sizeof path, "%s/s.zst", dir);
+        damage_fixture f;
+        fixture_make(&f, dir, k, 99 + (uint64_t)k);
+        uint64_t n = f.n;
+        rdb_slice_id id = f.id;
+        int8_t *v = f.v, *buf = f.buf;
+        unsigned char *data = f.data;
+        size_t len = f.len;
         snprintf(bad, sizeof bad, "%s/bad.zst", dir);
-        write_slice(path, &id, v);
-        size_t len;
-        unsigned char *data = tu_read_file(path, &len);
         size_t step = len < 4000 ? 1 : len / 300;
         int corrupt = 0, tried = 0;
         for (size_t off = 0; off < len; off += step) {
@@ -254,9 +279,7 @@ START_TEST(test_flipped)
          * leave the values intact, which is fine: they are checked) */
         ck_assert_msg(corrupt >= tried * 9 / 10, "size %zu: only %d of %d flips noticed",
                       (size_t)n, corrupt, tried);
-        free(data);
-        free(buf);
-        free(v);
+        fixture_free(&f);
     }
     tu_rmrf(dir);
 }
