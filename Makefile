@@ -24,6 +24,7 @@ LIB_SRC  := $(wildcard src/*.c)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
+TOOL_SRC := $(wildcard tools/*.c)
 LIB      := $(BUILD)/libretrodb.a
 
 .PHONY: all deps check test demo sanitize bench install clean
@@ -46,9 +47,9 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/retrodb: tools/retrodb.c $(LIB)
+$(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h src/*.h include/retrodb/*.h) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
+	$(CC) $(CFLAGS_ALL) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) -o $@
 
 $(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@

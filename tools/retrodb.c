@@ -24,6 +24,7 @@
 #include "lock.h"
 #include "manifest.h"
 #include "verify.h"
+#include "commands.h"
 #include "retrodb/probe.h"
 
 static const char *usage_text =
@@ -41,7 +42,7 @@ static int usage(void)
     return 2;
 }
 
-static int exit_code(rdb_status st)
+int rdb_tool_exit_code(rdb_status st)
 {
     switch (st) {
     case RDB_OK:
@@ -55,14 +56,14 @@ static int exit_code(rdb_status st)
     }
 }
 
-static int report(rdb_status st, const rdb_error *err)
+int rdb_tool_report(rdb_status st, const rdb_error *err)
 {
     if (st != RDB_OK)
         fprintf(stderr, "retrodb: %s\n", err->msg);
-    return exit_code(st);
+    return rdb_tool_exit_code(st);
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
+int rdb_tool_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
@@ -74,7 +75,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 }
 
 /* Option with a value: --name VALUE or --name=VALUE. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0)
@@ -96,6 +97,12 @@ static void on_signal(int sig)
     rdb_stop_requested = sig;
 }
 
+void rdb_tool_catch_signals(void)
+{
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+}
+
 static int cmd_build(int argc, char **argv)
 {
     rdb_build_options opt;
@@ -115,33 +122,33 @@ static int cmd_build(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *v;
         long n;
-        if ((v = opt_value(argc, argv, &i, "--variant")))
+        if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant")))
             variant = v;
-        else if ((v = opt_value(argc, argv, &i, "--start")))
+        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--start")))
             start_file = v;
-        else if ((v = opt_value(argc, argv, &i, "--dir")))
+        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
             dir = v;
-        else if ((v = opt_value(argc, argv, &i, "--memory"))) {
-            if (parse_long(v, 1, 1L << 30, &n))
+        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--memory"))) {
+            if (rdb_tool_parse_long(v, 1, 1L << 30, &n))
                 return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), 2;
             opt.memory_mb = n;
-        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
-            if (parse_long(v, 1, 1024, &n))
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
+            if (rdb_tool_parse_long(v, 1, 1024, &n))
                 return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), 2;
             opt.threads = (int)n;
-        } else if ((v = opt_value(argc, argv, &i, "--groups"))) {
-            if (parse_long(v, 1, RDB_MAX_GROUPS, &n))
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--groups"))) {
+            if (rdb_tool_parse_long(v, 1, RDB_MAX_GROUPS, &n))
                 return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), 2;
             opt.params.ngroups = (int)n;
-        } else if ((v = opt_value(argc, argv, &i, "--zstd-level"))) {
-            if (parse_long(v, -7, 19, &n))
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--zstd-level"))) {
+            if (rdb_tool_parse_long(v, -7, 19, &n))
                 return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), 2;
             opt.params.zstd_level = (int)n;
-        } else if ((v = opt_value(argc, argv, &i, "--keep-lines"))) {
-            if (parse_long(v, 0, 64, &n))
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--keep-lines"))) {
+            if (rdb_tool_parse_long(v, 0, 64, &n))
                 return fprintf(stderr, "retrodb: bad --keep-lines '%s' (0..64)\n", v), 2;
             opt.keep_lines = (int)n;
-        } else if ((v = opt_value(argc, argv, &i, "--disk"))) {
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--disk"))) {
             char *end;
             opt.disk_gb = strtod(v, &end);
             if (end == v || *end || !(opt.disk_gb > 0))
@@ -164,12 +171,12 @@ static int cmd_build(int argc, char **argv)
         char *text;
         rdb_status st = rdb_read_file(start_file, &text, &err);
         if (st != RDB_OK)
-            return report(st, &err);
+            return rdb_tool_report(st, &err);
         dots_diagram d;
         st = dots_diagram_parse(text, start_file, &d, &err);
         free(text);
         if (st != RDB_OK)
-            return report(st, &err);
+            return rdb_tool_report(st, &err);
         if (board_seen && (d.rows != opt.params.rows || d.cols != opt.params.cols))
             return fprintf(stderr, "retrodb: '%s' is a %dx%d board, not %dx%d\n", start_file,
                            d.rows, d.cols, opt.params.rows, opt.params.cols), 2;
@@ -184,7 +191,7 @@ static int cmd_build(int argc, char **argv)
             return fprintf(stderr, "retrodb: build: which board? (e.g. retrodb build dots 3x3)\n"), 2;
         rdb_status st = dots_board_init(&board, opt.params.rows, opt.params.cols, &err);
         if (st != RDB_OK)
-            return report(st, &err);
+            return rdb_tool_report(st, &err);
         if (strcmp(variant, "empty") == 0)
             opt.params.start = 0;
         else if (strcmp(variant, "swedish") == 0)
@@ -203,12 +210,11 @@ static int cmd_build(int argc, char **argv)
         dir = defdir;
     }
     opt.dir = dir;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    rdb_tool_catch_signals();
     rdb_status st = rdb_build(&opt, &err);
     if (st == RDB_OK && !opt.quiet)
         fprintf(stderr, "database in '%s'\n", dir);
-    return report(st, &err);
+    return rdb_tool_report(st, &err);
 }
 
 static int cmd_query(int argc, char **argv)
@@ -217,7 +223,7 @@ static int cmd_query(int argc, char **argv)
     int json = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = opt_value(argc, argv, &i, "--dir")))
+        if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
             dir = v;
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -238,16 +244,16 @@ static int cmd_query(int argc, char **argv)
     char *text;
     rdb_status st = rdb_read_file(file, &text, &err);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     dots_diagram d;
     st = dots_diagram_parse(text, file ? file : "standard input", &d, &err);
     free(text);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     rdb_probe *p;
     st = rdb_probe_open(dir, &p, &err);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     int rows, cols;
     uint64_t start;
     rdb_probe_board(p, &rows, &cols, &start);
@@ -261,7 +267,7 @@ static int cmd_query(int argc, char **argv)
     st = rdb_probe_moves(p, d.drawn, &a, &err);
     rdb_probe_close(p);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
 
     dots_board b;
     dots_board_init(&b, rows, cols, &err);
@@ -301,7 +307,7 @@ static const char *dir_option(int argc, char **argv, const char *flag, int *flag
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = opt_value(argc, argv, &i, "--dir")))
+        if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
             dir = v;
         else if (flag && strcmp(argv[i], flag) == 0)
             *flag_set = 1;
@@ -322,11 +328,11 @@ static int open_database(const char *dir, rdb_db *db, rdb_manifest *man)
     rdb_error err;
     rdb_status st = rdb_db_open(db, dir, &err);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     st = rdb_manifest_load(man, dir, db->lay.ngroups, &err);
     if (st != RDB_OK) {
         rdb_db_free(db);
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     }
     return 0;
 }
@@ -494,7 +500,7 @@ static int cmd_verify(int argc, char **argv)
     rdb_verify_report rep;
     rdb_status st = rdb_verify(dir, full, stdout, &rep, &err);
     if (st != RDB_OK)
-        return report(st, &err);
+        return rdb_tool_report(st, &err);
     printf("verify: %" PRIu64 " files checked, %" PRIu64 " bad, %" PRIu64 " slices unfinished",
            rep.files, rep.bad_files, rep.unfinished);
     if (full)

@@ -1,0 +1,33 @@
+/*
+ * commands.h — the subcommands of the retrodb program that live in files of
+ * their own, and the small helpers every subcommand shares (defined in
+ * retrodb.c).
+ *
+ * A subcommand gets argv with argv[0] = its own name and returns the exit
+ * code: 0 ok, 1 failure, 2 bad input, 130/143 stopped by SIGINT/SIGTERM.
+ */
+#ifndef RDB_TOOLS_COMMANDS_H
+#define RDB_TOOLS_COMMANDS_H
+
+#include "retrodb/status.h"
+
+/* retrodb solve cram ... (solve_cram.c) */
+int rdb_cmd_solve(int argc, char **argv);
+
+/* Exit code of a status; prints err's message first when st is not RDB_OK. */
+int rdb_tool_report(rdb_status st, const rdb_error *err);
+
+/* Exit code of a status (no message). */
+int rdb_tool_exit_code(rdb_status st);
+
+/* Option with a value: --name VALUE or --name=VALUE; advances *i past the
+ * value. NULL when argv[*i] is not that option or lacks its value. */
+const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name);
+
+/* A decimal integer in [lo, hi]; -1 when s is not one. */
+int rdb_tool_parse_long(const char *s, long lo, long hi, long *out);
+
+/* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
+void rdb_tool_catch_signals(void);
+
+#endif
