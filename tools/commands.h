@@ -11,8 +11,17 @@
 
 #include "retrodb/status.h"
 
+/* retrodb build ... (build.c) */
+int rdb_cmd_build(int argc, char **argv);
+
+/* retrodb query ... (query.c) */
+int rdb_cmd_query(int argc, char **argv);
+
 /* retrodb solve cram ... (solve_cram.c) */
 int rdb_cmd_solve(int argc, char **argv);
+
+/* Print the usage text on stderr; returns 2. */
+int rdb_tool_usage(void);
 
 /* Exit code of a status; prints err's message first when st is not RDB_OK. */
 int rdb_tool_report(rdb_status st, const rdb_error *err);
