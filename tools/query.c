@@ -1,7 +1,9 @@
 /*
  * query.c — `retrodb query`: read a position, look it up with the probe API
  * and print its value and the value of every move, as a picture or as one
- * JSON object.
+ * JSON object. On a database built from a problem file (a PROBLEM file in
+ * its folder) it also prints the final scores of players A and B, boxes
+ * already taken included, as Wilson's viewer did.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -14,7 +16,108 @@
 #include "dots_board.h"
 #include "dots_diagram.h"
 #include "commands.h"
+#include "problem.h"
 #include "retrodb/probe.h"
+
+/* The database's problem, when it has one: *has is 0 when the folder holds
+ * no PROBLEM file. */
+static rdb_status read_problem(const char *dir, rdb_problem *prob, int *has, rdb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, RDB_PROBLEM_FILE);
+    FILE *f = fopen(path, "r");
+    *has = f != NULL;
+    if (!f)
+        return RDB_OK;
+    char *text;
+    rdb_status st = rdb_read_stream(f, path, &text, err);
+    fclose(f);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_problem_parse(text, path, prob, err);
+    free(text);
+    return st == RDB_E_INPUT ? RDB_E_CORRUPT : st;
+}
+
+/* The queried position of a problem database: the player to move from its
+ * own A/B line or else the problem's, the boxes taken in the problem's
+ * start marked as there. */
+static rdb_status parse_problem_position(const char *text, const char *source,
+                                         const rdb_problem *prob, rdb_problem *pos,
+                                         rdb_error *err)
+{
+    rdb_status st = rdb_problem_parse_position(text, source, pos, err);
+    if (st != RDB_OK)
+        return st;
+    if (pos->has_value && pos->full_value != prob->full_value)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: the value of the full position %d differs from the database's %d",
+                        source, pos->full_value, prob->full_value);
+    if (!pos->has_to_move)
+        pos->to_move = prob->to_move;
+    if (pos->diagram.rows != prob->diagram.rows || pos->diagram.cols != prob->diagram.cols)
+        return RDB_OK; /* the board check below names both sizes */
+    return rdb_problem_inherit_owners(pos, prob, source, err);
+}
+
+/* A score of A or B, or null when boxes complete without a letter make it
+ * unknown. */
+static void print_json_score(const rdb_problem *pos, int value, char player)
+{
+    if (pos->unmarked)
+        printf("null");
+    else
+        printf("%d", rdb_problem_margin(pos, value, player));
+}
+
+static void print_problem_json(const dots_board *b, const rdb_problem *pos,
+                               const rdb_dots_answer *a)
+{
+    printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"to_move\":\"%c\","
+           "\"taken\":{\"A\":%d,\"B\":%d,\"unmarked\":%d},\"score_a\":",
+           b->rows, b->cols, a->value, pos->to_move, pos->taken_a, pos->taken_b, pos->unmarked);
+    print_json_score(pos, a->value, 'A');
+    printf(",\"score_b\":");
+    print_json_score(pos, a->value, 'B');
+    printf(",\"moves\":[");
+    for (int i = 0; i < a->nmoves; i++) {
+        char name[32];
+        dots_line_name(b, a->line[i], name);
+        printf("%s{\"line\":\"%s\",\"value\":%d,\"score_a\":", i ? "," : "", name,
+               a->move_value[i]);
+        print_json_score(pos, a->move_value[i], 'A');
+        printf(",\"score_b\":");
+        print_json_score(pos, a->move_value[i], 'B');
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* The raw values first (for the player to move), then one picture per
+ * player with that player's final margin for every move. */
+static void print_problem_text(const dots_board *b, const rdb_problem *pos,
+                               const rdb_dots_answer *a)
+{
+    int value[DOTS_MAX_LINES] = {0};
+    for (int i = 0; i < a->nmoves; i++)
+        value[a->line[i]] = a->move_value[i];
+    dots_diagram_print_values(stdout, b, pos->diagram.drawn, pos->diagram.owner, value);
+    printf("value for the player to move: %+d (net future boxes)\n", a->value);
+    printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
+    if (pos->unmarked) {
+        printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
+               pos->unmarked, pos->unmarked == 1 ? "" : "es", pos->unmarked == 1 ? "it" : "them");
+        return;
+    }
+    for (const char *player = "AB"; *player; player++) {
+        for (int i = 0; i < a->nmoves; i++)
+            value[a->line[i]] = rdb_problem_margin(pos, a->move_value[i], *player);
+        printf("\nfinal score for %c (its boxes minus the other's) after each move:\n", *player);
+        dots_diagram_print_values(stdout, b, pos->diagram.drawn, pos->diagram.owner, value);
+    }
+    printf("final score for A: %+d, for B: %+d\n", rdb_problem_margin(pos, a->value, 'A'),
+           rdb_problem_margin(pos, a->value, 'B'));
+}
 
 int rdb_cmd_query(int argc, char **argv)
 {
@@ -40,12 +143,28 @@ int rdb_cmd_query(int argc, char **argv)
         return 2;
     }
     rdb_error err;
-    char *text;
-    rdb_status st = rdb_read_file(file, &text, &err);
+    rdb_problem prob, pos;
+    int has_problem;
+    rdb_status st = read_problem(dir, &prob, &has_problem, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+    char *text;
+    st = rdb_read_file(file, &text, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    if (rdb_tool_database_game(dir) == RDB_GAME_CRAM) {
+        int rc = rdb_query_cram(dir, text, file ? file : "standard input", json);
+        free(text);
+        return rc;
+    }
     dots_diagram d;
-    st = dots_diagram_parse(text, file ? file : "standard input", &d, &err);
+    const char *source = file ? file : "standard input";
+    if (has_problem) {
+        st = parse_problem_position(text, source, &prob, &pos, &err);
+        d = pos.diagram;
+    } else {
+        st = dots_diagram_parse(text, source, &d, &err);
+    }
     free(text);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
@@ -70,7 +189,11 @@ int rdb_cmd_query(int argc, char **argv)
 
     dots_board b;
     dots_board_init(&b, rows, cols, &err);
-    if (json) {
+    if (has_problem && json) {
+        print_problem_json(&b, &pos, &a);
+    } else if (has_problem) {
+        print_problem_text(&b, &pos, &a);
+    } else if (json) {
         printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"moves\":[", rows, cols,
                a.value);
         for (int i = 0; i < a.nmoves; i++) {

@@ -28,9 +28,12 @@
 #include "retrodb/probe.h"
 
 static const char *usage_text =
-    "usage: retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
+    "usage: retrodb build cram RxC [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
+    "                     [--zstd-level N] [--quiet]\n"
+    "       retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
     "                     [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
     "                     [--zstd-level N] [--keep-lines K] [--disk GB] [--quiet]\n"
+    "       retrodb build dots --problem FILE [--dir DIR] [options as above]\n"
     "       retrodb query --dir DIR [--json] [FILE]\n"
     "       retrodb info --dir DIR\n"
     "       retrodb status --dir DIR\n"
@@ -95,6 +98,13 @@ static void on_signal(int sig)
         raise(sig);
     }
     rdb_stop_requested = sig;
+}
+
+int rdb_tool_database_game(const char *dir)
+{
+    rdb_params p;
+    rdb_error ignored;
+    return rdb_params_read(dir, &p, &ignored) == RDB_OK ? p.game : 0;
 }
 
 void rdb_tool_catch_signals(void)
