@@ -31,6 +31,8 @@ int main(void)
     srunner_add_suite(sr, builder_suite());
     srunner_add_suite(sr, known_suite());
     srunner_add_suite(sr, probe_suite());
+    srunner_add_suite(sr, problem_suite());
+    srunner_add_suite(sr, penalty_suite());
     srunner_add_suite(sr, cram_board_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

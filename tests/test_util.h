@@ -41,6 +41,8 @@ Suite *slicefile_suite(void);
 Suite *builder_suite(void);
 Suite *known_suite(void);
 Suite *probe_suite(void);
+Suite *problem_suite(void);
+Suite *penalty_suite(void);
 Suite *cram_board_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
