@@ -163,10 +163,11 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
                           "stopped; finished slices are kept, run the same command to resume");
             break;
         }
-        if (level < db->lay.nbits && (b->man.deleted >> (level + 1) & 1)) {
+        const int from = level + db->move_bits;
+        if (from <= db->lay.nbits && (b->man.deleted >> from & 1)) {
             st = rdb_fail(err, RDB_E_CORRUPT,
                           "a slice of level %d is missing or damaged, and level %d it is computed from was deleted (--keep-lines); rebuild in a new directory",
-                          level, level + 1);
+                          level, from);
             break;
         }
         double c0 = rdb_now();
@@ -193,8 +194,8 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
     write += rdb_now() - w0;
     if (st == RDB_OK)
         st = dst;
-    /* level n+1 is needed no more (level n-1 reads level n) */
-    rdb_level_cache_drop_above(&b->cache, level);
+    /* level n+step is needed no more (level n-1 reads level n-1+step) */
+    rdb_level_cache_drop_above(&b->cache, level + db->move_bits - 1);
     b->nb.valid = 0;
     if (st == RDB_OK)
         rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
@@ -224,7 +225,7 @@ static uint64_t estimate_peak_disk(const build_state *b)
     for (int n = lay->nbits; n >= 0; n--) {
         uint64_t now = 0;
         for (int l = n; l <= lay->nbits; l++)
-            if (l <= n + 1 || l <= b->keep_level)
+            if (l <= n + b->db.move_bits || l <= b->keep_level)
                 now += level_bytes[l];
         if (now > peak)
             peak = now;
@@ -255,8 +256,10 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
     /* In memory at once: the slice being computed, one neighbour, and up to
      * two compressed slices (one being written, one being handed over),
-     * which take well under half a raw slice each. */
-    st = pin_params(opt, &p, budget / 3, &b.db, err);
+     * which take well under half a raw slice each; Cram adds a 64-bit mask
+     * of children's nimbers per position. */
+    const uint64_t bytes_per_position = p.game == RDB_GAME_CRAM ? 11 : 3;
+    st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
     if (st != RDB_OK)
         goto done;
     const rdb_layout *lay = &b.db.lay;
@@ -281,10 +284,10 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         goto done;
 
     uint64_t maxslice = rdb_layout_max_slice(lay);
-    if (3 * maxslice > budget) {
+    if (bytes_per_position * maxslice > budget) {
         st = rdb_fail(err, RDB_E_NOMEM,
                       "the largest slice needs %llu MB with its neighbour and compressed copies; --memory is %ld MB",
-                      (unsigned long long)((3 * maxslice) >> 20) + 1, opt->memory_mb);
+                      (unsigned long long)((bytes_per_position * maxslice) >> 20) + 1, opt->memory_mb);
         goto done;
     }
     st = rdb_kernel_init(&b.kern, &b.db, err);
@@ -294,7 +297,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     b.nb.buffer = malloc(maxslice);
     /* what the budget leaves after the working buffers holds the last
      * level's slices in memory */
-    rdb_level_cache_init(&b.cache, lay->ngroups, budget - 3 * maxslice);
+    rdb_level_cache_init(&b.cache, lay->ngroups, budget - bytes_per_position * maxslice);
     b.nb.cache = &b.cache;
     if (!b.best || !b.nb.buffer) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
@@ -307,10 +310,11 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     rdb_progress_start(&b.prog, opt->quiet, rdb_layout_total_positions(lay));
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
         st = build_level(&b, level, err);
-        /* level+1 is needed by nothing now (finished levels never need
+        /* level+step is needed by nothing now (finished levels never need
          * redoing from it unless damaged, which then asks for a rebuild) */
-        if (st == RDB_OK && level + 1 <= lay->nbits && level + 1 > b.keep_level)
-            st = delete_level(&b, level + 1, err);
+        const int done_with = level + b.db.move_bits;
+        if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level)
+            st = delete_level(&b, done_with, err);
     }
     if (st == RDB_OK)
         rdb_progress_finish(&b.prog);

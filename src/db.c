@@ -19,20 +19,34 @@
 
 /* ---- parameters ---- */
 
+const char *rdb_game_name(int game)
+{
+    return game == RDB_GAME_CRAM ? "cram" : game == RDB_GAME_DOTS ? "dots" : "unknown";
+}
+
+int rdb_game_from_name(const char *name)
+{
+    if (strcmp(name, "dots") == 0)
+        return RDB_GAME_DOTS;
+    if (strcmp(name, "cram") == 0)
+        return RDB_GAME_CRAM;
+    return 0;
+}
+
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err)
 {
     char path[4096], text[1024];
     snprintf(path, sizeof path, "%s/PARAMS", dir);
     int n = snprintf(text, sizeof text,
                      "retrodb-params 1\n"
-                     "game dots\n"
+                     "game %s\n"
                      "board %dx%d\n"
                      "variant %s\n"
                      "start 0x%016" PRIx64 "\n"
                      "full-value %d\n"
                      "groups %d\n"
                      "zstd-level %d\n",
-                     p->rows, p->cols, p->variant[0] ? p->variant : "custom", p->start,
+                     rdb_game_name(p->game), p->rows, p->cols, p->variant[0] ? p->variant : "custom", p->start,
                      p->full_value, p->ngroups, p->zstd_level);
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
@@ -57,8 +71,8 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
             continue;
         if (strcmp(key, "retrodb-params") == 0 && strcmp(val, "1") == 0)
             seen |= 1;
-        else if (strcmp(key, "game") == 0 && strcmp(val, "dots") == 0) {
-            p->game = RDB_GAME_DOTS;
+        else if (strcmp(key, "game") == 0 && rdb_game_from_name(val) > 0) {
+            p->game = rdb_game_from_name(val);
             seen |= 2;
         } else if (strcmp(key, "board") == 0 && sscanf(val, "%dx%d", &p->rows, &p->cols) == 2)
             seen |= 4;
@@ -85,7 +99,8 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
 int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t bufsize)
 {
     if (a->game != b->game)
-        return snprintf(buf, bufsize, "game differs"), 1;
+        return snprintf(buf, bufsize, "game %s differs from %s", rdb_game_name(a->game),
+                        rdb_game_name(b->game)), 1;
     if (a->rows != b->rows || a->cols != b->cols)
         return snprintf(buf, bufsize, "board %dx%d differs from %dx%d", a->rows, a->cols, b->rows,
                         b->cols), 1;
@@ -106,11 +121,21 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
 
 /* ---- setup ---- */
 
-rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
-                        uint64_t max_slice_bytes, rdb_error *err)
+/* The game's universe and the natural position of its start. */
+static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *err)
 {
-    memset(db, 0, sizeof *db);
-    snprintf(db->dir, sizeof db->dir, "%s", dir);
+    if (params->game == RDB_GAME_CRAM) {
+        rdb_status st = cram_board_init(&db->cram.board, params->rows, params->cols, err);
+        if (st != RDB_OK)
+            return st;
+        if (params->start != 0 || params->full_value != 0)
+            return rdb_fail(err, RDB_E_INPUT, "a cram table starts from the empty board");
+        cram_universe_init(&db->u, &db->cram.board);
+        db->move_bits = 2;
+        return RDB_OK;
+    }
+    if (params->game != RDB_GAME_DOTS)
+        return rdb_fail(err, RDB_E_INPUT, "unknown game");
     dots_board board;
     rdb_status st = dots_board_init(&board, params->rows, params->cols, err);
     if (st != RDB_OK)
@@ -122,23 +147,44 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         return rdb_fail(err, RDB_E_INPUT, "value of the full position %d is out of range",
                         params->full_value);
     dots_game_init(&db->game, &board, params->start, (int8_t)params->full_value);
-    st = rdb_layout_plan_groups(&db->game.u, params->ngroups, max_slice_bytes, &db->plan, err);
+    db->u = db->game.u;
+    db->move_bits = 1;
+    return RDB_OK;
+}
+
+rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
+                        uint64_t max_slice_bytes, rdb_error *err)
+{
+    memset(db, 0, sizeof *db);
+    snprintf(db->dir, sizeof db->dir, "%s", dir);
+    rdb_status st = setup_game(db, params, err);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan, err);
     if (st != RDB_OK)
         return st;
     params->ngroups = db->plan.ngroups;
     db->params = *params;
-    st = rdb_layout_build(&db->game.u, &db->plan, &db->lay, err);
+    st = rdb_layout_build(&db->u, &db->plan, &db->lay, err);
     if (st != RDB_OK)
         return st;
-    dots_rules_init(&db->rules, &db->game, &db->plan);
+    if (params->game == RDB_GAME_CRAM) {
+        cram_board board = db->cram.board;
+        cram_rules_init(&db->cram, &board, &db->plan);
+    }
+    else
+        dots_rules_init(&db->rules, &db->game, &db->plan);
 
+    /* Dots-and-Boxes keeps its original description, so that the hash (and
+     * so every file) of a database built before Cram existed stays valid. */
     char desc[512];
-    int n = snprintf(desc, sizeof desc, "dots %d %d %" PRIx64 " %d %d:", params->rows,
-                     params->cols, params->start, params->full_value, db->plan.ngroups);
+    int n = snprintf(desc, sizeof desc, "%s %d %d %" PRIx64 " %d %d:",
+                     rdb_game_name(params->game), params->rows, params->cols, params->start,
+                     params->full_value, db->plan.ngroups);
     for (int g = 0; g < db->plan.ngroups; g++)
         n += snprintf(desc + n, sizeof desc - (size_t)n, " %d", db->plan.size[g]);
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
-    db->hash = rdb_checksum64(db->plan.order, (size_t)db->game.nbits, db->hash);
+    db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
     return RDB_OK;
 }
 
@@ -155,7 +201,7 @@ rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
         return st;
     if (p.ngroups < 0 || p.ngroups > RDB_MAX_GROUPS)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
-    if (p.ngroups == 0) {
+    if (p.ngroups == 0 && p.game == RDB_GAME_DOTS) {
         /* only a database with nothing to build (a full start) has no groups */
         dots_board b;
         if (dots_board_init(&b, p.rows, p.cols, err) != RDB_OK || p.start != dots_all_lines(&b))
@@ -182,7 +228,7 @@ void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufs
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)
 {
     memset(id, 0, sizeof *id);
-    id->game = RDB_GAME_DOTS;
+    id->game = (uint32_t)db->params.game;
     id->rows = (uint32_t)db->params.rows;
     id->cols = (uint32_t)db->params.cols;
     id->db_hash = db->hash;

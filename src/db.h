@@ -18,11 +18,13 @@
 
 #include <stdint.h>
 
+#include "cram_rules.h"
 #include "dots_rules.h"
 #include "layout.h"
 #include "slicefile.h"
 
 #define RDB_GAME_DOTS 1
+#define RDB_GAME_CRAM 2
 
 typedef struct {
     int game;
@@ -37,10 +39,13 @@ typedef struct {
 typedef struct {
     char dir[4000];
     rdb_params params;
-    dots_game game;
+    dots_game game;          /* Dots-and-Boxes only */
+    rdb_universe u;          /* the universe in natural order */
     rdb_layout_plan plan;
     rdb_layout lay;
-    dots_rules rules;
+    dots_rules rules;        /* Dots-and-Boxes only */
+    cram_rules cram;         /* Cram only */
+    int move_bits;           /* bits a move takes: 1 (a line) or 2 (a domino) */
     uint64_t hash;           /* db_hash written in every slice header */
 } rdb_db;
 
@@ -52,6 +57,10 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
 void rdb_db_free(rdb_db *db);
 
 /* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
+/* "dots" or "cram", and back (0 for an unknown name). */
+const char *rdb_game_name(int game);
+int rdb_game_from_name(const char *name);
+
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err);
 rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err);
 

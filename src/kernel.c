@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cram_kernel.h"
 #include "progress.h"
 
 #define NO_VALUE INT8_MIN
@@ -208,27 +209,21 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
     }
 }
 
-/* Load neighbour slice (s with one more line in group g) into buf. */
-/* Make nb hold the neighbour of s with one more line in group g: from the
- * level cache when it is there, else from its file. */
-static rdb_status load_neighbour(const rdb_db *db, const rdb_slice *s, int g, rdb_neighbour *nb,
-                                 rdb_error *err)
+rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbour *nb,
+                              rdb_error *err)
 {
-    rdb_slice n = *s;
-    n.counts[g]++;
-    rdb_slice_set_size(&db->lay, &n);
     nb->valid = 0;
-    nb->slice = n;
-    const int8_t *cached = nb->cache ? rdb_level_cache_get(nb->cache, &n) : NULL;
+    nb->slice = *n;
+    const int8_t *cached = nb->cache ? rdb_level_cache_get(nb->cache, n) : NULL;
     if (cached) {
         nb->values = cached;
         nb->valid = 1;
         return RDB_OK;
     }
     char path[4096];
-    rdb_slice_path(db, &n, path, sizeof path);
+    rdb_slice_path(db, n, path, sizeof path);
     rdb_slice_id id;
-    rdb_slice_identity(db, &n, &id);
+    rdb_slice_identity(db, n, &id);
     rdb_slice_file sf;
     rdb_status st = rdb_slice_open(path, &id, &sf, err);
     if (st != RDB_OK)
@@ -246,6 +241,8 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
     const rdb_db *db = kern->db;
     const rdb_layout *lay = &db->lay;
     const int G = lay->ngroups;
+    if (db->params.game == RDB_GAME_CRAM)
+        return cram_compute_slice(kern, s, best, nb, err);
     if (s->level == lay->nbits) {
         best[0] = db->rules.full_value;
         return RDB_OK;
@@ -267,8 +264,11 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
         if (g < 0 || (i >= 0 && g == first) || s->counts[g] == lay->size[g])
             continue;
         if (i >= 0) {
+            rdb_slice n = *s;
+            n.counts[g]++;
+            rdb_slice_set_size(lay, &n);
             double t0 = rdb_now();
-            rdb_status st = load_neighbour(db, s, g, nb, err);
+            rdb_status st = rdb_load_neighbour(db, &n, nb, err);
             nb->read_seconds += rdb_now() - t0;
             if (st != RDB_OK)
                 return st;
@@ -290,6 +290,8 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 {
     memset(kern, 0, sizeof *kern);
     kern->db = db;
+    if (db->params.game == RDB_GAME_CRAM)
+        return cram_kernel_init(kern, err);
     const rdb_layout *lay = &db->lay;
     const dots_rules *r = &db->rules;
     if (lay->ngroups < 2)
@@ -330,6 +332,7 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 
 void rdb_kernel_free(rdb_kernel *kern)
 {
+    cram_kernel_free(kern);
     for (int k = 0; k <= RDB_MAX_GROUP_BITS; k++)
         free(kern->inner[k]);
     memset(kern, 0, sizeof *kern);

@@ -25,6 +25,7 @@ typedef struct {
     const rdb_db *db;
     uint32_t *inner[RDB_MAX_GROUP_BITS + 1];
     int inner_moves[RDB_MAX_GROUP_BITS + 1];
+    struct cram_kernel *cram;   /* Cram's tables (cram_kernel.h), or NULL */
 } rdb_kernel;
 
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
@@ -44,6 +45,11 @@ typedef struct {
 /* The values of slice s, reading neighbours from the database directory
  * into nb (whose current contents are reused when s needs them). best holds
  * s->size values. */
+/* Make nb hold slice n (a neighbour of the slice being computed): from the
+ * level cache when it is there, else from its file. */
+rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbour *nb,
+                              rdb_error *err);
+
 rdb_status rdb_compute_slice(const rdb_kernel *k, const rdb_slice *s, int8_t *best,
                              rdb_neighbour *nb, rdb_error *err);
 

@@ -192,8 +192,30 @@ static rdb_status stored_value(void *ctx, uint64_t canonical, int *value, rdb_er
     return st == RDB_E_MISSING ? RDB_E_CORRUPT : st;
 }
 
+/* Value of a Cram position (a set of covered cells). */
+static rdb_status cram_value(rdb_probe *p, uint64_t covered, int *value, rdb_error *err)
+{
+    const cram_board *b = &p->db.cram.board;
+    if (b->ncells < 64 && covered >> b->ncells)
+        return rdb_fail(err, RDB_E_INPUT, "position has cells outside the %dx%d board", b->rows,
+                        b->cols);
+    const rdb_layout *lay = &p->db.lay;
+    uint64_t canon = rdb_layout_canonical(lay, cram_rules_position(&p->db.cram, covered));
+    rdb_slice s;
+    uint64_t index;
+    rdb_layout_locate(lay, canon, &s, &index);
+    return lookup(p, &s, index, value, err);
+}
+
+const char *rdb_probe_game(const rdb_probe *p)
+{
+    return rdb_game_name(p->db.params.game);
+}
+
 rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
 {
+    if (p->db.params.game == RDB_GAME_CRAM)
+        return cram_value(p, lines, value, err);
     rdb_status st = check_position(p, lines, err);
     if (st != RDB_OK)
         return st;
@@ -210,6 +232,9 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *
 
 rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err)
 {
+    if (p->db.params.game != RDB_GAME_DOTS)
+        return rdb_fail(err, RDB_E_INPUT, "the database in '%s' is not a Dots-and-Boxes database",
+                        p->db.dir);
     rdb_status st = rdb_probe_value(p, lines, &a->value, err);
     if (st != RDB_OK)
         return st;
@@ -226,6 +251,32 @@ rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb
         a->line[a->nmoves] = l;
         a->move_value[a->nmoves] = n ? n + v : -v;
         a->nmoves++;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
+                                rdb_error *err)
+{
+    if (p->db.params.game != RDB_GAME_CRAM)
+        return rdb_fail(err, RDB_E_INPUT, "the database in '%s' is not a Cram table", p->db.dir);
+    rdb_status st = cram_value(p, covered, &a->nimber, err);
+    if (st != RDB_OK)
+        return st;
+    const cram_board *b = &p->db.cram.board;
+    a->nmoves = 0;
+    for (int d = 0; d < b->ndominoes; d++) {
+        if (covered & b->domino[d])
+            continue;
+        int v;
+        st = cram_value(p, covered | b->domino[d], &v, err);
+        if (st != RDB_OK)
+            return st;
+        for (int c = 0; c < 2; c++) {
+            a->cell[a->nmoves][c][0] = b->domino_cell[d][c] / b->cols;
+            a->cell[a->nmoves][c][1] = b->domino_cell[d][c] % b->cols;
+        }
+        a->move_nimber[a->nmoves++] = v;
     }
     return RDB_OK;
 }

@@ -17,6 +17,10 @@
 
 static void print_position(FILE *out, const rdb_db *db, uint64_t pos)
 {
+    if (db->params.game == RDB_GAME_CRAM) {
+        cram_diagram_print(out, db->params.rows, db->params.cols, cram_rules_cells(&db->cram, pos));
+        return;
+    }
     uint64_t lines = dots_rules_lines(&db->rules, &db->game, pos);
     dots_diagram_print(out, &db->game.board, lines, NULL);
 }
@@ -97,7 +101,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
                 rep->bad_files++;
                 continue;
             }
-            if (!full || (level < db.lay.nbits && (man.deleted >> (level + 1) & 1)))
+            const int from = level + db.move_bits;
+            if (!full || (from <= db.lay.nbits && (man.deleted >> from & 1)))
                 continue;
             rdb_error why;
             if (rdb_compute_slice(&kern, s, fresh, &nb, &why) != RDB_OK) {

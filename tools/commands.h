@@ -17,6 +17,17 @@ int rdb_cmd_build(int argc, char **argv);
 /* retrodb query ... (query.c) */
 int rdb_cmd_query(int argc, char **argv);
 
+/* retrodb build cram ... (build_cram.c); argv[0] = "build" */
+int rdb_cmd_build_cram(int argc, char **argv);
+
+/* The answer to `retrodb query` on the Cram table in dir, for the diagram
+ * in text (query_cram.c). */
+int rdb_query_cram(const char *dir, const char *text, const char *source, int json);
+
+/* The game of the database in dir (RDB_GAME_*), or 0 when it cannot be told
+ * (the caller's own open then reports why). */
+int rdb_tool_database_game(const char *dir);
+
 /* retrodb solve cram ... (solve_cram.c) */
 int rdb_cmd_solve(int argc, char **argv);
 

@@ -203,8 +203,11 @@ static int cmd_info(int argc, char **argv)
     int rc = open_database(dir, &db, &man);
     if (rc)
         return rc;
-    printf("game        dots\nboard       %dx%d\nvariant     %s\nopen lines  %d\n",
-           db.params.rows, db.params.cols, db.params.variant, db.lay.nbits);
+    const int cram = db.params.game == RDB_GAME_CRAM;
+    const char *bits = cram ? "cells" : "lines";
+    printf("game        %s\nboard       %dx%d\nvariant     %s\n%s  %d\n",
+           rdb_game_name(db.params.game), db.params.rows, db.params.cols, db.params.variant,
+           cram ? "cells     " : "open lines", db.lay.nbits);
     printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
     for (int g = 0; g < db.lay.ngroups; g++)
         printf("%s%d", g ? " " : "", db.lay.size[g]);
@@ -221,9 +224,10 @@ static int cmd_info(int argc, char **argv)
     }
     ideal /= db.lay.ntransforms;
     uint64_t stored = rdb_layout_total_positions(&db.lay);
-    printf(" lines)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry and\n"
-           "            interchangeable lines %.0f (stored/ideal %.3f)\n",
-           stored, db.lay.nbits, ideal, stored / ideal);
+    printf(" %s)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry%s %.0f"
+           " (stored/ideal %.3f)\n",
+           bits, stored, db.lay.nbits, cram ? "" : " and\n            interchangeable lines",
+           ideal, stored / ideal);
     printf("level  slices  done  positions       bytes  checksum\n");
     for (int level = db.lay.nbits; level >= 0; level--) {
         level_summary ls;
@@ -277,12 +281,14 @@ static int cmd_status(int argc, char **argv)
     disk_bytes = 0;
     nftw(dir, add_disk_use, 16, FTW_PHYS);
     printf("database    %s\n", dir);
-    printf("parameters  dots %dx%d, variant %s, %d open lines, %d groups, zstd level %d\n",
-           db.params.rows, db.params.cols, db.params.variant, db.lay.nbits, db.lay.ngroups,
-           db.params.zstd_level);
+    printf("parameters  %s %dx%d, variant %s, %d %s, %d groups, zstd level %d\n",
+           rdb_game_name(db.params.game), db.params.rows, db.params.cols, db.params.variant,
+           db.lay.nbits, db.params.game == RDB_GAME_CRAM ? "cells" : "open lines",
+           db.lay.ngroups, db.params.zstd_level);
     if (lowest_done >= 0)
-        printf("levels      %d of %d done (%d..%d lines drawn beyond the start)", levels_done,
-               db.lay.nbits + 1, db.lay.nbits, lowest_done);
+        printf("levels      %d of %d done (%d..%d %s)", levels_done, db.lay.nbits + 1,
+               db.lay.nbits, lowest_done,
+               db.params.game == RDB_GAME_CRAM ? "cells covered" : "lines drawn beyond the start");
     else
         printf("levels      0 of %d done", db.lay.nbits + 1);
     printf(levels_done == db.lay.nbits + 1 ? "; complete\n" : "; to do: %d..0\n",

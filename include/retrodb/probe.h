@@ -1,5 +1,6 @@
 /*
- * retrodb/probe.h — looking up values in a retrodb Dots-and-Boxes database.
+ * retrodb/probe.h — looking up values in a retrodb database: Dots-and-Boxes
+ * scores or Cram nimbers.
  *
  * Link with -lretrodb (and -lzstd). A probe handle holds the database's
  * layout tables and a small cache of open slice files and decoded frames,
@@ -11,6 +12,10 @@
  * j = 0..C-1), then verticals: v<i>,<j> is line (R+1)*C + i*(C+1) + j
  * (i = 0..R-1, j = 0..C). A value is the best net score of future boxes for
  * the player to move (boxes already complete do not count).
+ *
+ * In a Cram table a position is the set of covered cells, cell (r, c) being
+ * bit r*C + c of the R x C board; every subset is a position, and its value
+ * is its nimber.
  */
 #ifndef RETRODB_PROBE_H
 #define RETRODB_PROBE_H
@@ -25,11 +30,16 @@ typedef struct rdb_probe rdb_probe;
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
 void rdb_probe_close(rdb_probe *p);
 
-/* The board (in boxes) and the lines drawn in the database's start. */
+/* The game of the database: "dots" or "cram". */
+const char *rdb_probe_game(const rdb_probe *p);
+
+/* The board (boxes, or cells for Cram) and the lines drawn in the
+ * database's start (0 for Cram). */
 void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_lines);
 
-/* Value of the position `lines` for the player to move. The position must
- * hold every line of the start. */
+/* Value of the position `lines` for the player to move (Dots-and-Boxes:
+ * the position must hold every line of the start), or the nimber of the
+ * Cram position whose covered cells are `lines`. */
 rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
 
 typedef struct {
@@ -41,5 +51,18 @@ typedef struct {
 
 /* Value of the position and of every open line. */
 rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err);
+
+typedef struct {
+    int nimber;              /* nimber of the position */
+    int nmoves;
+    int cell[112][2][2];     /* each legal domino: its two cells as [row, column] */
+    int move_nimber[112];    /* nimber of the position after it */
+} rdb_cram_answer;
+
+/* Nimber of a Cram position (covered cells) and of every legal move, in
+ * the order horizontal dominoes first (row-major by their left cell), then
+ * vertical ones (row-major by their top cell). */
+rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
+                                rdb_error *err);
 
 #endif
