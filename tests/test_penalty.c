@@ -1,9 +1,12 @@
 /*
  * test_penalty.c — the properties of the last-move penalty that Wilson
  * states, checked on every position of small boards (2x2, 2x3, 3x2,
- * Swedish and Icelandic 3x3, a 2x3 start with a box taken) in databases
- * built with rdb_build for penalties 0, 1, 2, 3 and one larger than the
- * number of boxes, read back through the probe API.
+ * Swedish and Icelandic 3x3, a 2x3 start with a box taken) for penalties
+ * 0, 1, 2, 3 and one larger than the number of boxes. The smaller games
+ * are built with rdb_build and read back through the probe API; the larger
+ * ones use the naive solver (which test_builder holds the builder against,
+ * penalties included), since probing every position of five databases
+ * would take tens of seconds.
  *
  * With a penalty of p the full position is worth -p. Let v_p be a value
  * (of a position or of one move in it), F the boxes of the position not yet
@@ -99,20 +102,53 @@ static int mod2(int x)
     return x & 1;
 }
 
-static void check_penalties(int rows, int cols, uint64_t start)
+/* Where the values come from: databases or naive tables, one per penalty. */
+typedef struct {
+    int use_probe;
+    rdb_probe *probe[NPENALTY];
+    naive_dots naive[NPENALTY];
+} value_source;
+
+/* The answer of penalty i for pos, the moves in line-id order either way. */
+static void answer(value_source *src, int i, uint64_t pos, rdb_dots_answer *a)
+{
+    if (src->use_probe) {
+        rdb_error err;
+        err.msg[0] = '\0';
+        rdb_status st = rdb_probe_moves(src->probe[i], pos, a, &err);
+        TU_ASSERT_MSG(st == RDB_OK, "probe 0x%llx: %s", (unsigned long long)pos, err.msg);
+        return;
+    }
+    const naive_dots *nv = &src->naive[i];
+    a->value = naive_value(nv, pos);
+    a->nmoves = 0;
+    for (int l = 0; l < nv->board.nlines; l++)
+        if (!(pos >> l & 1)) {
+            a->line[a->nmoves] = l;
+            a->move_value[a->nmoves++] = naive_move_value(nv, pos, l);
+        }
+}
+
+static void check_penalties(int rows, int cols, uint64_t start, int use_probe)
 {
     const int nboxes = rows * cols;
     const int penalty[NPENALTY] = {0, 1, 2, 3, nboxes + 1};
-    char base[TU_DIR_MAX], dir[NPENALTY][TU_DIR_MAX + 16];
-    rdb_probe *probe[NPENALTY];
+    char base[TU_DIR_MAX], dir[TU_DIR_MAX + 16];
+    value_source src;
+    memset(&src, 0, sizeof src);
+    src.use_probe = use_probe;
     rdb_error err;
     tu_mkdtemp(base);
     for (int i = 0; i < NPENALTY; i++) {
-        snprintf(dir[i], sizeof dir[i], "%s/p%d", base, penalty[i]);
+        if (!use_probe) {
+            ck_assert_int_eq(naive_solve(&src.naive[i], rows, cols, start, -penalty[i]), 0);
+            continue;
+        }
+        snprintf(dir, sizeof dir, "%s/p%d", base, penalty[i]);
         err.msg[0] = '\0';
-        rdb_status st = tu_build(dir[i], rows, cols, start, -penalty[i], 0, "problem", 2, &err);
+        rdb_status st = tu_build(dir, rows, cols, start, -penalty[i], 0, "problem", 2, &err);
         ck_assert_msg(st == RDB_OK, "build %dx%d penalty %d: %s", rows, cols, penalty[i], err.msg);
-        ck_assert_msg(rdb_probe_open(dir[i], &probe[i], &err) == RDB_OK, "%s", err.msg);
+        ck_assert_msg(rdb_probe_open(dir, &src.probe[i], &err) == RDB_OK, "%s", err.msg);
     }
     nimstring ns;
     nimstring_solve(&ns, rows, cols, start);
@@ -134,10 +170,8 @@ static void check_penalties(int rows, int cols, uint64_t start)
         score.taken_a = (taken + 1) / 2;
         score.taken_b = taken / 2;
         rdb_dots_answer a[NPENALTY];
-        for (int i = 0; i < NPENALTY; i++) {
-            rdb_status st = rdb_probe_moves(probe[i], pos, &a[i], &err);
-            TU_ASSERT_MSG(st == RDB_OK, "probe 0x%llx: %s", (unsigned long long)pos, err.msg);
-        }
+        for (int i = 0; i < NPENALTY; i++)
+            answer(&src, i, pos, &a[i]);
         /* index -1 is the position's value, 0.. the moves */
         for (int m = -1; m < a[0].nmoves; m++) {
             int v[NPENALTY];
@@ -183,20 +217,24 @@ static void check_penalties(int rows, int cols, uint64_t start)
     }
     ck_assert_int_gt(checked, (long)full);
     free(ns.win);
-    for (int i = 0; i < NPENALTY; i++)
-        rdb_probe_close(probe[i]);
+    for (int i = 0; i < NPENALTY; i++) {
+        if (use_probe)
+            rdb_probe_close(src.probe[i]);
+        else
+            naive_free(&src.naive[i]);
+    }
     tu_rmrf(base);
 }
 
-START_TEST(test_2x2) { check_penalties(2, 2, 0); }
+START_TEST(test_2x2) { check_penalties(2, 2, 0, 1); }
 END_TEST
-START_TEST(test_2x3) { check_penalties(2, 3, 0); }
+START_TEST(test_2x3) { check_penalties(2, 3, 0, 0); }
 END_TEST
-START_TEST(test_3x2) { check_penalties(3, 2, 0); }
+START_TEST(test_3x2) { check_penalties(3, 2, 0, 0); }
 END_TEST
-START_TEST(test_swedish_3x3) { check_penalties(3, 3, tu_border(3, 3)); }
+START_TEST(test_swedish_3x3) { check_penalties(3, 3, tu_border(3, 3), 1); }
 END_TEST
-START_TEST(test_icelandic_3x3) { check_penalties(3, 3, tu_icelandic(3, 3)); }
+START_TEST(test_icelandic_3x3) { check_penalties(3, 3, tu_icelandic(3, 3), 0); }
 END_TEST
 
 START_TEST(test_taken_box_2x3)
@@ -204,7 +242,7 @@ START_TEST(test_taken_box_2x3)
     /* the top left box complete: h0,0, h1,0, v0,0, v0,1 */
     uint64_t start = 1ULL << naive_hline(2, 3, 0, 0) | 1ULL << naive_hline(2, 3, 1, 0) |
                      1ULL << naive_vline(2, 3, 0, 0) | 1ULL << naive_vline(2, 3, 0, 1);
-    check_penalties(2, 3, start);
+    check_penalties(2, 3, start, 1);
 }
 END_TEST
 
