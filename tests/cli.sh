@@ -86,6 +86,50 @@ for level in 0 1; do
     expect 1 'damaged' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | '$RETRODB' query --dir '$T/flip$level'"
 done
 
+# problem files (data/problems): the build keeps a copy as PROBLEM; the
+# query adds the player to move, the boxes taken and the final scores of A
+# and B; bad problem files and other problems in the same folder exit 2
+P=$(cd "$(dirname "$0")/../data/problems" && pwd)
+R=$(cd "$(dirname "$RETRODB")" && pwd)/$(basename "$RETRODB")
+"$R" build dots --problem "$P/middle-3x3.txt" --dir "$T/pm" --quiet || bad "build middle-3x3"
+cmp -s "$P/middle-3x3.txt" "$T/pm/PROBLEM" && ok || bad "PROBLEM is not a copy of the problem file"
+expect 0 'B to move; boxes taken: A 1, B 1' -- "$R" query --dir "$T/pm" "$P/middle-3x3.txt"
+expect 0 'final score for A: +1, for B: -1' -- "$R" query --dir "$T/pm" "$P/middle-3x3.txt"
+expect 0 'value for the player to move: -1' -- "$R" query --dir "$T/pm" "$P/middle-3x3.txt"
+json=$("$R" query --dir "$T/pm" --json "$P/middle-3x3.txt")
+printf '%s' "$json" | grep -q '^{"game":"dots","rows":3,"cols":3,"value":-1,"to_move":"B","taken":{"A":1,"B":1,"unmarked":0},"score_a":1,"score_b":-1,"moves":\[{"line":"h1,1","value":-1,"score_a":1,"score_b":-1},' && ok || bad "problem json shape: $json"
+n=$(printf '%s' "$json" | grep -o '"score_a"' | wc -l)
+[ "$n" -eq 12 ] && ok || bad "problem json: want 11 moves and the position, got $n scores: $json"
+# the same board without letters takes them from the problem; an A line says A moves
+nolet=$(grep '^[+|]' "$P/middle-3x3.txt" | tr AB '  ')
+expect 0 'final score for A: +1, for B: -1' -- sh -c "printf '%s\n' '$nolet' | '$R' query --dir '$T/pm'"
+expect 0 'A to move; boxes taken: A 1, B 1' -- sh -c "printf 'A\n%s\n' '$nolet' | '$R' query --dir '$T/pm'"
+# a box completed since the start and not marked: raw values only, scores null
+later=$(printf '%s\n' "$nolet" | sed '3s/.*/+-+-+-+/')
+expect 0 '1 complete box without a letter' -- sh -c "printf '%s\n' '$later' | '$R' query --dir '$T/pm'"
+expect 0 '"unmarked":1},"score_a":null' -- sh -c "printf '%s\n' '$later' | '$R' query --dir '$T/pm' --json"
+expect 2 'differs from the database' -- sh -c "printf -- '-1\n%s\n' '$nolet' | '$R' query --dir '$T/pm'"
+# resuming with another player to move is refused; other budgets are not
+sed 's/^B$/A/' "$P/middle-3x3.txt" > "$T/other.txt"
+expect 2 'holds a build of another problem (player to move B differs from A)' -- "$R" build dots --problem "$T/other.txt" --dir "$T/pm" --quiet
+sed 's/^0$/0\n64/' "$P/middle-3x3.txt" > "$T/budget.txt"
+expect 0 '' -- "$R" build dots --problem "$T/budget.txt" --dir "$T/pm" --quiet
+# a last-move penalty of 1, in the default folder db/<file name>
+(cd "$T" && "$R" build dots --problem "$P/penalty-3x3.txt" --quiet) || bad "build penalty-3x3"
+grep -q '^full-value -1$' "$T/db/penalty-3x3/PARAMS" && ok || bad "penalty-3x3: full value -1"
+expect 0 '"value":1,"to_move":"A","taken":{"A":0,"B":1,"unmarked":0},"score_a":0,"score_b":0,' -- "$R" query --dir "$T/db/penalty-3x3" --json "$P/penalty-3x3.txt"
+"$R" build dots --problem "$P/swedish-3x5.txt" --dir "$T/ps35" --quiet || bad "build swedish-3x5"
+expect 0 'A to move; boxes taken: A 0, B 0' -- "$R" query --dir "$T/ps35" "$P/swedish-3x5.txt"
+# the Icelandic 3x5 problem parses (its build is refused by a tiny --disk)
+expect 2 'needs about' -- "$R" build dots --problem "$P/icelandic-3x5.txt" --dir "$T/pi35" --disk 0.001
+# bad problem files
+printf -- '-0.5\n+ +\n\n+ +\n' > "$T/frac.txt"
+expect 2 'frac.txt: line 1: .-0.5.: the value of the full position must be an integer' -- "$R" build dots --problem "$T/frac.txt" --dir "$T/x"
+printf '0\nB\n+-+\n|A\n+ +\n' > "$T/open.txt"
+expect 2 'open.txt: line 4, column 2: box marked A is not complete' -- "$R" build dots --problem "$T/open.txt" --dir "$T/x"
+expect 2 'no value of the full position' -- "$R" build dots --problem "$T/pos.txt" --dir "$T/x"
+expect 2 'excludes --start and --variant' -- "$R" build dots --problem "$P/middle-3x3.txt" --variant swedish --dir "$T/x"
+
 # the values of the databases the tests build match the recorded checksums
 RETRODB="$RETRODB" bash "$(dirname "$0")/../scripts/checksums.sh" && ok || bad "checksums differ from data/checksums"
 
