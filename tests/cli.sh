@@ -133,5 +133,21 @@ expect 2 'excludes --start and --variant' -- "$R" build dots --problem "$P/middl
 # the values of the databases the tests build match the recorded checksums
 RETRODB="$RETRODB" bash "$(dirname "$0")/../scripts/checksums.sh" && ok || bad "checksums differ from data/checksums"
 
+# --- Cram tables: published nimbers, JSON shape, bad input ---
+"$RETRODB" build cram 3x4 --dir "$T/c34" --quiet || bad "build cram 3x4"
+expect 0 '^{"game":"cram","rows":3,"cols":4,"nimber":1,"moves":\[{"cells":\[\[0,0\],\[0,1\]\],"nimber":' -- \
+    sh -c "printf '....\n....\n....\n' | '$RETRODB' query --dir '$T/c34' --json"
+n=$(printf '....\n....\n....\n' | "$RETRODB" query --dir "$T/c34" --json | grep -o '"cells"' | wc -l)
+[ "$n" -eq 17 ] && ok || bad "empty 3x4 has 17 moves, JSON lists $n"
+expect 0 'nimber: 3' -- sh -c "printf '##..\n....\n....\n' | '$RETRODB' query --dir '$T/c34'"
+expect 2 'line 2' -- sh -c "printf '....\n..x.\n....\n' | '$RETRODB' query --dir '$T/c34'"
+expect 2 '3x3 board' -- sh -c "printf '...\n...\n...\n' | '$RETRODB' query --dir '$T/c34'"
+expect 2 'not a Dots-and-Boxes\|cram\|Cram' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/c34'"
+expect 2 '64' -- "$RETRODB" build cram 9x8 --dir "$T/c98"
+[ -e "$T/c98" ] && bad "a refused cram build wrote '$T/c98'" || ok
+expect 2 'board' -- "$RETRODB" build cram 3by4 --dir "$T/cbad"
+expect 0 'game        cram' -- "$RETRODB" info --dir "$T/c34"
+expect 0 '0 bad' -- "$RETRODB" verify --dir "$T/c34" --full
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

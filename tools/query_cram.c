@@ -15,8 +15,11 @@ int rdb_query_cram(const char *dir, const char *text, const char *source, int js
     int rows, cols;
     uint64_t covered;
     rdb_status st = cram_diagram_parse(text, source, &rows, &cols, &covered, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
+    if (st != RDB_OK) {
+        fprintf(stderr, "retrodb: %s\nretrodb: '%s' holds a Cram table: a position is R lines of C cells\n",
+                err.msg, dir);
+        return rdb_tool_exit_code(st);
+    }
     rdb_probe *p;
     st = rdb_probe_open(dir, &p, &err);
     if (st != RDB_OK)
