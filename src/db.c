@@ -48,6 +48,8 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
                      "zstd-level %d\n",
                      rdb_game_name(p->game), p->rows, p->cols, p->variant[0] ? p->variant : "custom", p->start,
                      p->full_value, p->ngroups, p->zstd_level);
+    if (p->loony)
+        n += snprintf(text + n, sizeof text - (size_t)n, "loony 1\n");
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
 
@@ -86,6 +88,8 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
             seen |= 32;
         else if (strcmp(key, "zstd-level") == 0 && sscanf(val, "%d", &p->zstd_level) == 1)
             seen |= 64;
+        else if (strcmp(key, "loony") == 0)
+            p->loony = strcmp(val, "1") == 0;
     }
     int bad = ferror(f);
     fclose(f);
@@ -110,6 +114,9 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
     if (a->full_value != b->full_value)
         return snprintf(buf, bufsize, "value of the full position %d differs from %d",
                         a->full_value, b->full_value), 1;
+    if (a->loony != b->loony)
+        return snprintf(buf, bufsize, "loony analysis %s, not %s", a->loony ? "on" : "off",
+                        b->loony ? "on" : "off"), 1;
     if (a->ngroups && b->ngroups && a->ngroups != b->ngroups)
         return snprintf(buf, bufsize, "number of groups %d differs from %d", a->ngroups,
                         b->ngroups), 1;
@@ -128,8 +135,9 @@ static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *er
         rdb_status st = cram_board_init(&db->cram.board, params->rows, params->cols, err);
         if (st != RDB_OK)
             return st;
-        if (params->start != 0 || params->full_value != 0)
-            return rdb_fail(err, RDB_E_INPUT, "a cram table starts from the empty board");
+        if (params->start != 0 || params->full_value != 0 || params->loony)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "a cram table starts from the empty board, without penalty or loony analysis");
         cram_universe_init(&db->u, &db->cram.board);
         db->move_bits = 2;
         return RDB_OK;
@@ -146,6 +154,14 @@ static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *er
     if (params->full_value < -100 || params->full_value > 100)
         return rdb_fail(err, RDB_E_INPUT, "value of the full position %d is out of range",
                         params->full_value);
+    if (params->loony) {
+        int boxes = board.nboxes + abs(params->full_value);
+        if (boxes > RDB_LOONY_MAX_SCORE)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "loony analysis keeps scores within -%d..%d; %d boxes%s could exceed that",
+                            RDB_LOONY_MAX_SCORE, RDB_LOONY_MAX_SCORE, board.nboxes,
+                            params->full_value ? " with this penalty" : "");
+    }
     dots_game_init(&db->game, &board, params->start, (int8_t)params->full_value);
     db->u = db->game.u;
     db->move_bits = 1;
@@ -173,7 +189,7 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         cram_rules_init(&db->cram, &board, &db->plan);
     }
     else
-        dots_rules_init(&db->rules, &db->game, &db->plan);
+        dots_rules_init(&db->rules, &db->game, &db->plan, params->loony);
 
     /* Dots-and-Boxes keeps its original description, so that the hash (and
      * so every file) of a database built before Cram existed stays valid. */
@@ -183,6 +199,8 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                      params->full_value, db->plan.ngroups);
     for (int g = 0; g < db->plan.ngroups; g++)
         n += snprintf(desc + n, sizeof desc - (size_t)n, " %d", db->plan.size[g]);
+    if (params->loony)
+        n += snprintf(desc + n, sizeof desc - (size_t)n, " loony");
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
     db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
     return RDB_OK;

@@ -34,6 +34,7 @@ typedef struct {
     int ngroups;             /* 0 = choose from the memory budget */
     int zstd_level;
     char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
+    int loony;               /* Dots-and-Boxes: values hold the loony state */
 } rdb_params;
 
 typedef struct {

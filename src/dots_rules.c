@@ -52,12 +52,15 @@ void dots_game_init(dots_game *game, const dots_board *b, uint64_t start, int8_t
     }
 }
 
-void dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan)
+void dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan, int loony)
 {
     const dots_board *b = &game->board;
     memset(r, 0, sizeof *r);
     r->nbits = game->nbits;
-    r->full_value = game->full_value;
+    r->loony = loony;
+    r->scale = loony ? 4 : 1;
+    r->flip = loony ? 2 : 0;
+    r->full_value = (int8_t)(loony ? 4 * game->full_value + RDB_LOONY_NONE : game->full_value);
     for (int l = 0; l < DOTS_MAX_LINES; l++)
         r->bit[l] = -1;
     for (int i = 0; i < game->nbits; i++) {
@@ -93,4 +96,23 @@ uint64_t dots_rules_lines(const dots_rules *r, const dots_game *game, uint64_t p
         if (pos >> i & 1)
             lines |= 1ULL << r->line[i];
     return lines;
+}
+
+/* Sides of a box drawn, given the mask of its other open sides as in
+ * box_mask: the lines drawn at the start are not in the mask. */
+static inline int sides_drawn(uint64_t pos, uint64_t mask)
+{
+    return __builtin_popcountll(pos & mask) + 3 - __builtin_popcountll(mask);
+}
+
+int dots_rules_loony_offered(const dots_rules *r, uint64_t pos)
+{
+    for (int i = 0; i < r->nbits; i++) {
+        if ((pos >> i & 1) || r->nbox[i] != 2)
+            continue;
+        int a = sides_drawn(pos, r->box_mask[i][0]), c = sides_drawn(pos, r->box_mask[i][1]);
+        if ((a == 3 && c == 2) || (a == 2 && c == 3))
+            return 1;
+    }
+    return 0;
 }

@@ -7,6 +7,19 @@
  * same player moves again; any other line is worth -v(child). The full
  * position is worth `full_value` (0, or minus a last-move penalty).
  *
+ * With loony-move analysis (Wilson's) a stored byte is a *key*: 4 x score
+ * + who must make the next loony move under best play (RDB_LOONY_MOVER 0,
+ * RDB_LOONY_NONE 1, RDB_LOONY_OPPONENT 2, from the point of view of the
+ * player to move), so that the larger key is the better one for the mover:
+ * first the score, then the opponent before nobody before oneself. The
+ * edge rules become  4b + key(child)  for a capture and  2 - key(child)
+ * otherwise (the score changes sign, and mover and opponent swap), which
+ * dots_rules holds as `scale` and `flip` (1 and 0 without the analysis). A
+ * position in which the player to move can capture a box with a line whose
+ * other box then has three sides (a chain or loop of two or more boxes has
+ * been offered) follows a loony move by the opponent: its key says so,
+ * whatever comes after (dots_rules_loony_offered).
+ *
  * dots_game is the game in the natural order of lines; dots_rules is the
  * same game with bits in a layout's order, holding for every bit the masks
  * the builder tests box completion with: a box touched by bit i is completed
@@ -19,6 +32,7 @@
 
 #include "dots_board.h"
 #include "layout.h"
+#include "retrodb/probe.h" /* RDB_LOONY_* */
 #include "universe.h"
 
 typedef struct {
@@ -30,9 +44,14 @@ typedef struct {
     rdb_universe u;                  /* natural order */
 } dots_game;
 
+/* Scores with loony analysis stay within this, so that a key fits a byte. */
+#define RDB_LOONY_MAX_SCORE 31
+
 typedef struct {
     int nbits;
-    int8_t full_value;
+    int8_t full_value;               /* stored value (key) of the full position */
+    int loony;                       /* keys hold the loony state */
+    int scale, flip;                 /* edge rules: scale*b + v, flip - v */
     int line[RDB_MAX_BITS];          /* layout bit -> line */
     int bit[DOTS_MAX_LINES];         /* line -> layout bit, -1 if drawn at start */
     int nbox[RDB_MAX_BITS];
@@ -43,8 +62,34 @@ typedef struct {
  * symmetries are the board's transforms that map `start` onto itself. */
 void dots_game_init(dots_game *game, const dots_board *b, uint64_t start, int8_t full_value);
 
-/* The rules in the bit order of a layout plan. */
-void dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan);
+/* The rules in the bit order of a layout plan; loony: keys with the loony
+ * state (the full position's key is then 4 x its value + RDB_LOONY_NONE). */
+void dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan, int loony);
+
+/* Whether the player to move in pos (layout order) can capture a box with a
+ * line whose other box has exactly two other sides drawn: then the
+ * opponent's last move was loony. */
+int dots_rules_loony_offered(const dots_rules *r, uint64_t pos);
+
+/* Key of a position: the stored value, with the loony state set to
+ * RDB_LOONY_OPPONENT when a loony move has just been made (the kernel and
+ * the search apply this to every best value). */
+static inline int dots_rules_key(const dots_rules *r, uint64_t pos, int best)
+{
+    if (r->loony && dots_rules_loony_offered(r, pos))
+        return (best & ~3) | RDB_LOONY_OPPONENT;
+    return best;
+}
+
+/* Score and loony state of a stored key. */
+static inline int dots_key_score(const dots_rules *r, int key)
+{
+    return r->loony ? (key - (key & 3)) / 4 : key;
+}
+static inline int dots_key_loony(const dots_rules *r, int key)
+{
+    return r->loony ? key & 3 : RDB_LOONY_NONE;
+}
 
 /* Number of boxes that taking bit i completes in pos (layout order). */
 static inline int dots_rules_boxes(const dots_rules *r, uint64_t pos, int i)

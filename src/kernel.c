@@ -22,10 +22,10 @@
 #include "progress.h"
 
 #define NO_VALUE INT8_MIN
-/* A padding move: its "box count" makes a candidate (-100 + v) that loses
- * to every real move (a real candidate is at least -64). */
+/* A padding move: its "box count" makes a candidate (-1000 + v) that
+ * loses to every real move (a real candidate is a byte). */
 #define RDB_KPAD 255
-#define RDB_KPAD_BOXES (-100)
+#define RDB_KPAD_BOXES (-1000)
 /* Largest row: the most states of a 16-bit group with one popcount. */
 #define RDB_MAX_ROW 12870
 
@@ -33,27 +33,29 @@ static inline int8_t max8(int8_t a, int b) { return b > a ? (int8_t)b : a; }
 
 /* best[i] = max(best[i], candidate of child value v) over a row, where the
  * move completes `fixed` boxes plus one for each inner mask fully present in
- * the parent's inner state. child is indexed through perm when not NULL. */
+ * the parent's inner state: scale*boxes + v for a capture, flip - v
+ * otherwise (dots_rules.h). child is indexed through perm when not NULL. */
 static void relax_row(int8_t *restrict best, const int8_t *restrict child,
                       const uint16_t *restrict perm, const uint16_t *restrict inner,
-                      uint32_t m, int fixed, int ninner, const unsigned *mask)
+                      uint32_t m, int fixed, int ninner, const unsigned *mask, int scale,
+                      int flip)
 {
     if (ninner == 0 && !perm) {
         if (fixed == 0)
             for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], -child[i]);
+                best[i] = max8(best[i], flip - child[i]);
         else
             for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], fixed + child[i]);
+                best[i] = max8(best[i], fixed * scale + child[i]);
         return;
     }
     if (ninner == 0) {
         if (fixed == 0)
             for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], -child[perm[i]]);
+                best[i] = max8(best[i], flip - child[perm[i]]);
         else
             for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], fixed + child[perm[i]]);
+                best[i] = max8(best[i], fixed * scale + child[perm[i]]);
         return;
     }
     unsigned m0 = mask[0], m1 = ninner > 1 ? mask[1] : 0;
@@ -61,7 +63,7 @@ static void relax_row(int8_t *restrict best, const int8_t *restrict child,
         int v = perm ? child[perm[i]] : child[i];
         unsigned s = inner[i];
         int n = fixed + ((s & m0) == m0) + (ninner > 1 && (s & m1) == m1);
-        best[i] = max8(best[i], n ? n + v : -v);
+        best[i] = max8(best[i], n ? n * scale + v : flip - v);
     }
 }
 
@@ -81,8 +83,9 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
     const uint32_t *restrict mv = kern->inner[k];
     const uint64_t outer_bits = (1ULL << off) - 1;
 
-    /* boxes[(bit << 2) | flags]: boxes completed by that move in this row */
-    int8_t boxes[256];
+    /* boxes[(bit << 2) | flags]: boxes completed by that move in this row,
+     * times the rules' scale */
+    int16_t boxes[256];
     memset(boxes, 0, sizeof boxes);
     for (int b = 0; b < lay->size[I]; b++) {
         int ubit = off + b;
@@ -93,7 +96,7 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
                 outer_ok |= 1u << j;
         }
         for (unsigned f = 0; f < 4; f++)
-            boxes[b << 2 | f] = (int8_t)__builtin_popcount(f & outer_ok);
+            boxes[b << 2 | f] = (int16_t)(__builtin_popcount(f & outer_ok) * r->scale);
     }
     boxes[RDB_KPAD] = RDB_KPAD_BOXES;
 
@@ -101,13 +104,14 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
      * streams it into L1 instead of paying a miss per scattered read. */
     int8_t row[RDB_MAX_ROW];
     memcpy(row, crow, lay->count[I][k + 1]);
+    const int flip = r->flip;
     for (uint32_t i = 0; i < m; i++) {
         int best = brow[i];
         const uint32_t *e = mv + (size_t)i * per;
         for (int j = 0; j < per; j++) {
             int v = row[e[j] & 0xFFFF];
             int n = boxes[e[j] >> 16];
-            int c = n ? n + v : -v;
+            int c = n ? n + v : flip - v;
             best = c > best ? c : best;
         }
         brow[i] = (int8_t)best;
@@ -142,7 +146,7 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
                     c = lay->perm[lay->canon_t[c]][0][c];
                 int v = nb[lay->rank[0][c]];
                 int n = dots_rules_boxes(r, p, bit);
-                b = max8(b, n ? n + v : -v);
+                b = max8(b, n ? n * r->scale + v : r->flip - v);
             }
             best[i] = b;
         }
@@ -204,7 +208,37 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
                 else
                     mask[ninner++] = inner_part;
             }
-            relax_row(brow, crow, perm, inner_states, m_inner, fixed, ninner, mask);
+            relax_row(brow, crow, perm, inner_states, m_inner, fixed, ninner, mask, r->scale,
+                      r->flip);
+        }
+    }
+}
+
+/* Loony analysis: a position where the player to move has been offered a
+ * chain (dots_rules_loony_offered) records that the opponent made the loony
+ * move. Checked position by position, rows in parallel. */
+static void mark_loony_offers(const rdb_db *db, const rdb_slice *s, int8_t *best)
+{
+    const rdb_layout *lay = &db->lay;
+    const dots_rules *r = &db->rules;
+    const int G = lay->ngroups, I = G - 1;
+    uint32_t radix[RDB_MAX_GROUPS];
+    for (int h = 0; h < G; h++)
+        radix[h] = lay->count[h][s->counts[h]];
+    const uint32_t m_inner = radix[I];
+    const uint16_t *inner_states = lay->states[I][s->counts[I]];
+    const uint64_t rows = s->size / m_inner;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (uint64_t o = 0; o < rows; o++) {
+        uint64_t x = o, outer_pos = 0;
+        for (int h = I - 1; h >= 0; h--) {
+            outer_pos |= (uint64_t)lay->states[h][s->counts[h]][x % radix[h]] << lay->off[h];
+            x /= radix[h];
+        }
+        int8_t *brow = best + o * m_inner;
+        for (uint32_t i = 0; i < m_inner; i++) {
+            uint64_t pos = outer_pos | (uint64_t)inner_states[i] << lay->off[I];
+            brow[i] = (int8_t)dots_rules_key(r, pos, brow[i]);
         }
     }
 }
@@ -283,6 +317,8 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
     if (gaps)
         return rdb_fail(err, RDB_E_CORRUPT, "internal error: %llu positions of level %d got no value",
                         (unsigned long long)gaps, s->level);
+    if (db->rules.loony)
+        mark_loony_offers(db, s, best);
     return RDB_OK;
 }
 

@@ -212,10 +212,10 @@ const char *rdb_probe_game(const rdb_probe *p)
     return rdb_game_name(p->db.params.game);
 }
 
-rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
+/* The stored value of a Dots-and-Boxes position: a key when the database
+ * has loony analysis (dots_rules.h). */
+static rdb_status dots_key(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
 {
-    if (p->db.params.game == RDB_GAME_CRAM)
-        return cram_value(p, lines, value, err);
     rdb_status st = check_position(p, lines, err);
     if (st != RDB_OK)
         return st;
@@ -230,26 +230,48 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *
     return lookup(p, &s, index, value, err);
 }
 
+int rdb_probe_loony(const rdb_probe *p)
+{
+    return p->db.params.loony;
+}
+
+rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
+{
+    if (p->db.params.game == RDB_GAME_CRAM)
+        return cram_value(p, lines, value, err);
+    int key;
+    rdb_status st = dots_key(p, lines, &key, err);
+    if (st == RDB_OK)
+        *value = dots_key_score(&p->db.rules, key);
+    return st;
+}
+
 rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err)
 {
     if (p->db.params.game != RDB_GAME_DOTS)
         return rdb_fail(err, RDB_E_INPUT, "the database in '%s' is not a Dots-and-Boxes database",
                         p->db.dir);
-    rdb_status st = rdb_probe_value(p, lines, &a->value, err);
+    const dots_rules *r = &p->db.rules;
+    int key;
+    rdb_status st = dots_key(p, lines, &key, err);
     if (st != RDB_OK)
         return st;
+    a->value = dots_key_score(r, key);
+    a->next_loony = dots_key_loony(r, key);
     const dots_board *b = &p->db.game.board;
     a->nmoves = 0;
     for (int l = 0; l < b->nlines; l++) {
         if (lines >> l & 1)
             continue;
         int v;
-        st = rdb_probe_value(p, lines | 1ULL << l, &v, err);
+        st = dots_key(p, lines | 1ULL << l, &v, err);
         if (st != RDB_OK)
             return st;
         int n = dots_boxes_completed(b, lines, l);
+        int move_key = n ? n * r->scale + v : r->flip - v;
         a->line[a->nmoves] = l;
-        a->move_value[a->nmoves] = n ? n + v : -v;
+        a->move_value[a->nmoves] = dots_key_score(r, move_key);
+        a->move_next_loony[a->nmoves] = dots_key_loony(r, move_key);
         a->nmoves++;
     }
     return RDB_OK;

@@ -74,11 +74,13 @@ static rdb_status solve(memo *m, uint64_t pos, int *value, rdb_error *err)
         st = solve(m, pos | 1ULL << b, &v, err);
         if (st != RDB_OK)
             return st;
-        int n = dots_rules_boxes(&db->rules, pos, b);
-        int c = n ? n + v : -v;
+        const dots_rules *r = &db->rules;
+        int n = dots_rules_boxes(r, pos, b);
+        int c = n ? n * r->scale + v : r->flip - v;
         if (c > best)
             best = c;
     }
+    best = dots_rules_key(&db->rules, pos, best);
     /* the recursion may have grown the table: find the slot again */
     i = slot(m, canon + 1);
     m->key[i] = canon + 1;

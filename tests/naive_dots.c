@@ -129,7 +129,114 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
 void naive_free(naive_dots *t)
 {
     free(t->value);
+    free(t->who);
     t->value = NULL;
+    t->who = NULL;
+}
+
+/* Sides of box k drawn in pos. */
+static int sides(const naive_board *b, uint64_t pos, int k)
+{
+    return __builtin_popcountll(pos & b->box_mask[k]);
+}
+
+/* Wilson's test: can the mover capture a box with a line whose box on the
+ * other side has exactly two other sides drawn? */
+static int loony_offered(const naive_board *b, uint64_t pos)
+{
+    for (int l = 0; l < b->nlines; l++) {
+        if ((pos >> l & 1) || b->line_nbox[l] != 2)
+            continue;
+        int s0 = sides(b, pos, b->line_box[l][0]), s1 = sides(b, pos, b->line_box[l][1]);
+        if ((s0 == 3 && s1 == 2) || (s0 == 2 && s1 == 3))
+            return 1;
+    }
+    return 0;
+}
+
+/* How much the mover likes who: the opponent next loony best. */
+static int preference(int who)
+{
+    return who == NAIVE_LOONY_OPPONENT ? 2 : who == NAIVE_LOONY_NONE ? 1 : 0;
+}
+
+static int swap_who(int who)
+{
+    return who == NAIVE_LOONY_MOVER ? NAIVE_LOONY_OPPONENT
+         : who == NAIVE_LOONY_OPPONENT ? NAIVE_LOONY_MOVER : NAIVE_LOONY_NONE;
+}
+
+static void loony_candidate(const naive_dots *t, uint64_t pos, int line, int child_score,
+                            int child_who, int *score, int *who)
+{
+    int n = naive_boxes(&t->board, pos, line);
+    if (n > 0) {
+        *score = n + child_score;
+        *who = child_who;
+    } else {
+        *score = -child_score;
+        *who = swap_who(child_who);
+    }
+}
+
+int naive_solve_loony(naive_dots *t, int rows, int cols, uint64_t start, int full_value)
+{
+    memset(t, 0, sizeof *t);
+    naive_board_init(&t->board, rows, cols);
+    int L = t->board.nlines;
+    uint64_t all = L == 64 ? ~0ULL : (1ULL << L) - 1;
+    t->start = start;
+    t->full_value = full_value;
+    uint64_t free_lines = all & ~start;
+    int F = __builtin_popcountll(free_lines);
+    if (F > NAIVE_MAX_LINES)
+        return -1;
+    t->free_lines = free_lines;
+    t->value = malloc((size_t)1 << F);
+    t->who = malloc((size_t)1 << F);
+    if (!t->value || !t->who)
+        return -1;
+    int line_of[64], j = 0;
+    for (uint64_t m = free_lines; m; m &= m - 1)
+        line_of[j++] = __builtin_ctzll(m);
+    for (uint64_t k = (1ULL << F); k-- > 0;) {
+        if (k == (1ULL << F) - 1) {
+            t->value[k] = (int8_t)full_value;
+            t->who[k] = NAIVE_LOONY_NONE;
+            continue;
+        }
+        uint64_t pos = start | deposit(k, free_lines);
+        int best = -1000, best_who = NAIVE_LOONY_NONE;
+        for (uint64_t open = ~k & ((1ULL << F) - 1); open; open &= open - 1) {
+            int i = __builtin_ctzll(open);
+            int c, w;
+            loony_candidate(t, pos, line_of[i], t->value[k | 1ULL << i], t->who[k | 1ULL << i],
+                            &c, &w);
+            if (c > best || (c == best && preference(w) > preference(best_who))) {
+                best = c;
+                best_who = w;
+            }
+        }
+        if (loony_offered(&t->board, pos))
+            best_who = NAIVE_LOONY_OPPONENT;
+        t->value[k] = (int8_t)best;
+        t->who[k] = (int8_t)best_who;
+    }
+    return 0;
+}
+
+void naive_loony_value(const naive_dots *t, uint64_t pos, int *score, int *who)
+{
+    uint64_t k = extract(pos, t->free_lines);
+    *score = t->value[k];
+    *who = t->who[k];
+}
+
+void naive_loony_move(const naive_dots *t, uint64_t pos, int line, int *score, int *who)
+{
+    int s, w;
+    naive_loony_value(t, pos | 1ULL << line, &s, &w);
+    loony_candidate(t, pos, line, s, w, score, who);
 }
 
 uint64_t naive_rand(uint64_t *state)

@@ -33,7 +33,12 @@ typedef struct {
     int full_value;
     uint64_t free_lines;         /* lines open at the start */
     int8_t *value;               /* 2^(open lines) entries; use naive_value */
+    int8_t *who;                 /* loony analysis only: NAIVE_LOONY_* per entry */
 } naive_dots;
+
+/* Who must make the next loony move, from the point of view of the player
+ * to move. */
+enum { NAIVE_LOONY_MOVER, NAIVE_LOONY_NONE, NAIVE_LOONY_OPPONENT };
 
 /* Line ids, computed from the documented formula. */
 int naive_hline(int rows, int cols, int i, int j);
@@ -49,6 +54,20 @@ int naive_boxes(const naive_board *b, uint64_t pos, int line);
  * has too many lines or memory runs out. */
 int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_value);
 void naive_free(naive_dots *t);
+
+/* The same with Wilson's loony-move analysis, spelled out on (score, who)
+ * pairs: a position where the player to move can capture a box with a line
+ * whose other box has exactly two other sides drawn follows a loony move
+ * of the opponent (who = opponent); otherwise who comes from the best
+ * move: a capture keeps the child's, a non-capture swaps mover and
+ * opponent; a player picks the best score, and among equal scores the move
+ * that leaves the opponent the next loony move, then neither, then
+ * himself. */
+int naive_solve_loony(naive_dots *t, int rows, int cols, uint64_t start, int full_value);
+
+/* Score and who of a position, and of drawing `line` in it. */
+void naive_loony_value(const naive_dots *t, uint64_t pos, int *score, int *who);
+void naive_loony_move(const naive_dots *t, uint64_t pos, int line, int *score, int *who);
 
 /* Value of position pos (a set of lines containing the start). */
 int naive_value(const naive_dots *t, uint64_t pos);

@@ -44,6 +44,8 @@ Suite *probe_suite(void);
 Suite *problem_suite(void);
 Suite *penalty_suite(void);
 Suite *cram_board_suite(void);
+Suite *cram_table_suite(void);
+Suite *loony_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

@@ -132,6 +132,8 @@ int rdb_cmd_build(int argc, char **argv)
             disk_given = 1;
         } else if (strcmp(argv[i], "--quiet") == 0)
             opt.quiet = 1;
+        else if (strcmp(argv[i], "--loony") == 0)
+            opt.params.loony = 1;
         else if (argv[i][0] != '-' && !board_seen) {
             char end;
             if (sscanf(argv[i], "%dx%d%c", &opt.params.rows, &opt.params.cols, &end) != 2)

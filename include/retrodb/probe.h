@@ -42,11 +42,23 @@ void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_l
  * Cram position whose covered cells are `lines`. */
 rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
 
+/* Who must make the next loony move under best play, in a database built
+ * with loony analysis (RDB_LOONY_NONE in any other). */
+#define RDB_LOONY_MOVER 0     /* the player to move */
+#define RDB_LOONY_NONE 1      /* neither player */
+#define RDB_LOONY_OPPONENT 2  /* the other player */
+
+/* Whether the database was built with loony analysis. */
+int rdb_probe_loony(const rdb_probe *p);
+
 typedef struct {
     int value;          /* value of the position */
+    int next_loony;     /* RDB_LOONY_*: who must make the next loony move */
     int nmoves;
     int line[64];       /* each open line, in line-id order */
     int move_value[64]; /* value of drawing it, for the player to move */
+    int move_next_loony[64]; /* RDB_LOONY_* after that move, from the same
+                                player's point of view */
 } rdb_dots_answer;
 
 /* Value of the position and of every open line. */
