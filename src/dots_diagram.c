@@ -145,11 +145,22 @@ void dots_diagram_print(FILE *f, const dots_board *b, uint64_t drawn, const char
 void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
                                const char *owner, const int *value)
 {
+    dots_diagram_print_scores(f, b, drawn, owner, value, NULL);
+}
+
+void dots_diagram_print_scores(FILE *f, const dots_board *b, uint64_t drawn,
+                               const char *owner, const int *value, const char *suffix)
+{
     for (int y = 0; y <= 2 * b->rows; y++) {
         char row[8 * 64 + 8];
         size_t len = 0;
         for (int j = 0; j <= b->cols; j++) {
-            char cell[16];
+            char cell[32], score[16] = "";
+            int line = y % 2 == 0 ? (j < b->cols ? dots_hline(b, y / 2, j) : -1)
+                                  : dots_vline(b, (y - 1) / 2, j);
+            if (line >= 0 && !(drawn >> line & 1))
+                snprintf(score, sizeof score, "%d%c", value[line],
+                         suffix && suffix[line] ? suffix[line] : '\0');
             if (y % 2 == 0) {
                 int l = j < b->cols ? dots_hline(b, y / 2, j) : -1;
                 if (l < 0)
@@ -157,7 +168,7 @@ void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
                 else if (drawn >> l & 1)
                     snprintf(cell, sizeof cell, "+-----");
                 else
-                    snprintf(cell, sizeof cell, "+ %3d ", value[l]);
+                    snprintf(cell, sizeof cell, "+ %3s ", score);
             } else {
                 int i = (y - 1) / 2;
                 int l = dots_vline(b, i, j);
@@ -165,7 +176,7 @@ void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
                 if (drawn >> l & 1)
                     snprintf(cell, sizeof cell, j < b->cols ? "|  %c  " : "|", own);
                 else
-                    snprintf(cell, sizeof cell, j < b->cols ? "%-3d %c " : "%d", value[l], own);
+                    snprintf(cell, sizeof cell, j < b->cols ? "%-3s %c " : "%s", score, own);
             }
             size_t n = strlen(cell);
             memcpy(row + len, cell, n);

@@ -38,6 +38,11 @@ void dots_diagram_print(FILE *f, const dots_board *b, uint64_t drawn,
 void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
                                const char *owner, const int *value);
 
+/* The same, each value followed by suffix[line] when suffix is not NULL
+ * and that character is not '\0' (the loony marks 'v' and '^'). */
+void dots_diagram_print_scores(FILE *f, const dots_board *b, uint64_t drawn,
+                               const char *owner, const int *value, const char *suffix);
+
 /* Read a whole stream into a NUL-terminated malloc'd buffer. */
 rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *err);
 

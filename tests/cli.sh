@@ -149,5 +149,13 @@ expect 2 'board' -- "$RETRODB" build cram 3by4 --dir "$T/cbad"
 expect 0 'game        cram' -- "$RETRODB" info --dir "$T/c34"
 expect 0 '0 bad' -- "$RETRODB" verify --dir "$T/c34" --full
 
+# --- loony analysis: marks in the output, refused with other parameters ---
+"$RETRODB" build dots 2x2 --loony --dir "$T/l22" --quiet || bad "build 2x2 --loony"
+expect 0 '^{"game":"dots","rows":2,"cols":2,"value":2,"loony":"[v^]*","moves":\[{"line":"h0,0","value":[-0-9]*,"loony":' -- \
+    sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/l22' --json"
+expect 0 'next loony move' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/l22'"
+expect 2 'loony analysis' -- "$RETRODB" build dots 2x2 --dir "$T/l22" --quiet
+expect 0 '0 disagree' -- "$RETRODB" verify --dir "$T/l22" --full
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -60,6 +60,42 @@ static rdb_status parse_problem_position(const char *text, const char *source,
     return rdb_problem_inherit_owners(pos, prob, source, err);
 }
 
+/* Wilson's mark of who must make the next loony move: 'v' for A, '^' for
+ * B, '\0' for neither (or a database without loony analysis). */
+static char loony_mark(int next_loony, char to_move)
+{
+    char other = to_move == 'A' ? 'B' : 'A';
+    char who = next_loony == RDB_LOONY_MOVER ? to_move
+             : next_loony == RDB_LOONY_OPPONENT ? other : 0;
+    return who == 'A' ? 'v' : who == 'B' ? '^' : '\0';
+}
+
+/* The marks of the position and of every move, when the database has loony
+ * analysis. */
+typedef struct {
+    int on;
+    char position;
+    char line[DOTS_MAX_LINES];
+} loony_marks;
+
+static void mark_answer(const rdb_dots_answer *a, int on, char to_move, loony_marks *m)
+{
+    memset(m, 0, sizeof *m);
+    m->on = on;
+    if (!on)
+        return;
+    m->position = loony_mark(a->next_loony, to_move);
+    for (int i = 0; i < a->nmoves; i++)
+        m->line[a->line[i]] = loony_mark(a->move_next_loony[i], to_move);
+}
+
+/* ,"loony":"v" for a JSON object, when the database has loony analysis. */
+static void print_json_mark(const loony_marks *m, char mark)
+{
+    if (m->on)
+        printf(",\"loony\":\"%s\"", mark == 'v' ? "v" : mark == '^' ? "^" : "");
+}
+
 /* A score of A or B, or null when boxes complete without a letter make it
  * unknown. */
 static void print_json_score(const rdb_problem *pos, int value, char player)
@@ -71,7 +107,7 @@ static void print_json_score(const rdb_problem *pos, int value, char player)
 }
 
 static void print_problem_json(const dots_board *b, const rdb_problem *pos,
-                               const rdb_dots_answer *a)
+                               const rdb_dots_answer *a, const loony_marks *m)
 {
     printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"to_move\":\"%c\","
            "\"taken\":{\"A\":%d,\"B\":%d,\"unmarked\":%d},\"score_a\":",
@@ -79,6 +115,7 @@ static void print_problem_json(const dots_board *b, const rdb_problem *pos,
     print_json_score(pos, a->value, 'A');
     printf(",\"score_b\":");
     print_json_score(pos, a->value, 'B');
+    print_json_mark(m, m->position);
     printf(",\"moves\":[");
     for (int i = 0; i < a->nmoves; i++) {
         char name[32];
@@ -88,6 +125,7 @@ static void print_problem_json(const dots_board *b, const rdb_problem *pos,
         print_json_score(pos, a->move_value[i], 'A');
         printf(",\"score_b\":");
         print_json_score(pos, a->move_value[i], 'B');
+        print_json_mark(m, m->line[a->line[i]]);
         printf("}");
     }
     printf("]}\n");
@@ -96,13 +134,14 @@ static void print_problem_json(const dots_board *b, const rdb_problem *pos,
 /* The raw values first (for the player to move), then one picture per
  * player with that player's final margin for every move. */
 static void print_problem_text(const dots_board *b, const rdb_problem *pos,
-                               const rdb_dots_answer *a)
+                               const rdb_dots_answer *a, const loony_marks *m)
 {
     int value[DOTS_MAX_LINES] = {0};
     for (int i = 0; i < a->nmoves; i++)
         value[a->line[i]] = a->move_value[i];
-    dots_diagram_print_values(stdout, b, pos->diagram.drawn, pos->diagram.owner, value);
-    printf("value for the player to move: %+d (net future boxes)\n", a->value);
+    dots_diagram_print_scores(stdout, b, pos->diagram.drawn, pos->diagram.owner, value, m->line);
+    printf("value for the player to move: %+d%s (net future boxes)\n", a->value,
+           (char[]){m->position, '\0'});
     printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
     if (pos->unmarked) {
         printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
@@ -113,10 +152,14 @@ static void print_problem_text(const dots_board *b, const rdb_problem *pos,
         for (int i = 0; i < a->nmoves; i++)
             value[a->line[i]] = rdb_problem_margin(pos, a->move_value[i], *player);
         printf("\nfinal score for %c (its boxes minus the other's) after each move:\n", *player);
-        dots_diagram_print_values(stdout, b, pos->diagram.drawn, pos->diagram.owner, value);
+        dots_diagram_print_scores(stdout, b, pos->diagram.drawn, pos->diagram.owner, value,
+                                  m->line);
     }
-    printf("final score for A: %+d, for B: %+d\n", rdb_problem_margin(pos, a->value, 'A'),
-           rdb_problem_margin(pos, a->value, 'B'));
+    printf("final score for A: %+d%s, for B: %+d%s\n", rdb_problem_margin(pos, a->value, 'A'),
+           (char[]){m->position, '\0'}, rdb_problem_margin(pos, a->value, 'B'),
+           (char[]){m->position, '\0'});
+    if (m->on)
+        printf("v: A must make the next loony move, ^: B must, no mark: neither\n");
 }
 
 int rdb_cmd_query(int argc, char **argv)
@@ -183,6 +226,8 @@ int rdb_cmd_query(int argc, char **argv)
     }
     rdb_dots_answer a;
     st = rdb_probe_moves(p, d.drawn, &a, &err);
+    loony_marks marks;
+    mark_answer(&a, rdb_probe_loony(p), has_problem ? pos.to_move : 'A', &marks);
     rdb_probe_close(p);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
@@ -190,24 +235,30 @@ int rdb_cmd_query(int argc, char **argv)
     dots_board b;
     dots_board_init(&b, rows, cols, &err);
     if (has_problem && json) {
-        print_problem_json(&b, &pos, &a);
+        print_problem_json(&b, &pos, &a, &marks);
     } else if (has_problem) {
-        print_problem_text(&b, &pos, &a);
+        print_problem_text(&b, &pos, &a, &marks);
     } else if (json) {
-        printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"moves\":[", rows, cols,
-               a.value);
+        printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", rows, cols, a.value);
+        print_json_mark(&marks, marks.position);
+        printf(",\"moves\":[");
         for (int i = 0; i < a.nmoves; i++) {
             char name[32];
             dots_line_name(&b, a.line[i], name);
-            printf("%s{\"line\":\"%s\",\"value\":%d}", i ? "," : "", name, a.move_value[i]);
+            printf("%s{\"line\":\"%s\",\"value\":%d", i ? "," : "", name, a.move_value[i]);
+            print_json_mark(&marks, marks.line[a.line[i]]);
+            printf("}");
         }
         printf("]}\n");
     } else {
         int value[DOTS_MAX_LINES] = {0};
         for (int i = 0; i < a.nmoves; i++)
             value[a.line[i]] = a.move_value[i];
-        dots_diagram_print_values(stdout, &b, d.drawn, d.owner, value);
-        printf("value for the player to move: %+d (net future boxes)\n", a.value);
+        dots_diagram_print_scores(stdout, &b, d.drawn, d.owner, value, marks.line);
+        printf("value for the player to move: %+d%s (net future boxes)\n", a.value,
+               (char[]){marks.position, '\0'});
+        if (marks.on)
+            printf("v: A (the player to move) must make the next loony move, ^: B must, no mark: neither\n");
     }
     return 0;
 }
