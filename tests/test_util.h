@@ -44,6 +44,7 @@ Suite *probe_suite(void);
 Suite *problem_suite(void);
 Suite *penalty_suite(void);
 Suite *cram_board_suite(void);
+Suite *cram_solver_suite(void);
 Suite *cram_table_suite(void);
 Suite *loony_suite(void);
 

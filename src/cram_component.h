@@ -1,0 +1,72 @@
+/*
+ * cram_component.h — the bit tricks the Cram solver runs at every node:
+ * splitting a set of free cells into connected components and putting a
+ * component in canonical form.
+ *
+ * The solver works in a layout of its own: a board of `height` rows of
+ * `stride` columns with stride <= height (a board wider than tall is
+ * transposed once on the way in), cell (r, c) at bit r*stride + c. So the
+ * stride is at most 8 and a row of cells fits in a byte, which keeps
+ * mirrors and transposes to a handful of shifts and table lookups.
+ *
+ * A component's canonical form is its least image, as a uint64_t, among
+ * the shapes it takes under the symmetries of the rectangle that still fit
+ * the layout, each moved to the top left corner. Since every image is the
+ * same shape, two components are equal up to symmetry exactly when their
+ * canonical forms are equal, which makes the canonical form a key for the
+ * transposition table.
+ */
+#ifndef RDB_CRAM_COMPONENT_H
+#define RDB_CRAM_COMPONENT_H
+
+#include <stdint.h>
+
+/* A split gives at most this many components: a move's two cells touch at
+ * most six others; a whole board of isolated dominoes gives 32. */
+#define CRAM_MAX_COMPONENTS 32
+
+typedef struct {
+    int height, stride;
+    uint64_t all;                 /* every cell of the layout */
+    uint64_t not_first_col, not_last_col;
+    uint64_t row0;                /* the cells of row 0 */
+    uint64_t col[8];              /* the cells of column j */
+    uint64_t spread[256];         /* the bits of one row turned into a column:
+                                     bit j -> bit j*stride */
+} cram_geom;
+
+/* Set up the layout of height x stride cells (1 <= stride <= height,
+ * stride*height <= 64). */
+void cram_geom_init(cram_geom *g, int height, int stride);
+
+/* Free cells next to a cell of x (inside the layout, x itself excluded
+ * only where it has no neighbour in x). */
+static inline uint64_t cram_neighbours(const cram_geom *g, uint64_t x)
+{
+    return (((x << 1) & g->not_first_col) | ((x >> 1) & g->not_last_col) | (x << g->stride) |
+            (x >> g->stride)) &
+           g->all;
+}
+
+/* Horizontal and vertical moves of x: bit i set when the domino whose left
+ * (top) cell is i has both cells in x. */
+static inline uint64_t cram_hmoves(const cram_geom *g, uint64_t x)
+{
+    return x & (x >> 1) & g->not_last_col;
+}
+static inline uint64_t cram_vmoves(const cram_geom *g, uint64_t x)
+{
+    return x & (x >> g->stride);
+}
+
+/* Split x into its connected components of two cells or more (a free cell
+ * with no free neighbour can never be covered, so it is dropped); stores
+ * them in comp (CRAM_MAX_COMPONENTS entries) in no particular form and
+ * returns how many. */
+int cram_split(const cram_geom *g, uint64_t x, uint64_t *comp);
+
+/* Canonical form of a nonempty component (see above); stores its bounding
+ * box in *h x *w when those are not NULL. */
+uint64_t cram_canonical(const cram_geom *g, uint64_t x, int *h, int *w);
+
+#endif

@@ -1,0 +1,466 @@
+/*
+ * test_cram_solver.c — the Cram search solver (src/cram_solver.c and the
+ * component and table modules under it): component splits; canonical forms
+ * against the least image found by trying the eight symmetries of the
+ * plane cell by cell; random irregular positions of boards up to 35 cells
+ * (up to ~24 free cells) solved with every method, in both move orders and
+ * with a table small enough to evict, against the naive reference
+ * (tests/naive_cram.c); the published empty-board nimbers; saving,
+ * reloading and rejecting transposition table files; and a solve stopped
+ * by a signal that resumes.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "cram_component.h"
+#include "cram_solver.h"
+#include "cram_tt.h"
+#include "naive_cram.h"
+#include "test_util.h"
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static cram_solver *new_solver(int rows, int cols, cram_method m, long tt_mb, int board_order)
+{
+    cram_solver_options opt = {.method = m, .tt_mb = tt_mb, .board_order = board_order};
+    cram_solver *s = NULL;
+    rdb_error err;
+    err.msg[0] = '\0';
+    rdb_status st = cram_solver_new(rows, cols, &opt, &s, &err);
+    TU_ASSERT_MSG(st == RDB_OK, "cram_solver_new %dx%d: %s", rows, cols, err.msg);
+    return s;
+}
+
+static int solve(cram_solver *s, uint64_t free_cells)
+{
+    int v = -1;
+    rdb_error err;
+    err.msg[0] = '\0';
+    rdb_status st = cram_solver_solve(s, free_cells, &v, &err);
+    TU_ASSERT_MSG(st == RDB_OK, "solve %llx: %s", (unsigned long long)free_cells, err.msg);
+    return v;
+}
+
+/* ---- components and canonical forms ---- */
+
+START_TEST(test_split)
+{
+    cram_geom g;
+    cram_geom_init(&g, 4, 4);
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    /* ##.#     cell 3 has no free neighbour and is dropped;
+     * ....     three components: the top pair and two columns
+     * .#.#
+     * .#.# */
+    uint64_t x = 1ULL << 0 | 1ULL << 1 | 1ULL << 3 | 1ULL << 9 | 1ULL << 11 | 1ULL << 13 | 1ULL << 15;
+    int n = cram_split(&g, x, comp);
+    TU_ASSERT_EQ(n, 3);
+    TU_ASSERT(comp[0] == (1ULL << 0 | 1ULL << 1));
+    TU_ASSERT(comp[1] == (1ULL << 9 | 1ULL << 13));
+    TU_ASSERT(comp[2] == (1ULL << 11 | 1ULL << 15));
+    /* no wrap-around between the end of one row and the next */
+    TU_ASSERT_EQ(cram_split(&g, 1ULL << 3 | 1ULL << 4, comp), 0);
+    TU_ASSERT_EQ(cram_split(&g, 0, comp), 0);
+    TU_ASSERT_EQ(cram_split(&g, g.all, comp), 1);
+    /* 12 separate dominoes on 8x8: rows 0, 2, 4, 6, columns 0-1, 3-4, 6-7 */
+    cram_geom_init(&g, 8, 8);
+    x = 0;
+    for (int r = 0; r < 8; r += 2)
+        for (int c = 0; c < 8; c += 3)
+            x |= 3ULL << (r * 8 + c);
+    TU_ASSERT_EQ(cram_split(&g, x, comp), 12);
+
+    /* random sets: the components partition the cells that have a free
+     * neighbour, each is connected, and no two touch */
+    uint64_t seed = 77;
+    for (int k = 0; k < 2000; k++) {
+        int h = 1 + (int)(rng_next(&seed) % 8);
+        int w = 1 + (int)(rng_next(&seed) % 8);
+        if (w > h || h * w > 64)
+            continue;
+        cram_geom_init(&g, h, w);
+        x = rng_next(&seed) & rng_next(&seed) & g.all;
+        if (k & 1)
+            x |= rng_next(&seed) & g.all;
+        n = cram_split(&g, x, comp);
+        uint64_t seen = 0;
+        for (int i = 0; i < n; i++) {
+            TU_ASSERT((comp[i] & seen) == 0);
+            TU_ASSERT((comp[i] & ~x) == 0);
+            TU_ASSERT(__builtin_popcountll(comp[i]) >= 2);
+            TU_ASSERT((cram_neighbours(&g, comp[i]) & x & ~comp[i]) == 0);
+            seen |= comp[i];
+        }
+        TU_ASSERT(seen == (x & cram_neighbours(&g, x)));
+    }
+}
+END_TEST
+
+/* The least image of x among the eight symmetries of the plane that fit a
+ * layout of h rows and w columns, each moved to the corner, computed cell
+ * by cell. */
+static uint64_t brute_canonical(int height, int stride, uint64_t x)
+{
+    int r[64], c[64], n = 0;
+    for (int cell = 0; cell < height * stride; cell++)
+        if (x >> cell & 1) {
+            r[n] = cell / stride;
+            c[n] = cell % stride;
+            n++;
+        }
+    uint64_t best = ~0ULL;
+    for (int t = 0; t < 8; t++) {
+        int y[64], z[64], miny = 999, minz = 999, maxy = -999, maxz = -999;
+        for (int i = 0; i < n; i++) {
+            int a = t & 1 ? -c[i] : c[i];
+            int b = t & 2 ? -r[i] : r[i];
+            if (t & 4) {
+                int s = a;
+                a = b;
+                b = s;
+            }
+            y[i] = b;
+            z[i] = a;
+            miny = y[i] < miny ? y[i] : miny;
+            minz = z[i] < minz ? z[i] : minz;
+            maxy = y[i] > maxy ? y[i] : maxy;
+            maxz = z[i] > maxz ? z[i] : maxz;
+        }
+        if (maxy - miny >= height || maxz - minz >= stride)
+            continue;
+        uint64_t img = 0;
+        for (int i = 0; i < n; i++)
+            img |= 1ULL << ((y[i] - miny) * stride + z[i] - minz);
+        if (img < best)
+            best = img;
+    }
+    return best;
+}
+
+START_TEST(test_canonical)
+{
+    uint64_t seed = 12345;
+    cram_geom g;
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    long checked = 0;
+    for (int k = 0; k < 4000; k++) {
+        int h = 1 + (int)(rng_next(&seed) % 16);
+        int w = 1 + (int)(rng_next(&seed) % 8);
+        if (w > h || h * w > 64)
+            continue;
+        cram_geom_init(&g, h, w);
+        uint64_t x = rng_next(&seed) & g.all;
+        if (k & 1)
+            x |= rng_next(&seed) & g.all;
+        int n = cram_split(&g, x, comp);
+        for (int i = 0; i < n; i++) {
+            int bh, bw;
+            uint64_t can = cram_canonical(&g, comp[i], &bh, &bw);
+            uint64_t want = brute_canonical(h, w, comp[i]);
+            TU_ASSERT_MSG(can == want, "%dx%d: canonical of %llx is %llx, want %llx", h, w,
+                          (unsigned long long)comp[i], (unsigned long long)can,
+                          (unsigned long long)want);
+            TU_ASSERT(cram_canonical(&g, can, NULL, NULL) == can);
+            TU_ASSERT(bh >= 1 && bh <= h && bw >= 1 && bw <= w);
+            checked++;
+        }
+    }
+    TU_ASSERT(checked > 1000);
+
+    /* the same L in its eight orientations on 3x3 has one form */
+    cram_geom_init(&g, 3, 3);
+    uint64_t l = 1ULL << 0 | 1ULL << 3 | 1ULL << 6 | 1ULL << 7; /* #.. / #.. / ##. */
+    uint64_t first = cram_canonical(&g, l, NULL, NULL);
+    uint64_t imgs[] = {1ULL << 2 | 1ULL << 5 | 1ULL << 8 | 1ULL << 7,  /* mirrored */
+                       1ULL << 0 | 1ULL << 1 | 1ULL << 4 | 1ULL << 7,  /* ## / .# / .# */
+                       1ULL << 6 | 1ULL << 7 | 1ULL << 8 | 1ULL << 5}; /* rotated, shifted */
+    for (int i = 0; i < 3; i++)
+        TU_ASSERT(cram_canonical(&g, imgs[i], NULL, NULL) == first);
+}
+END_TEST
+
+/* ---- against the naive reference ---- */
+
+typedef struct {
+    int rows, cols, max_free;
+} shape;
+
+static const shape random_shapes[] = {{4, 6, 22}, {5, 5, 22}, {3, 8, 22}, {6, 4, 22},
+                                      {2, 12, 22}, {5, 7, 24}, {7, 4, 22}, {1, 20, 20},
+                                      {4, 4, 16}, {6, 6, 22}};
+
+/* Random positions: the whole board thinned to at most max_free cells. */
+static uint64_t random_position(uint64_t *seed, int rows, int cols, int max_free)
+{
+    int n = rows * cols;
+    uint64_t x = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    int target = max_free / 2 + (int)(rng_next(seed) % (uint64_t)(max_free / 2 + 1));
+    while (__builtin_popcountll(x) > target) {
+        int cell = (int)(rng_next(seed) % (uint64_t)n);
+        x &= ~(1ULL << cell);
+    }
+    return x;
+}
+
+static void check_random(cram_method m, int board_order, long tt_mb, int per_shape)
+{
+    uint64_t seed = 0x1234567ULL + (uint64_t)m * 1000 + (uint64_t)board_order;
+    for (size_t k = 0; k < sizeof random_shapes / sizeof random_shapes[0]; k++) {
+        const shape *sh = &random_shapes[k];
+        naive_cram *nv = naive_cram_new(sh->rows, sh->cols);
+        TU_ASSERT(nv != NULL);
+        cram_solver *s = new_solver(sh->rows, sh->cols, m, tt_mb, board_order);
+        for (int i = 0; i < per_shape; i++) {
+            uint64_t x = random_position(&seed, sh->rows, sh->cols, sh->max_free);
+            int want = naive_cram_nimber(nv, x);
+            int got = solve(s, x);
+            TU_ASSERT_MSG(got == want, "%s %dx%d free %llx: nimber %d, naive %d", cram_method_name(m),
+                          sh->rows, sh->cols, (unsigned long long)x, got, want);
+        }
+        cram_solver_free(s);
+        naive_cram_free(nv);
+    }
+}
+
+START_TEST(test_random_vs_naive)
+{
+    check_random((cram_method)_i, 0, 64, 40);
+}
+END_TEST
+
+START_TEST(test_random_board_order_small_tt)
+{
+    /* 1 MB holds 16384 buckets: the big positions evict entries */
+    check_random((cram_method)_i, 1, 1, 25);
+}
+END_TEST
+
+/* ---- published nimbers of empty boards ---- */
+
+static const int dawson[21] = {0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3};
+static const int three_by[21] = {0, 0, 0, 0, 1, 1, 4, 1, 3, 1, 2, 0, 1, 2, 3, 1, 4, 0, 1, 0, 2};
+
+typedef struct {
+    int rows, cols, nimber;
+} known_value;
+
+/* Every method, including plain, solves these in a few seconds in all. */
+static const known_value small_known[] = {{4, 5, 2}, {4, 7, 3}, {5, 5, 0}, {4, 4, 0},
+                                          {5, 6, 2}, {3, 10, 2}, {4, 6, 0}};
+/* The biggest boards of the issue: with the slower methods (plain,
+ * simple-cuts, set-cuts and etc visit several times more nodes than
+ * aspiration here, a minute and more in all) only aspiration and etc. */
+static const known_value big_known[] = {{3, 12, 1}, {4, 9, 1}, {5, 7, 1}};
+
+static void check_known(cram_method m, const known_value *kv, int n)
+{
+    for (int i = 0; i < n; i++) {
+        cram_solver *s = new_solver(kv[i].rows, kv[i].cols, m, 256, 0);
+        int cells = kv[i].rows * kv[i].cols;
+        int got = solve(s, (1ULL << cells) - 1);
+        TU_ASSERT_MSG(got == kv[i].nimber, "%s: %dx%d is %d, published %d", cram_method_name(m),
+                      kv[i].rows, kv[i].cols, got, kv[i].nimber);
+        cram_solver_free(s);
+    }
+}
+
+START_TEST(test_known_small)
+{
+    cram_method m = (cram_method)_i;
+    for (int len = 1; len <= 20; len++) {
+        cram_solver *s = new_solver(1, len, m, 16, 0);
+        TU_ASSERT_MSG(solve(s, (1ULL << len) - 1) == dawson[len], "%s 1x%d", cram_method_name(m), len);
+        cram_solver_free(s);
+        s = new_solver(2, len, m, 16, 0);
+        TU_ASSERT_MSG(solve(s, (1ULL << (2 * len)) - 1) == len % 2, "%s 2x%d", cram_method_name(m), len);
+        cram_solver_free(s);
+    }
+    for (int len = 3; len <= 9; len++) {
+        cram_solver *s = new_solver(len, 3, m, 64, 0); /* 3xn turned a quarter */
+        TU_ASSERT_MSG(solve(s, (1ULL << (3 * len)) - 1) == three_by[len], "%s %dx3", cram_method_name(m),
+                      len);
+        cram_solver_free(s);
+    }
+    check_known(m, small_known, (int)(sizeof small_known / sizeof small_known[0]));
+}
+END_TEST
+
+START_TEST(test_known_big)
+{
+    cram_method m = CRAM_ASPIRATION;
+    check_known(m, big_known, (int)(sizeof big_known / sizeof big_known[0]));
+    if (m == CRAM_ASPIRATION) {
+        cram_solver *s = new_solver(3, 11, m, 64, 0);
+        TU_ASSERT_EQ(solve(s, (1ULL << 33) - 1), three_by[11]);
+        cram_solver_free(s);
+    }
+}
+END_TEST
+
+/* ---- the transposition table file ---- */
+
+START_TEST(test_tt_file)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt", dir);
+    rdb_error err;
+
+    cram_solver *s = new_solver(4, 6, CRAM_SET_CUTS, 8, 0);
+    uint64_t all = (1ULL << 24) - 1;
+    naive_cram *nv = naive_cram_new(4, 6);
+    TU_ASSERT(nv != NULL);
+    int want = naive_cram_nimber(nv, all & ~1ULL);
+    naive_cram_free(nv);
+    TU_ASSERT_EQ(solve(s, all & ~1ULL), want);
+    cram_stats a;
+    cram_solver_stats(s, &a);
+    TU_ASSERT(a.tt_entries > 100);
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+
+    /* reloaded: the same entries, and the root is answered without search */
+    cram_solver *t = new_solver(4, 6, CRAM_PLAIN, 8, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_OK);
+    cram_stats b;
+    cram_solver_stats(t, &b);
+    TU_ASSERT_EQ(b.tt_loaded, a.tt_entries);
+    TU_ASSERT_EQ(b.tt_entries, a.tt_entries);
+    TU_ASSERT_EQ(solve(t, all & ~1ULL), want);
+    cram_solver_stats(t, &b);
+    TU_ASSERT_EQ(b.nodes, 0);
+    cram_solver_free(t);
+
+    /* a 6x4 board has the same layout (4 cells across) */
+    t = new_solver(6, 4, CRAM_ETC, 8, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_OK);
+    cram_solver_free(t);
+
+    /* another short side, a missing file, damaged files */
+    t = new_solver(5, 5, CRAM_ETC, 8, 0);
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_E_INPUT);
+    TU_ASSERT_MSG(strstr(err.msg, "not 5") != NULL, "message '%s'", err.msg);
+    cram_solver_free(t);
+    t = new_solver(4, 6, CRAM_ETC, 8, 0);
+    char missing[TU_DIR_MAX + 32];
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, missing, &err), RDB_E_MISSING);
+
+    size_t len;
+    unsigned char *data = tu_read_file(path, &len);
+    TU_ASSERT(data != NULL && len > 40);
+    data[len / 2] ^= 0x10;
+    TU_ASSERT_EQ(tu_write_file(path, data, len), 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_E_CORRUPT);
+    data[len / 2] ^= 0x10;
+    TU_ASSERT_EQ(tu_write_file(path, data, len - 5), 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_E_CORRUPT);
+    TU_ASSERT_EQ(tu_write_file(path, "hello", 5), 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(t, path, &err), RDB_E_CORRUPT);
+    cram_stats c;
+    cram_solver_stats(t, &c);
+    TU_ASSERT_EQ(c.tt_entries, 0);
+    cram_solver_free(t);
+    cram_solver_free(s);
+    free(data);
+    tu_rmrf(dir);
+}
+END_TEST
+
+START_TEST(test_tt_replacement)
+{
+    rdb_error err;
+    cram_tt t;
+    TU_ASSERT_EQ(cram_tt_init(&t, 1, &err), RDB_OK);
+    /* fill far beyond the table: every key stays findable until evicted,
+     * the dearest entries survive, and counts add up */
+    uint64_t seed = 99;
+    for (uint64_t k = 1; k <= 400000; k++) {
+        uint64_t key = rng_next(&seed) | 1;
+        cram_tt_put(&t, key, (int)(key % 100), k % 1000 == 0 ? 200 : 1);
+        TU_ASSERT_EQ(cram_tt_get(&t, key), (int)(key % 100));
+    }
+    TU_ASSERT(t.entries <= t.nbuckets * CRAM_TT_WAYS);
+    TU_ASSERT_EQ(t.entries + t.replaced, 400000 - 0);
+    seed = 99;
+    int kept = 0;
+    for (uint64_t k = 1; k <= 400000; k++) {
+        uint64_t key = rng_next(&seed) | 1;
+        if (k % 1000 == 0)
+            kept += cram_tt_get(&t, key) == (int)(key % 100);
+    }
+    TU_ASSERT_EQ(kept, 400);
+    cram_tt_free(&t);
+}
+END_TEST
+
+START_TEST(test_stop_and_resume)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt", dir);
+    rdb_error err;
+    cram_solver *s = new_solver(4, 8, CRAM_ASPIRATION, 64, 0);
+    rdb_stop_requested = SIGINT;
+    int v = -1;
+    TU_ASSERT_EQ(cram_solver_solve(s, (1ULL << 32) - 1, &v, &err), RDB_E_STOPPED);
+    TU_ASSERT_EQ(v, -1);
+    rdb_stop_requested = 0;
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+    cram_solver_free(s);
+    s = new_solver(4, 8, CRAM_ASPIRATION, 64, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(solve(s, (1ULL << 32) - 1), 0);
+    cram_solver_free(s);
+    tu_rmrf(dir);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    cram_solver_options opt = {.method = CRAM_ETC, .tt_mb = 1};
+    cram_solver *s;
+    rdb_error err;
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_new(9, 8, &opt, &s, &err), RDB_E_INPUT);
+    TU_ASSERT(strstr(err.msg, "72 cells") != NULL);
+    TU_ASSERT_EQ(cram_method_from_name("nope"), -1);
+    for (int m = 0; m < CRAM_NMETHODS; m++)
+        TU_ASSERT_EQ(cram_method_from_name(cram_method_name((cram_method)m)), m);
+    s = new_solver(2, 3, CRAM_ETC, 1, 0);
+    int v;
+    TU_ASSERT_EQ(cram_solver_solve(s, 1ULL << 6, &v, &err), RDB_E_INPUT);
+    TU_ASSERT_EQ(solve(s, 0), 0);
+    cram_solver_free(s);
+}
+END_TEST
+
+Suite *cram_solver_suite(void)
+{
+    Suite *s = suite_create("cram_solver");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_split);
+    tcase_add_test(tc, test_canonical);
+    tcase_add_loop_test(tc, test_random_vs_naive, 0, CRAM_NMETHODS);
+    tcase_add_loop_test(tc, test_random_board_order_small_tt, 0, CRAM_NMETHODS);
+    tcase_add_loop_test(tc, test_known_small, 0, CRAM_NMETHODS);
+    tcase_add_test(tc, test_known_big);
+    tcase_add_test(tc, test_tt_file);
+    tcase_add_test(tc, test_tt_replacement);
+    tcase_add_test(tc, test_stop_and_resume);
+    tcase_add_test(tc, test_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,206 @@
+/*
+ * solve_cram.c — `retrodb solve cram RxC` and `retrodb solve cram
+ * --position FILE`: the nimber of an empty Cram board or of any position,
+ * by search (src/cram_solver.h), with statistics.
+ *
+ * Every argument is checked, and the position read, before anything is
+ * written, so that bad input leaves no file behind. With --tt-file the
+ * transposition table is loaded at the start when the file exists and
+ * saved when the solve ends or is stopped by SIGINT/SIGTERM, so running
+ * the same command again resumes a long solve.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "cram_board.h"
+#include "cram_solver.h"
+#include "dots_diagram.h"
+
+#define MAX_TABLE_DIRS 16
+#define DEFAULT_TT_MB 1024
+
+static const char *const solve_usage =
+    "usage: retrodb solve cram RxC [options]\n"
+    "       retrodb solve cram --position FILE [options]   (FILE '-' = standard input)\n"
+    "options: --method plain|simple-cuts|set-cuts|etc|aspiration (default aspiration)\n"
+    "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
+    "         --tt-file F   load the table from F if it exists; save it there at the end\n"
+    "                       and when stopped by a signal (resume by running again)\n"
+    "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
+    "         --board-order visit moves in board order (to measure the move ordering)\n"
+    "         --json        one JSON object on standard output\n"
+    "         --progress    progress on stderr even when it is not a terminal\n"
+    "         --quiet       no progress\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+    fputs("retrodb: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    fputs(solve_usage, stderr);
+    return 2;
+}
+
+static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t *covered,
+                                rdb_error *err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "standard input" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
+    if (!f)
+        return rdb_fail_errno(err, RDB_E_INPUT, "cannot open '%s'", path);
+    char *text;
+    rdb_status st = rdb_read_stream(f, name, &text, err);
+    if (!is_stdin)
+        fclose(f);
+    if (st != RDB_OK)
+        return st;
+    st = cram_diagram_parse(text, name, rows, cols, covered, err);
+    free(text);
+    return st;
+}
+
+static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st)
+{
+    printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
+           "\"nodes\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
+           "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"seconds\":%.3f}\n",
+           rows, cols, nimber, cram_method_name(m), (unsigned long long)st->nodes,
+           (unsigned long long)st->tt_hits, (unsigned long long)st->db_hits,
+           (unsigned long long)st->cuts, (unsigned long long)st->tt_entries,
+           (unsigned long long)st->tt_loaded, st->seconds);
+}
+
+static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_method m,
+                       const cram_stats *st)
+{
+    cram_diagram_print(stdout, rows, cols, covered);
+    printf("nimber %d (%s)\n", nimber, nimber ? "first player wins" : "second player wins");
+    printf("method %s: %.2f s, %llu nodes (%.0f per second), tt hits %llu, db hits %llu, "
+           "cuts %llu, tt entries %llu",
+           cram_method_name(m), st->seconds, (unsigned long long)st->nodes,
+           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->tt_hits,
+           (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
+           (unsigned long long)st->tt_entries);
+    if (st->tt_loaded)
+        printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
+    printf("\n");
+}
+
+int rdb_cmd_solve(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "cram") != 0)
+        return bad("solve knows one game: cram (got '%s')", argc < 2 ? "" : argv[1]);
+
+    cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
+    const char *position = NULL, *tt_file = NULL, *board = NULL;
+    const char *dirs[MAX_TABLE_DIRS];
+    int ndirs = 0, json = 0, quiet = 0, progress = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        long n;
+        if ((v = rdb_tool_opt_value(argc, argv, &i, "--method"))) {
+            int m = cram_method_from_name(v);
+            if (m < 0)
+                return bad("unknown method '%s'", v);
+            opt.method = (cram_method)m;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-mb"))) {
+            if (rdb_tool_parse_long(v, 1, 1L << 20, &n) != 0)
+                return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
+            opt.tt_mb = n;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
+            tt_file = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
+            position = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--db"))) {
+            if (ndirs == MAX_TABLE_DIRS)
+                return bad("too many --db (at most 16): '%s'", v);
+            dirs[ndirs++] = v;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[i], "--progress") == 0) {
+            progress = 1;
+        } else if (strcmp(argv[i], "--board-order") == 0) {
+            opt.board_order = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return bad("unknown or incomplete option '%s'", argv[i]);
+        } else if (!board) {
+            board = argv[i];
+        } else {
+            return bad("unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (board && position)
+        return bad("give a board RxC or --position FILE, not both (got '%s' too)", board);
+    if (!board && !position)
+        return bad("%sgive a board RxC or --position FILE", "");
+
+    rdb_error err;
+    int rows, cols;
+    uint64_t covered = 0;
+    if (board) {
+        char end;
+        if (sscanf(board, "%dx%d%c", &rows, &cols, &end) != 2)
+            return bad("bad board '%s' (want RxC, e.g. 5x7)", board);
+        cram_board b;
+        rdb_status st = cram_board_init(&b, rows, cols, &err);
+        if (st != RDB_OK)
+            return rdb_tool_report(st, &err);
+    } else {
+        rdb_status st = read_position(position, &rows, &cols, &covered, &err);
+        if (st != RDB_OK)
+            return rdb_tool_report(st, &err);
+    }
+    opt.progress = !quiet && (progress || isatty(STDERR_FILENO));
+
+    cram_solver *s;
+    rdb_status st = cram_solver_new(rows, cols, &opt, &s, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    for (int i = 0; i < ndirs && st == RDB_OK; i++)
+        st = cram_solver_add_table(s, dirs[i], &err);
+    if (st == RDB_OK && tt_file) {
+        st = cram_solver_load_tt(s, tt_file, &err);
+        if (st == RDB_E_MISSING)
+            st = RDB_OK;
+    }
+    if (st != RDB_OK) {
+        cram_solver_free(s);
+        return rdb_tool_report(st, &err);
+    }
+
+    rdb_tool_catch_signals();
+    int ncells = rows * cols;
+    uint64_t all = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+    int nimber = -1;
+    st = cram_solver_solve(s, all & ~covered, &nimber, &err);
+    if (tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
+        rdb_error save_err;
+        rdb_status sst = cram_solver_save_tt(s, tt_file, &save_err);
+        if (sst != RDB_OK) {
+            rdb_tool_report(sst, &save_err);
+            if (st == RDB_OK)
+                st = sst, err = save_err;
+        } else if (st == RDB_E_STOPPED && !quiet) {
+            fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume\n",
+                    tt_file);
+        }
+    }
+    if (st == RDB_OK) {
+        cram_stats stats;
+        cram_solver_stats(s, &stats);
+        if (json)
+            print_json(rows, cols, nimber, opt.method, &stats);
+        else
+            print_text(rows, cols, covered, nimber, opt.method, &stats);
+    }
+    cram_solver_free(s);
+    return rdb_tool_report(st, &err);
+}
