@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cram_kernel.h"
+#include "loony_offers.h"
 #include "progress.h"
 
 #define NO_VALUE INT8_MIN
@@ -214,35 +215,6 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
     }
 }
 
-/* Loony analysis: a position where the player to move has been offered a
- * chain (dots_rules_loony_offered) records that the opponent made the loony
- * move. Checked position by position, rows in parallel. */
-static void mark_loony_offers(const rdb_db *db, const rdb_slice *s, int8_t *best)
-{
-    const rdb_layout *lay = &db->lay;
-    const dots_rules *r = &db->rules;
-    const int G = lay->ngroups, I = G - 1;
-    uint32_t radix[RDB_MAX_GROUPS];
-    for (int h = 0; h < G; h++)
-        radix[h] = lay->count[h][s->counts[h]];
-    const uint32_t m_inner = radix[I];
-    const uint16_t *inner_states = lay->states[I][s->counts[I]];
-    const uint64_t rows = s->size / m_inner;
-#pragma omp parallel for schedule(dynamic, 64)
-    for (uint64_t o = 0; o < rows; o++) {
-        uint64_t x = o, outer_pos = 0;
-        for (int h = I - 1; h >= 0; h--) {
-            outer_pos |= (uint64_t)lay->states[h][s->counts[h]][x % radix[h]] << lay->off[h];
-            x /= radix[h];
-        }
-        int8_t *brow = best + o * m_inner;
-        for (uint32_t i = 0; i < m_inner; i++) {
-            uint64_t pos = outer_pos | (uint64_t)inner_states[i] << lay->off[I];
-            brow[i] = (int8_t)dots_rules_key(r, pos, brow[i]);
-        }
-    }
-}
-
 rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbour *nb,
                               rdb_error *err)
 {
@@ -318,7 +290,7 @@ rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t 
         return rdb_fail(err, RDB_E_CORRUPT, "internal error: %llu positions of level %d got no value",
                         (unsigned long long)gaps, s->level);
     if (db->rules.loony)
-        mark_loony_offers(db, s, best);
+        loony_offers_mark(kern->loony, s, best);
     return RDB_OK;
 }
 
@@ -328,6 +300,8 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
     kern->db = db;
     if (db->params.game == RDB_GAME_CRAM)
         return cram_kernel_init(kern, err);
+    if (db->rules.loony && !(kern->loony = loony_offers_new(db)))
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for loony tables");
     const rdb_layout *lay = &db->lay;
     const dots_rules *r = &db->rules;
     if (lay->ngroups < 2)
@@ -369,6 +343,7 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 void rdb_kernel_free(rdb_kernel *kern)
 {
     cram_kernel_free(kern);
+    loony_offers_free(kern->loony);
     for (int k = 0; k <= RDB_MAX_GROUP_BITS; k++)
         free(kern->inner[k]);
     memset(kern, 0, sizeof *kern);

@@ -26,6 +26,7 @@ typedef struct {
     uint32_t *inner[RDB_MAX_GROUP_BITS + 1];
     int inner_moves[RDB_MAX_GROUP_BITS + 1];
     struct cram_kernel *cram;   /* Cram's tables (cram_kernel.h), or NULL */
+    struct loony_offers *loony; /* loony analysis (loony_offers.h), or NULL */
 } rdb_kernel;
 
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
