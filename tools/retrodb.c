@@ -37,9 +37,7 @@ static const char *usage_text =
     "       retrodb query --dir DIR [--json] [FILE]\n"
     "       retrodb info --dir DIR\n"
     "       retrodb status --dir DIR\n"
-    "       retrodb verify --dir DIR [--full]\n"
-    "       retrodb solve cram RxC|--position FILE [--method M] [--tt-mb N] [--tt-file F]\n"
-    "                     [--db DIR]... [--json] [--quiet|--progress]\n";
+    "       retrodb verify --dir DIR [--full]\n";
 
 int rdb_tool_usage(void)
 {
@@ -230,13 +228,16 @@ static int cmd_info(int argc, char **argv)
            " (stored/ideal %.3f)\n",
            bits, stored, db.lay.nbits, cram ? "" : " and\n            interchangeable lines",
            ideal, stored / ideal);
-    printf("level  slices  done  positions       bytes  checksum\n");
+    /* seconds: computing and writing the level's slices, as the manifest
+     * records them (a resumed build counts each slice once) */
+    printf("level  slices  done  positions       bytes  checksum          seconds   Mpos/s\n");
     for (int level = db.lay.nbits; level >= 0; level--) {
         level_summary ls;
         summarize_level(&db, &man, level, &ls);
         if (ls.done == ls.slices)
-            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "%s\n", level, ls.slices,
-                   ls.done, ls.positions, ls.bytes, ls.checksum,
+            printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "  %7.1f  %7.1f%s\n",
+                   level, ls.slices, ls.done, ls.positions, ls.bytes, ls.checksum, ls.seconds,
+                   ls.seconds > 0 ? (double)ls.timed_positions / ls.seconds / 1e6 : 0.0,
                    man.deleted >> level & 1 ? "  (deleted)" : "");
         else
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ls.slices, ls.done,
@@ -354,8 +355,6 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "status") == 0)
         return cmd_status(argc - 1, argv + 1);
-    if (strcmp(cmd, "solve") == 0)
-        return rdb_cmd_solve(argc - 1, argv + 1);
     if (strcmp(cmd, "verify") == 0)
         return cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
