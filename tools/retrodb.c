@@ -37,7 +37,9 @@ static const char *usage_text =
     "       retrodb query --dir DIR [--json] [FILE]\n"
     "       retrodb info --dir DIR\n"
     "       retrodb status --dir DIR\n"
-    "       retrodb verify --dir DIR [--full]\n";
+    "       retrodb verify --dir DIR [--full]\n"
+    "       retrodb solve cram RxC|--position FILE [--method M] [--tt-mb N] [--tt-file F]\n"
+    "                     [--db DIR]... [--json] [--quiet|--progress]\n";
 
 int rdb_tool_usage(void)
 {
@@ -355,6 +357,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "status") == 0)
         return cmd_status(argc - 1, argv + 1);
+    if (strcmp(cmd, "solve") == 0)
+        return rdb_cmd_solve(argc - 1, argv + 1);
     if (strcmp(cmd, "verify") == 0)
         return cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
