@@ -27,7 +27,7 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 LIB      := $(BUILD)/libretrodb.a
 
-.PHONY: all deps check test demo sanitize bench install clean
+.PHONY: all deps check test demo sanitize bench bench-cram install clean
 
 all: $(BIN)/retrodb
 
@@ -63,6 +63,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
+	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -76,6 +77,11 @@ sanitize: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	sh scripts/bench.sh
+
+# The Cram solver benchmark; BIG=1 adds 4x11 and 5x8 (minutes).
+bench-cram: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash scripts/bench_cram.sh
 
 install: $(BIN)/retrodb $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/retrodb

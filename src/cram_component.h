@@ -33,6 +33,7 @@ typedef struct {
     uint64_t col[8];              /* the cells of column j */
     uint64_t spread[256];         /* the bits of one row turned into a column:
                                      bit j -> bit j*stride */
+    uint8_t reverse[9][256];      /* reverse[w][v]: the w low bits of v mirrored */
 } cram_geom;
 
 /* Set up the layout of height x stride cells (1 <= stride <= height,

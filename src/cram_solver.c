@@ -324,7 +324,10 @@ static void make_child(const cram_solver *s, uint64_t y, cram_child *c)
             continue;
         }
         assert(c->nparts < CHILD_PARTS);
-        c->part[c->nparts++] = cram_canonical(&s->g, comp[i], NULL, NULL);
+        uint64_t key = cram_canonical(&s->g, comp[i], NULL, NULL);
+        /* the lookup comes soon: start fetching the bucket now */
+        __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
+        c->part[c->nparts++] = key;
         if (cells > size)
             size = cells;
     }
@@ -470,8 +473,26 @@ static void order_children(const cram_child *ch, int n, uint8_t *order)
     }
 }
 
+/* Remember that x's nimber is in none of `excluded` (only nimbers below 16
+ * have room in the table). */
+static void exclude(cram_solver *s, uint64_t x, nimset excluded, uint64_t nodes_before)
+{
+    unsigned low = (unsigned)(uint64_t)excluded & 0xffffu;
+    if (low)
+        cram_tt_exclude(&s->tt, x, low, work_since(s, nodes_before));
+}
+
 static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
 {
+    /* Nimbers an earlier search has ruled out need no asking again. */
+    unsigned ruled_out = cram_tt_excluded(&s->tt, x);
+    if (ruled_out) {
+        want &= ~(nimset)ruled_out;
+        if (!want) {
+            s->stats.tt_hits++;
+            return -1;
+        }
+    }
     if (!count_node(s))
         return STOPPED;
     const cram_method m = s->opt.method;
@@ -494,6 +515,7 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
         }
         if (!(p & want)) {
             s->stats.cuts++;
+            exclude(s, x, want, before);
             return -1;
         }
     }
@@ -514,6 +536,7 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
     for (int o = 0; o < k; o++) {
         if (!(p & want)) {
             s->stats.cuts++;
+            exclude(s, x, want, before);
             return -1;
         }
         if (ply == 0)
@@ -539,6 +562,9 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
         cram_tt_put(&s->tt, x, result, work_since(s, before));
         return result;
     }
+    /* P is right up to max(R) and holds nothing there: the nimber is
+     * larger than anything wanted. */
+    exclude(s, x, cap, before);
     return -1;
 }
 

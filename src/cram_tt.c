@@ -21,8 +21,10 @@
 
 #include "fsutil.h"
 
-#define TT_MAGIC "RDBCRTT1"
-#define TT_RECORD 10
+_Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
+
+#define TT_MAGIC "RDBCRTT2"
+#define TT_RECORD 12
 #define TT_CHUNK 4096
 
 rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
@@ -37,6 +39,8 @@ rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
     void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
+    /* Huge pages spare a TLB miss on most probes of a big table. */
+    madvise(p, t->bytes, MADV_HUGEPAGE);
     t->bucket = p;
     t->nbuckets = n;
     t->shift = 64 - bits;
@@ -50,17 +54,14 @@ void cram_tt_free(cram_tt *t)
     t->bucket = NULL;
 }
 
-void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
+/* The entry of key in its bucket, made (evicting the cheapest entry) when
+ * missing. */
+static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
 {
-    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
     int victim = 0, victim_work = 256;
     for (int i = 0; i < CRAM_TT_WAYS; i++) {
-        if (b->key[i] == key) {
-            b->nimber[i] = (uint8_t)nimber;
-            if (work > b->work[i])
-                b->work[i] = (uint8_t)work;
-            return;
-        }
+        if (b->key[i] == key)
+            return i;
         int w = b->key[i] == 0 ? -1 : b->work[i];
         if (w < victim_work) {
             victim = i;
@@ -72,8 +73,31 @@ void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
     else
         t->entries++;
     b->key[victim] = key;
-    b->nimber[victim] = (uint8_t)nimber;
-    b->work[victim] = (uint8_t)(work > 255 ? 255 : work);
+    b->nimber[victim] = CRAM_TT_UNKNOWN;
+    b->excluded[victim] = 0;
+    b->work[victim] = 0;
+    return victim;
+}
+
+void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
+{
+    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    int i = slot_for(t, b, key);
+    b->nimber[i] = (uint8_t)nimber;
+    b->excluded[i] = nimber < 16 ? (uint16_t)~(1u << nimber) : 0xffff;
+    if (work > b->work[i])
+        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+}
+
+void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
+{
+    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    int i = slot_for(t, b, key);
+    if (b->nimber[i] != CRAM_TT_UNKNOWN)
+        return;
+    b->excluded[i] |= (uint16_t)excluded;
+    if (work > b->work[i])
+        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
 }
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
@@ -128,6 +152,7 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
             put_le(buf + used, b->key[k], 8);
             buf[used + 8] = b->nimber[k];
             buf[used + 9] = b->work[k];
+            put_le(buf + used + 10, b->excluded[k], 2);
             used += TT_RECORD;
             written++;
         }
@@ -197,12 +222,14 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *load
             uint64_t key = get_le(rec, 8);
             if (pass == 0) {
                 sum = fnv1a(sum, rec, TT_RECORD);
-                if (key == 0 || rec[8] > 127) {
+                if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN)) {
                     st = rdb_fail(err, RDB_E_CORRUPT, "'%s' holds a damaged entry", path);
                     break;
                 }
-            } else {
+            } else if (rec[8] != CRAM_TT_UNKNOWN) {
                 cram_tt_put(t, key, rec[8], rec[9]);
+            } else {
+                cram_tt_exclude(t, key, (unsigned)get_le(rec + 10, 2), rec[9]);
             }
         }
         if (pass == 0 && st == RDB_OK) {

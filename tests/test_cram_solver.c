@@ -196,8 +196,8 @@ typedef struct {
     int rows, cols, max_free;
 } shape;
 
-static const shape random_shapes[] = {{4, 6, 22}, {5, 5, 22}, {3, 8, 22}, {6, 4, 22},
-                                      {2, 12, 22}, {5, 7, 24}, {7, 4, 22}, {1, 20, 20},
+static const shape random_shapes[] = {{4, 6, 20}, {5, 5, 20}, {3, 8, 20}, {6, 4, 20},
+                                      {2, 12, 20}, {5, 7, 22}, {7, 4, 20}, {1, 20, 20},
                                       {4, 4, 16}, {6, 6, 22}};
 
 /* Random positions: the whole board thinned to at most max_free cells. */
@@ -235,14 +235,14 @@ static void check_random(cram_method m, int board_order, long tt_mb, int per_sha
 
 START_TEST(test_random_vs_naive)
 {
-    check_random((cram_method)_i, 0, 64, 40);
+    check_random((cram_method)_i, 0, 64, 16);
 }
 END_TEST
 
 START_TEST(test_random_board_order_small_tt)
 {
     /* 1 MB holds 16384 buckets: the big positions evict entries */
-    check_random((cram_method)_i, 1, 1, 25);
+    check_random((cram_method)_i, 1, 1, 10);
 }
 END_TEST
 
@@ -257,11 +257,12 @@ typedef struct {
 
 /* Every method, including plain, solves these in a few seconds in all. */
 static const known_value small_known[] = {{4, 5, 2}, {4, 7, 3}, {5, 5, 0}, {4, 4, 0},
-                                          {5, 6, 2}, {3, 10, 2}, {4, 6, 0}};
-/* The biggest boards of the issue: with the slower methods (plain,
- * simple-cuts, set-cuts and etc visit several times more nodes than
- * aspiration here, a minute and more in all) only aspiration and etc. */
-static const known_value big_known[] = {{3, 12, 1}, {4, 9, 1}, {5, 7, 1}};
+                                          {3, 10, 2}, {4, 6, 0}};
+/* The biggest boards of the issue, with aspiration only: the other methods
+ * search for the exact nimber at every node and take 5 to 20 times longer
+ * here (about two minutes more in all; scripts/bench_cram.sh compares
+ * them). */
+static const known_value big_known[] = {{5, 6, 2}, {3, 12, 1}, {4, 9, 1}, {5, 7, 1}};
 
 static void check_known(cram_method m, const known_value *kv, int n)
 {
@@ -300,11 +301,6 @@ START_TEST(test_known_big)
 {
     cram_method m = CRAM_ASPIRATION;
     check_known(m, big_known, (int)(sizeof big_known / sizeof big_known[0]));
-    if (m == CRAM_ASPIRATION) {
-        cram_solver *s = new_solver(3, 11, m, 64, 0);
-        TU_ASSERT_EQ(solve(s, (1ULL << 33) - 1), three_by[11]);
-        cram_solver_free(s);
-    }
 }
 END_TEST
 
@@ -449,14 +445,25 @@ END_TEST
 Suite *cram_solver_suite(void)
 {
     Suite *s = suite_create("cram_solver");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = tcase_create("components");
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_canonical);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("naive");
+    tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_random_vs_naive, 0, CRAM_NMETHODS);
     tcase_add_loop_test(tc, test_random_board_order_small_tt, 0, CRAM_NMETHODS);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("known");
+    tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_known_small, 0, CRAM_NMETHODS);
     tcase_add_test(tc, test_known_big);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("files");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tt_file);
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_stop_and_resume);

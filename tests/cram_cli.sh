@@ -1,0 +1,93 @@
+#!/bin/bash
+# Command-line tests of `retrodb solve cram`: exit status 2 and a message
+# for bad input with nothing written, the JSON shape, published nimbers of
+# empty boards, positions from a file and from standard input, a nimber
+# table probed with --db, and a transposition table file saved and reused.
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+T=$(mktemp -d /tmp/retrodb-cram-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect STATUS PATTERN -- command...: exit status and a stderr/stdout match
+expect() {
+    want=$1 pattern=$2
+    shift 3
+    out=$("$@" 2>&1)
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        bad "$* -> exit $got, want $want: $out"
+    elif [ -n "$pattern" ] && ! printf '%s' "$out" | grep -q -- "$pattern"; then
+        bad "$* -> output lacks '$pattern': $out"
+    else
+        ok
+    fi
+}
+
+S="$RETRODB solve cram"
+tt="$T/tt"
+
+# bad input: status 2, a message, no table file written
+expect 2 'at most 64 fit' -- $S 9x8 --tt-file "$tt"
+expect 2 'bad board' -- $S 5by7 --tt-file "$tt"
+expect 2 'unknown method' -- $S 3x4 --method fastest --tt-file "$tt"
+expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb -3 --tt-file "$tt"
+expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb lots
+expect 2 'not both' -- $S 3x4 --position "$T/p"
+expect 2 'give a board' -- $S --json
+expect 2 'one game' -- $RETRODB solve dots 3x3
+expect 2 'unknown or incomplete option' -- $S 3x4 --fast
+printf '...\n.x.\n' > "$T/bad1"
+expect 2 'line 2, column 2: unknown character' -- $S --position "$T/bad1" --tt-file "$tt"
+printf '...\n..\n' > "$T/bad2"
+expect 2 'line 2, column 3: row has 2 cells' -- $S --position "$T/bad2"
+for i in 1 2 3 4 5 6 7 8 9; do echo '........'; done > "$T/bad3"
+expect 2 'at most 64 fit' -- $S --position "$T/bad3"
+expect 2 'cannot open' -- $S --position "$T/missing"
+[ -e "$tt" ] && bad "a table file was written for bad input" || ok
+
+# published nimbers and the JSON shape
+expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"tt_entries":[0-9]*,"tt_loaded":0,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
+for m in plain simple-cuts set-cuts etc aspiration; do
+    expect 0 '"nimber":2,' -- $S 4x5 --json --method $m --tt-mb 16
+done
+expect 0 '"nimber":4,' -- $S 3x6 --json --tt-mb 16
+expect 0 '"nimber":1,' -- $S 1x2 --json --tt-mb 1
+expect 0 '"nimber":0,' -- $S 1x1 --json --tt-mb 1
+out=$($S 4x5 --json --tt-mb 16 2>/dev/null | wc -l)
+[ "$out" = 1 ] && ok || bad "--json printed $out lines"
+expect 0 'nimber 2 (first player wins)' -- $S 4x5 --tt-mb 16 --quiet
+
+# positions: a file and standard input; the two 2x2 corners of this 2x5
+# are split by a covered column: 0 xor 0 = 0; one covered cell leaves an L
+printf '\n..#..\n..#..  \n\n' > "$T/p1"
+expect 0 '"rows":2,"cols":5,"nimber":0,' -- $S --position "$T/p1" --json --tt-mb 1
+expect 0 '"nimber":1,' -- sh -c "printf '.#\n..\n' | $S --position - --json --tt-mb 1"
+
+# a transposition table file: written at the end, loaded the next time
+expect 0 '"tt_loaded":0,' -- $S 4x6 --json --tt-mb 16 --tt-file "$tt"
+[ -s "$tt" ] && ok || bad "no table file after a solve"
+expect 0 '"nimber":0,"method":"aspiration","nodes":0,.*"tt_loaded":[1-9]' -- $S 4x6 --json --tt-mb 16 --tt-file "$tt"
+expect 2 'not 5' -- $S 5x5 --json --tt-mb 16 --tt-file "$tt"
+printf 'garbage' > "$T/tt2"
+expect 1 'not a cram transposition table' -- $S 4x6 --tt-file "$T/tt2"
+
+# a nimber table probed for every component that fits
+if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
+    expect 0 '"nimber":0,.*"db_hits":[1-9]' -- $S 4x6 --json --tt-mb 16 --db "$T/c34"
+    expect 0 '"nimber":1,.*"db_hits":[1-9]' -- $S 3x9 --json --tt-mb 16 --db "$T/c34"
+    expect 0 '"nimber":3,' -- $S 4x7 --json --tt-mb 16 --db "$T/c34" --method plain
+else
+    bad "build cram 3x4 failed"
+fi
+"$RETRODB" build dots 1x1 --dir "$T/d11" --quiet >/dev/null 2>&1
+expect 2 'not a cram table' -- $S 3x4 --db "$T/d11"
+expect 1 '' -- $S 3x4 --db "$T/nothing"
+
+echo "cram cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
