@@ -8,16 +8,22 @@
 set -eu
 cd "$(dirname "$0")/.."
 RETRODB=${RETRODB:-bin/retrodb}
-boards=(2x2 3x3 3x3:swedish 3x3:icelandic 2x4 3x4)
+boards=(2x2 3x3 3x3:swedish 3x3:icelandic 2x4 3x4 cram:4x5 cram:5x5)
 T=$(mktemp -d /tmp/retrodb-sums.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 status=0
 for spec in "${boards[@]}"; do
-    board=${spec%%:*}
-    variant=empty
-    [ "$spec" != "$board" ] && variant=${spec#*:}
-    name=$board$([ "$variant" = empty ] || echo "-$variant")
-    "$RETRODB" build dots "$board" --variant "$variant" --dir "$T/$name" --quiet
+    if [ "${spec%%:*}" = cram ]; then
+        board=${spec#cram:}
+        name=cram-$board
+        "$RETRODB" build cram "$board" --dir "$T/$name" --quiet
+    else
+        board=${spec%%:*}
+        variant=empty
+        [ "$spec" != "$board" ] && variant=${spec#*:}
+        name=$board$([ "$variant" = empty ] || echo "-$variant")
+        "$RETRODB" build dots "$board" --variant "$variant" --dir "$T/$name" --quiet
+    fi
     "$RETRODB" info --dir "$T/$name" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $4, $6}' > "$T/$name.txt"
     if [ "${1:-}" = "--update" ]; then
         cp "$T/$name.txt" "data/checksums/$name.txt"
