@@ -47,6 +47,13 @@
 /* Returned by a search stopped by a signal or a failing nimber table. */
 #define STOPPED (-2)
 
+/* A table probe decodes part of a compressed frame, dearer than searching
+ * a small component with the transposition table: only components of at
+ * least this many cells (or, for small tables, of at least the table's
+ * cells minus TABLE_SLACK) are looked up in nimber tables. */
+#define TABLE_MIN_CELLS 18
+#define TABLE_SLACK 6
+
 #define POLL_MASK 0x3fffu
 #define PROGRESS_SECONDS 5.0
 
@@ -120,6 +127,7 @@ struct cram_solver {
     cram_tt tt;
     table_ref tables[MAX_TABLES];
     int ntables;
+    int table_min_cells;  /* smallest component worth a table probe */
     cram_child (*ply)[MAX_MOVES];
     cram_stats stats;
 
@@ -199,6 +207,11 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
     if (st != RDB_OK)
         return st;
     cram_table_shape(t->table, &t->rows, &t->cols);
+    int worth = t->rows * t->cols - TABLE_SLACK;
+    if (worth > TABLE_MIN_CELLS)
+        worth = TABLE_MIN_CELLS;
+    if (s->ntables == 0 || worth < s->table_min_cells)
+        s->table_min_cells = worth;
     s->ntables++;
     return RDB_OK;
 }
@@ -271,7 +284,7 @@ static inline int known(cram_solver *s, uint64_t x)
         s->stats.tt_hits++;
         return v;
     }
-    if (s->ntables) {
+    if (s->ntables && __builtin_popcountll(x) >= s->table_min_cells) {
         int h = (63 - __builtin_clzll(x)) / s->g.stride + 1, w = 0;
         for (int j = 0; j < s->g.stride; j++)
             if (x & s->g.col[j])
