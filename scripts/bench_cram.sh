@@ -47,7 +47,7 @@ run() { # board method tables-label extra-args...
     awk -v b="$board" -v m="$method" -v l="$label" -v n="$nim" -v s="$sec" -v k="$nodes" \
         -v mem="$(tail -1 "$T/mem")" 'BEGIN {
         printf "%-5s %-12s %-7s %6d %9.2f %12d %12.0f %10d\n", b, m, l, n, s, k,
-               s > 0 ? k / s : 0, mem }'
+               (s > 0 ? k / s : 0), mem }'
 }
 
 echo "retrodb solve cram: $(nproc) cores, tt $TT_MB MB, tables: ${TABLES:-none}"
