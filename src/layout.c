@@ -241,19 +241,39 @@ rdb_status rdb_layout_build(const rdb_universe *u, const rdb_layout_plan *plan,
         if (failed)
             goto nomem;
 
+        /* A transform moves bits within the group, so the image of a state
+         * is the OR of the images of its two bytes; groups without
+         * interchangeable bits need no normalising. This keeps opening a
+         * database (which builds these tables) to milliseconds. */
+        int has_classes = 0;
+        for (int b = 0; b < n; b++)
+            has_classes |= cm[b] != 1u << b;
+        uint16_t byte_image[RDB_MAX_TRANSFORMS][2][256];
+        for (int t = 0; t < lay->ntransforms; t++)
+            for (int half = 0; half < 2; half++)
+                for (unsigned v = 0; v < 256; v++) {
+                    unsigned p = 0;
+                    for (int i = 0; i < 8; i++) {
+                        int b = 8 * half + i;
+                        if ((v >> i & 1) && b < n)
+                            p |= 1u << (lay->u.transform[t][off + b] - off);
+                    }
+                    byte_image[t][half][v] = (uint16_t)p;
+                }
+        for (unsigned s = 0; s < nstates; s++)
+            lay->norm[g][s] = (uint16_t)(has_classes ? normalize_local(cm, n, s) : s);
         for (unsigned s = 0; s < nstates; s++) {
-            lay->norm[g][s] = (uint16_t)normalize_local(cm, n, s);
-            unsigned mv = 0;
-            for (int b = 0; b < n; b++)
-                if (!(s >> b & 1) && __builtin_ctz(~s & cm[b]) == b)
-                    mv |= 1u << b;
+            unsigned mv = ~s & (nstates - 1);
+            if (has_classes) {
+                mv = 0;
+                for (int b = 0; b < n; b++)
+                    if (!(s >> b & 1) && __builtin_ctz(~s & cm[b]) == b)
+                        mv |= 1u << b;
+            }
             lay->moves[g][s] = (uint16_t)mv;
             for (int t = 0; t < lay->ntransforms; t++) {
-                unsigned p = 0;
-                for (int b = 0; b < n; b++)
-                    if (s >> b & 1)
-                        p |= 1u << (lay->u.transform[t][off + b] - off);
-                lay->perm[t][g][s] = (uint16_t)normalize_local(cm, n, p);
+                unsigned p = byte_image[t][0][s & 255] | byte_image[t][1][s >> 8];
+                lay->perm[t][g][s] = lay->norm[g][p];
             }
         }
         int valid_count[RDB_MAX_GROUP_BITS + 1] = {0};
