@@ -47,12 +47,15 @@
 /* Returned by a search stopped by a signal or a failing nimber table. */
 #define STOPPED (-2)
 
-/* A table probe decodes part of a compressed frame, dearer than searching
- * a small component with the transposition table: only components of at
- * least this many cells (or, for small tables, of at least the table's
- * cells minus TABLE_SLACK) are looked up in nimber tables. */
+/* A probe of a table read from its files decodes part of a compressed
+ * frame, dearer than searching a small component with the transposition
+ * table: only components of at least TABLE_MIN_CELLS cells (or, for small
+ * tables, of at least the table's cells minus TABLE_SLACK) are looked up
+ * in such tables. A table held in memory costs a few table lookups, and is
+ * asked for components of TABLE_MIN_CELLS_IN_MEMORY cells or more. */
 #define TABLE_MIN_CELLS 18
 #define TABLE_SLACK 6
+#define TABLE_MIN_CELLS_IN_MEMORY 8
 
 #define POLL_MASK 0x3fffu
 #define PROGRESS_SECONDS 5.0
@@ -210,6 +213,8 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
     int worth = t->rows * t->cols - TABLE_SLACK;
     if (worth > TABLE_MIN_CELLS)
         worth = TABLE_MIN_CELLS;
+    if (cram_table_in_memory(t->table))
+        worth = TABLE_MIN_CELLS_IN_MEMORY;
     if (s->ntables == 0 || worth < s->table_min_cells)
         s->table_min_cells = worth;
     s->ntables++;

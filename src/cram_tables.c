@@ -9,9 +9,14 @@
 
 #include "retrodb/probe.h"
 
+/* Most bytes of values a table may hold in memory (a 5x6 table takes
+ * 260 MB, a 6x6 one 8.6 GB). */
+#define CRAM_TABLE_MEMORY (4ULL << 30)
+
 struct cram_table {
     rdb_probe *probe;
     int rows, cols;
+    int in_memory;      /* every value held in memory: probes are cheap */
 };
 
 rdb_status cram_table_open(const char *dir, cram_table **out, rdb_error *err)
@@ -32,6 +37,10 @@ rdb_status cram_table_open(const char *dir, cram_table **out, rdb_error *err)
     }
     uint64_t start;
     rdb_probe_board(t->probe, &t->rows, &t->cols, &start);
+    /* The search probes millions of times: hold the table in memory when it
+     * fits, else probe its files (slower, same answers). */
+    rdb_error ignored;
+    t->in_memory = rdb_probe_preload(t->probe, CRAM_TABLE_MEMORY, &ignored) == RDB_OK;
     *out = t;
     return RDB_OK;
 }
@@ -42,6 +51,11 @@ void cram_table_close(cram_table *t)
         return;
     rdb_probe_close(t->probe);
     free(t);
+}
+
+int cram_table_in_memory(const cram_table *t)
+{
+    return t->in_memory;
 }
 
 void cram_table_shape(const cram_table *t, int *rows, int *cols)

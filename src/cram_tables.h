@@ -17,6 +17,10 @@ rdb_status cram_table_open(const char *dir, cram_table **out, rdb_error *err);
 void cram_table_close(cram_table *t);
 
 /* The table's board. */
+/* Whether the table's values are held in memory (then a probe costs a
+ * few table lookups; else it decodes part of a compressed frame). */
+int cram_table_in_memory(const cram_table *t);
+
 void cram_table_shape(const cram_table *t, int *rows, int *cols);
 
 /* Nimber of the position of the table's board whose covered cells are

@@ -37,12 +37,20 @@ typedef struct {
     unsigned long stamp;
 } cached_frame;
 
+/* A whole slice held in memory (rdb_probe_preload). */
+typedef struct {
+    rdb_slice slice;
+    int8_t *values;
+} loaded_slice;
+
 struct rdb_probe {
     rdb_db db;
     cached_file files[FILE_CACHE];
     cached_frame frames[FRAME_CACHE];
     unsigned long clock;
     uint64_t deleted;        /* levels not kept: solved on the spot */
+    loaded_slice *loaded;    /* every kept slice, by (level, counts), or NULL */
+    size_t nloaded;
 };
 
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
@@ -77,6 +85,9 @@ void rdb_probe_close(rdb_probe *p)
             rdb_slice_close(&p->files[i].sf);
     for (int i = 0; i < FRAME_CACHE; i++)
         free(p->frames[i].values);
+    for (size_t i = 0; i < p->nloaded; i++)
+        free(p->loaded[i].values);
+    free(p->loaded);
     rdb_db_free(&p->db);
     free(p);
 }
@@ -123,9 +134,109 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
     return RDB_OK;
 }
 
+/* Order of slices by level, then counts: the order rdb_probe_preload
+ * stores them in. */
+static int slice_cmp(const rdb_slice *a, const rdb_slice *b, int ngroups)
+{
+    if (a->level != b->level)
+        return a->level < b->level ? -1 : 1;
+    for (int g = 0; g < ngroups; g++)
+        if (a->counts[g] != b->counts[g])
+            return a->counts[g] < b->counts[g] ? -1 : 1;
+    return 0;
+}
+
+static const loaded_slice *find_loaded(const rdb_probe *p, const rdb_slice *s)
+{
+    size_t lo = 0, hi = p->nloaded;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = slice_cmp(&p->loaded[mid].slice, s, p->db.lay.ngroups);
+        if (c == 0)
+            return &p->loaded[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
+{
+    const rdb_layout *lay = &p->db.lay;
+    if (p->loaded)
+        return RDB_OK;
+    uint64_t total = 0;
+    size_t n = 0;
+    for (int level = 0; level <= lay->nbits; level++) {
+        if (p->deleted >> level & 1)
+            continue;
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        for (int i = 0; i < ns; i++)
+            total += slices[i].size;
+        n += ns > 0 ? (size_t)ns : 0;
+        free(slices);
+    }
+    if (total > max_bytes)
+        return rdb_fail(err, RDB_E_NOMEM,
+                        "the database in '%s' holds %llu MB of values, more than the %llu MB allowed in memory",
+                        p->db.dir, (unsigned long long)(total >> 20),
+                        (unsigned long long)(max_bytes >> 20));
+    loaded_slice *loaded = calloc(n ? n : 1, sizeof *loaded);
+    if (!loaded)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory loading '%s'", p->db.dir);
+    size_t k = 0;
+    rdb_status st = RDB_OK;
+    for (int level = 0; level <= lay->nbits && st == RDB_OK; level++) {
+        if (p->deleted >> level & 1)
+            continue;
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        for (int i = 0; i < ns && st == RDB_OK; i++) {
+            loaded_slice *ls = &loaded[k++];
+            ls->slice = slices[i];
+            ls->values = malloc(slices[i].size ? slices[i].size : 1);
+            if (!ls->values) {
+                st = rdb_fail(err, RDB_E_NOMEM, "out of memory loading '%s'", p->db.dir);
+                break;
+            }
+            char path[4096];
+            rdb_slice_path(&p->db, &slices[i], path, sizeof path);
+            rdb_slice_id id;
+            rdb_slice_identity(&p->db, &slices[i], &id);
+            rdb_slice_file sf;
+            st = rdb_slice_open(path, &id, &sf, err);
+            if (st == RDB_OK) {
+                st = rdb_slice_read_all(&sf, ls->values, err);
+                rdb_slice_close(&sf);
+            }
+        }
+        free(slices);
+    }
+    if (st != RDB_OK) {
+        for (size_t i = 0; i < k; i++)
+            free(loaded[i].values);
+        free(loaded);
+        return st;
+    }
+    p->loaded = loaded;
+    p->nloaded = k;
+    return RDB_OK;
+}
+
 /* Value at index of slice s. */
 static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *value, rdb_error *err)
 {
+    if (p->loaded) {
+        const loaded_slice *ls = find_loaded(p, s);
+        if (!ls)
+            return rdb_fail(err, RDB_E_CORRUPT, "internal error: slice of level %d not loaded",
+                            s->level);
+        *value = ls->values[index];
+        return RDB_OK;
+    }
     int G = p->db.lay.ngroups, victim = 0;
     uint32_t frame = (uint32_t)(index / RDB_FRAME_ENTRIES);
     for (int i = 0; i < FRAME_CACHE; i++) {

@@ -30,6 +30,12 @@ typedef struct rdb_probe rdb_probe;
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
 void rdb_probe_close(rdb_probe *p);
 
+/* Read every stored slice into memory, so that each later lookup is a few
+ * table lookups and one array read (no file, no decompression): for
+ * callers that probe millions of times, such as a search. Refused
+ * (RDB_E_NOMEM) when the values take more than max_bytes. */
+rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err);
+
 /* The game of the database: "dots" or "cram". */
 const char *rdb_probe_game(const rdb_probe *p);
 
