@@ -237,6 +237,29 @@ START_TEST(test_refuses_other_game)
 }
 END_TEST
 
+START_TEST(test_preload_same_answers)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    rdb_error err;
+    ck_assert_msg(build_table(dir, 3, 4, 2, 0, &err) == RDB_OK, "%s", err.msg);
+    rdb_probe *files, *memory;
+    ck_assert(rdb_probe_open(dir, &files, &err) == RDB_OK);
+    ck_assert(rdb_probe_open(dir, &memory, &err) == RDB_OK);
+    ck_assert_int_eq(rdb_probe_preload(memory, 1000, &err), RDB_E_NOMEM);
+    ck_assert_msg(rdb_probe_preload(memory, 1 << 20, &err) == RDB_OK, "%s", err.msg);
+    for (uint64_t covered = 0; covered < 1ULL << 12; covered++) {
+        int a = -1, b = -2;
+        TU_ASSERT(rdb_probe_value(files, covered, &a, &err) == RDB_OK);
+        TU_ASSERT(rdb_probe_value(memory, covered, &b, &err) == RDB_OK);
+        TU_ASSERT_EQ(a, b);
+    }
+    rdb_probe_close(files);
+    rdb_probe_close(memory);
+    tu_rmrf(dir);
+}
+END_TEST
+
 START_TEST(test_board_too_big)
 {
     char dir[TU_DIR_MAX];
@@ -262,6 +285,7 @@ Suite *cram_table_suite(void)
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_sampled_4x5);
     tcase_add_test(tc, test_refuses_other_game);
+    tcase_add_test(tc, test_preload_same_answers);
     tcase_add_test(tc, test_board_too_big);
     suite_add_tcase(s, tc);
     return s;
