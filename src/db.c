@@ -50,6 +50,9 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
                      p->full_value, p->ngroups, p->zstd_level);
     if (p->loony)
         n += snprintf(text + n, sizeof text - (size_t)n, "loony 1\n");
+    /* written only when set, so that older databases keep their PARAMS */
+    if (p->chains)
+        n += snprintf(text + n, sizeof text - (size_t)n, "chains 1\n");
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
 
@@ -90,6 +93,8 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
             seen |= 64;
         else if (strcmp(key, "loony") == 0)
             p->loony = strcmp(val, "1") == 0;
+        else if (strcmp(key, "chains") == 0)
+            p->chains = strcmp(val, "1") == 0;
     }
     int bad = ferror(f);
     fclose(f);
@@ -117,6 +122,9 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
     if (a->loony != b->loony)
         return snprintf(buf, bufsize, "loony analysis %s, not %s", a->loony ? "on" : "off",
                         b->loony ? "on" : "off"), 1;
+    if (a->chains != b->chains)
+        return snprintf(buf, bufsize, "chain pseudo-lines %s, not %s", a->chains ? "on" : "off",
+                        b->chains ? "on" : "off"), 1;
     if (a->ngroups && b->ngroups && a->ngroups != b->ngroups)
         return snprintf(buf, bufsize, "number of groups %d differs from %d", a->ngroups,
                         b->ngroups), 1;
@@ -135,7 +143,7 @@ static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *er
         rdb_status st = cram_board_init(&db->cram.board, params->rows, params->cols, err);
         if (st != RDB_OK)
             return st;
-        if (params->start != 0 || params->full_value != 0 || params->loony)
+        if (params->start != 0 || params->full_value != 0 || params->loony || params->chains)
             return rdb_fail(err, RDB_E_INPUT,
                             "a cram table starts from the empty board, without penalty or loony analysis");
         cram_universe_init(&db->u, &db->cram.board);
@@ -162,7 +170,13 @@ static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *er
                             RDB_LOONY_MAX_SCORE, RDB_LOONY_MAX_SCORE, board.nboxes,
                             params->full_value ? " with this penalty" : "");
     }
-    dots_game_init(&db->game, &board, params->start, (int8_t)params->full_value);
+    if (params->loony && params->chains)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "loony analysis and chain pseudo-lines cannot be combined yet");
+    st = dots_game_init(&db->game, &board, params->start, (int8_t)params->full_value,
+                        params->chains, err);
+    if (st != RDB_OK)
+        return st;
     db->u = db->game.u;
     db->move_bits = 1;
     return RDB_OK;
@@ -188,8 +202,10 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         cram_board board = db->cram.board;
         cram_rules_init(&db->cram, &board, &db->plan);
     }
-    else
-        dots_rules_init(&db->rules, &db->game, &db->plan, params->loony);
+    else if ((st = dots_rules_init(&db->rules, &db->game, &db->plan, params->loony, err)) != RDB_OK) {
+        rdb_layout_free(&db->lay);
+        return st;
+    }
 
     /* Dots-and-Boxes keeps its original description, so that the hash (and
      * so every file) of a database built before Cram existed stays valid. */
@@ -201,6 +217,8 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         n += snprintf(desc + n, sizeof desc - (size_t)n, " %d", db->plan.size[g]);
     if (params->loony)
         n += snprintf(desc + n, sizeof desc - (size_t)n, " loony");
+    if (params->chains)
+        n += snprintf(desc + n, sizeof desc - (size_t)n, " chains");
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
     db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
     return RDB_OK;

@@ -35,6 +35,7 @@ typedef struct {
     int zstd_level;
     char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
     int loony;               /* Dots-and-Boxes: values hold the loony state */
+    int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
 } rdb_params;
 
 typedef struct {

@@ -24,6 +24,13 @@
  * same game with bits in a layout's order, holding for every bit the masks
  * the builder tests box completion with: a box touched by bit i is completed
  * by drawing i exactly when pos & box_mask[i][k] == box_mask[i][k].
+ *
+ * With chain pseudo-lines (dots_chains.h) the universe is the open lines of
+ * the start that lie in no chain, then one bit per chain; a bit stands for
+ * the set of lines bit_lines[i]. A box mask holds a chain's pseudo-bit for
+ * a side in that chain (the chain is all drawn or all empty, so the test
+ * stays exact). A pseudo-bit has no box masks: moves into a chain are
+ * scored by dots_chain_value only, through dots_rules_move.
  */
 #ifndef RDB_DOTS_RULES_H
 #define RDB_DOTS_RULES_H
@@ -31,6 +38,7 @@
 #include <stdint.h>
 
 #include "dots_board.h"
+#include "dots_chains.h"
 #include "layout.h"
 #include "retrodb/probe.h" /* RDB_LOONY_* */
 #include "universe.h"
@@ -39,8 +47,11 @@ typedef struct {
     dots_board board;
     uint64_t start;                  /* lines drawn in the start position */
     int8_t full_value;               /* value of the full position */
-    int nbits;                       /* open lines */
-    int bit_line[RDB_MAX_BITS];      /* natural universe bit -> line */
+    int nbits;                       /* open lines (and chains) */
+    int bit_line[RDB_MAX_BITS];      /* natural universe bit -> line (a chain's lowest) */
+    uint64_t bit_lines[RDB_MAX_BITS]; /* natural universe bit -> its lines */
+    int nchains;                     /* 0 without chain pseudo-lines */
+    dots_chain chains[DOTS_MAX_CHAINS]; /* chain c is natural bit nbits - nchains + c */
     rdb_universe u;                  /* natural order */
 } dots_game;
 
@@ -56,15 +67,25 @@ typedef struct {
     int bit[DOTS_MAX_LINES];         /* line -> layout bit, -1 if drawn at start */
     int nbox[RDB_MAX_BITS];
     uint64_t box_mask[RDB_MAX_BITS][2];
+    uint64_t bit_lines[RDB_MAX_BITS]; /* layout bit -> its lines */
+    uint64_t chain_bits;             /* the pseudo-bits */
+    int8_t chain_of[RDB_MAX_BITS];   /* layout bit -> chain, -1 for a line */
+    int nchains;
+    dots_chain_rule chain[DOTS_MAX_CHAINS];
 } dots_rules;
 
 /* The game on board b from the start position `start` (a set of lines). Its
- * symmetries are the board's transforms that map `start` onto itself. */
-void dots_game_init(dots_game *game, const dots_board *b, uint64_t start, int8_t full_value);
+ * symmetries are the board's transforms that map `start` onto itself.
+ * chains: each chain of the start is one pseudo-line; fails (RDB_E_INPUT)
+ * when the start has chains dots_find_chains refuses. */
+rdb_status dots_game_init(dots_game *game, const dots_board *b, uint64_t start,
+                          int8_t full_value, int chains, rdb_error *err);
 
 /* The rules in the bit order of a layout plan; loony: keys with the loony
- * state (the full position's key is then 4 x its value + RDB_LOONY_NONE). */
-void dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan, int loony);
+ * state (the full position's key is then 4 x its value + RDB_LOONY_NONE).
+ * Fails only for want of memory (chain tables). */
+rdb_status dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan,
+                           int loony, rdb_error *err);
 
 /* Whether the player to move in pos (layout order) can capture a box with a
  * line whose other box has exactly two other sides drawn: then the
@@ -100,8 +121,25 @@ static inline int dots_rules_boxes(const dots_rules *r, uint64_t pos, int i)
     return n;
 }
 
-/* Layout-ordered position of a set of lines (which must contain the start);
- * and back. */
+/* Value, for the player to move in pos (layout order), of taking bit i,
+ * given the stored value v of the child pos | bit i: a line scores
+ * scale*b + v when it completes b > 0 boxes, else flip - v; a chain scores
+ * by its rule (dots_chains.h). The builder's kernel inlines the line case
+ * on its fast paths; every other caller uses this. */
+static inline int dots_rules_move(const dots_rules *r, uint64_t pos, int i, int v)
+{
+    if (r->chain_of[i] >= 0)
+        return dots_chain_value(&r->chain[r->chain_of[i]], pos, v);
+    int n = dots_rules_boxes(r, pos, i);
+    return n ? n * r->scale + v : r->flip - v;
+}
+
+/* The first chain (natural index) that the set of lines draws in part, or
+ * -1 when every chain is all drawn or all empty. */
+int dots_game_partial_chain(const dots_game *game, uint64_t lines);
+
+/* Layout-ordered position of a set of lines (which must contain the start,
+ * and draw every chain whole or not at all); and back. */
 uint64_t dots_rules_position(const dots_rules *r, uint64_t lines);
 uint64_t dots_rules_lines(const dots_rules *r, const dots_game *game, uint64_t pos);
 

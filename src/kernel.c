@@ -68,6 +68,21 @@ static void relax_row(int8_t *restrict best, const int8_t *restrict child,
     }
 }
 
+/* A chain's move in an outer group over a row: best[i] = max(best[i],
+ * chain rule of the parent and child value), the parent being outer_pos
+ * with inner state inner[i]. */
+static void relax_row_chain(int8_t *restrict best, const int8_t *restrict child,
+                            const uint16_t *restrict perm, const uint16_t *restrict inner,
+                            uint32_t m, const dots_chain_rule *rule, uint64_t outer_pos,
+                            int off_inner)
+{
+    for (uint32_t i = 0; i < m; i++) {
+        int v = perm ? child[perm[i]] : child[i];
+        uint64_t pos = outer_pos | (uint64_t)inner[i] << off_inner;
+        best[i] = max8(best[i], dots_chain_value(rule, pos, v));
+    }
+}
+
 /* Moves in the inner group for one row. Every state of a row has the same
  * number of moves (padded where interchangeable lines make it vary), so
  * one loop over a flat move list visits each move once, with no branch on
@@ -117,6 +132,21 @@ static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *rest
         }
         brow[i] = (int8_t)best;
     }
+
+    /* chains in the inner group: not in the move lists, scored here */
+    const unsigned inner_chains = (unsigned)(r->chain_bits >> off) & ((1u << lay->size[I]) - 1);
+    if (!inner_chains)
+        return;
+    const uint16_t *st = lay->states[I][k];
+    for (uint32_t i = 0; i < m; i++) {
+        unsigned free_chains = inner_chains & ~(unsigned)st[i];
+        uint64_t pos = outer_pos | (uint64_t)st[i] << off;
+        for (; free_chains; free_chains &= free_chains - 1) {
+            int b = __builtin_ctz(free_chains);
+            int v = row[lay->rank[I][st[i] | 1u << b]];
+            brow[i] = max8(brow[i], dots_chain_value(&r->chain[r->chain_of[off + b]], pos, v));
+        }
+    }
 }
 
 /* Moves in group g of every position of slice s, children in nb. */
@@ -146,8 +176,7 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
                 if (lay->ntransforms > 1)
                     c = lay->perm[lay->canon_t[c]][0][c];
                 int v = nb[lay->rank[0][c]];
-                int n = dots_rules_boxes(r, p, bit);
-                b = max8(b, n ? n * r->scale + v : r->flip - v);
+                b = max8(b, dots_rules_move(r, p, bit, v));
             }
             best[i] = b;
         }
@@ -197,6 +226,11 @@ static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best
             const uint16_t *perm = t ? lay->permrank[t][k_inner] : NULL;
 
             int ubit = lay->off[g] + bit, fixed = 0, ninner = 0;
+            if (r->chain_of[ubit] >= 0) {
+                relax_row_chain(brow, crow, perm, inner_states, m_inner,
+                                &r->chain[r->chain_of[ubit]], outer_pos, off_inner);
+                continue;
+            }
             unsigned mask[2];
             for (int k = 0; k < r->nbox[ubit]; k++) {
                 uint64_t bm = r->box_mask[ubit][k];
@@ -310,8 +344,10 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
     for (int k = 0; k < n; k++) {
         uint32_t m = lay->count[I][k];
         int per = 0;
+        /* chain pseudo-lines stay out of the lists (relax_inner) */
+        const unsigned lines_only = ~(unsigned)(r->chain_bits >> off);
         for (uint32_t i = 0; i < m; i++) {
-            int c = __builtin_popcount(lay->moves[I][lay->states[I][k][i]]);
+            int c = __builtin_popcount(lay->moves[I][lay->states[I][k][i]] & lines_only);
             per = c > per ? c : per;
         }
         uint32_t *mv = kern->inner[k] = calloc((size_t)m * (size_t)per + 1, sizeof *mv);
@@ -323,7 +359,7 @@ rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
         for (uint32_t i = 0; i < m; i++) {
             unsigned st = lay->states[I][k][i];
             int j = 0;
-            for (unsigned bits = lay->moves[I][st]; bits; bits &= bits - 1, j++) {
+            for (unsigned bits = lay->moves[I][st] & lines_only; bits; bits &= bits - 1, j++) {
                 int b = __builtin_ctz(bits);
                 unsigned f = 0;
                 for (int x = 0; x < r->nbox[off + b]; x++) {

@@ -286,6 +286,19 @@ static rdb_status check_position(const rdb_probe *p, uint64_t lines, rdb_error *
                         "position lacks line %s of the database's start position (%s); it cannot arise in this database",
                         name, p->db.params.variant);
     }
+    int c = dots_game_partial_chain(g, lines);
+    if (c >= 0) {
+        char list[DOTS_MAX_LINES * 8] = "";
+        size_t n = 0;
+        for (uint64_t m = g->chains[c].lines; m && n < sizeof list - 16; m &= m - 1) {
+            char name[32];
+            dots_line_name(&g->board, __builtin_ctzll(m), name);
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " " : "", name);
+        }
+        return rdb_fail(err, RDB_E_INPUT,
+                        "position draws part of chain %d (lines %s); a database with chain pseudo-lines holds only positions where each chain is all drawn or all empty",
+                        c + 1, list);
+    }
     return RDB_OK;
 }
 
@@ -370,16 +383,19 @@ rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb
     a->value = dots_key_score(r, key);
     a->next_loony = dots_key_loony(r, key);
     const dots_board *b = &p->db.game.board;
+    const uint64_t pos = dots_rules_position(r, lines);
     a->nmoves = 0;
     for (int l = 0; l < b->nlines; l++) {
         if (lines >> l & 1)
             continue;
+        /* a line of a chain fills the whole chain: every line of it shows
+         * the value of that move */
+        const int bit = r->bit[l];
         int v;
-        st = dots_key(p, lines | 1ULL << l, &v, err);
+        st = dots_key(p, lines | r->bit_lines[bit], &v, err);
         if (st != RDB_OK)
             return st;
-        int n = dots_boxes_completed(b, lines, l);
-        int move_key = n ? n * r->scale + v : r->flip - v;
+        int move_key = dots_rules_move(r, pos, bit, v);
         a->line[a->nmoves] = l;
         a->move_value[a->nmoves] = dots_key_score(r, move_key);
         a->move_next_loony[a->nmoves] = dots_key_loony(r, move_key);

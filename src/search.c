@@ -74,9 +74,7 @@ static rdb_status solve(memo *m, uint64_t pos, int *value, rdb_error *err)
         st = solve(m, pos | 1ULL << b, &v, err);
         if (st != RDB_OK)
             return st;
-        const dots_rules *r = &db->rules;
-        int n = dots_rules_boxes(r, pos, b);
-        int c = n ? n * r->scale + v : r->flip - v;
+        int c = dots_rules_move(&db->rules, pos, b, v);
         if (c > best)
             best = c;
     }

@@ -98,7 +98,8 @@ static int planner_accepts(int rows, int cols, uint64_t start, int ngroups)
     rdb_error err;
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
     dots_game g;
-    dots_game_init(&g, &b, start, 0);
+    rdb_error gerr;
+    ck_assert_int_eq(dots_game_init(&g, &b, start, 0, 0, &gerr), RDB_OK);
     rdb_layout_plan plan;
     return rdb_layout_plan_groups(&g.u, ngroups, UINT64_MAX, &plan, &err) == RDB_OK;
 }

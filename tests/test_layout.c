@@ -64,7 +64,8 @@ static int setup(const universe_case *c, int ngroups, fixture *fx)
     memset(fx, 0, sizeof *fx);
     TU_ASSERT_EQ(dots_board_init(&b, c->rows, c->cols, &err), RDB_OK);
     fx->start = case_start(c);
-    dots_game_init(&fx->game, &b, fx->start, 0);
+    rdb_error gerr;
+    ck_assert_int_eq(dots_game_init(&fx->game, &b, fx->start, 0, 0, &gerr), RDB_OK);
     rdb_status st = rdb_layout_plan_groups(&fx->game.u, ngroups, UINT64_MAX, &fx->plan, &err);
     if (ngroups > 0 && st == RDB_E_INPUT)
         return 0;

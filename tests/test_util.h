@@ -47,6 +47,7 @@ Suite *cram_board_suite(void);
 Suite *cram_solver_suite(void);
 Suite *cram_table_suite(void);
 Suite *loony_suite(void);
+Suite *chains_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

@@ -134,6 +134,8 @@ int rdb_cmd_build(int argc, char **argv)
             opt.quiet = 1;
         else if (strcmp(argv[i], "--loony") == 0)
             opt.params.loony = 1;
+        else if (strcmp(argv[i], "--chains") == 0)
+            opt.params.chains = 1;
         else if (argv[i][0] != '-' && !board_seen) {
             char end;
             if (sscanf(argv[i], "%dx%d%c", &opt.params.rows, &opt.params.cols, &end) != 2)

@@ -32,7 +32,7 @@ static const char *usage_text =
     "                     [--zstd-level N] [--quiet]\n"
     "       retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
     "                     [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
-    "                     [--zstd-level N] [--keep-lines K] [--disk GB] [--loony] [--quiet]\n"
+    "                     [--zstd-level N] [--keep-lines K] [--disk GB] [--loony] [--chains] [--quiet]\n"
     "       retrodb build dots --problem FILE [--dir DIR] [options as above]\n"
     "       retrodb query --dir DIR [--json] [FILE]\n"
     "       retrodb info --dir DIR\n"
