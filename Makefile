@@ -4,6 +4,7 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build the 3x3 database,
 #                   show the empty board with every move's value
+#   make check-long the long Cram check: every solver method on 3x12, 4x9, 5x7
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -27,7 +28,7 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 LIB      := $(BUILD)/libretrodb.a
 
-.PHONY: all deps check test demo sanitize bench bench-cram install clean
+.PHONY: all deps check check-long test demo sanitize bench bench-cram install clean
 
 all: $(BIN)/retrodb
 
@@ -79,6 +80,11 @@ bench: deps
 	sh scripts/bench.sh
 
 # The Cram solver benchmark; BIG=1 adds 4x11 and 5x8 (minutes).
+# Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7.
+check-long: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
+
 bench-cram: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_cram.sh

@@ -1,0 +1,33 @@
+#!/bin/bash
+# The long Cram check (`make check-long`, not part of `make check`): the
+# published empty-board nimbers of the biggest boards the issue names (3x12,
+# 4x9, 5x7) with every solver method, and the same boards again probing a
+# 4x6 nimber table. Minutes per method on 2 cores; prints one line per run
+# and "N passed, N failed".
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+T=$(mktemp -d /tmp/retrodb-cram-long.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+"$RETRODB" build cram 4x6 --dir "$T/t46" --quiet || { echo "cannot build the 4x6 table" >&2; exit 1; }
+# board:nimber, from data/known-values.md
+for spec in 3x12:1 4x9:1 5x7:1; do
+    board=${spec%:*} want=${spec#*:}
+    for method in plain simple-cuts set-cuts etc aspiration; do
+        for tables in "" "--db $T/t46"; do
+            out=$("$RETRODB" solve cram "$board" --method "$method" --json --quiet $tables 2>&1)
+            got=$(printf '%s' "$out" | sed -n 's/.*"nimber":\([0-9]*\).*/\1/p')
+            sec=$(printf '%s' "$out" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
+            if [ "$got" = "$want" ]; then
+                pass=$((pass + 1))
+                echo "ok   $board $method ${tables:+(table)} nimber $got in ${sec}s"
+            else
+                fail=$((fail + 1))
+                echo "FAIL $board $method ${tables:+(table)}: want $want, got: $out" >&2
+            fi
+        done
+    done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
