@@ -78,7 +78,7 @@ int rdb_cmd_build(int argc, char **argv)
 {
     rdb_build_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.memory_mb = 2048;
+    opt.memory_mb = 0; /* not given: the problem's budget, else 2048 */
     opt.keep_lines = -1;
     opt.params.game = RDB_GAME_DOTS;
     opt.params.zstd_level = 1;
@@ -95,6 +95,7 @@ int rdb_cmd_build(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *v;
         long n;
+        int shared;
         if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant")))
             variant = v;
         else if ((v = rdb_tool_opt_value(argc, argv, &i, "--start")))
@@ -103,23 +104,9 @@ int rdb_cmd_build(int argc, char **argv)
             dir = v;
         else if ((v = rdb_tool_opt_value(argc, argv, &i, "--problem")))
             problem_file = v;
-        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--memory"))) {
-            if (rdb_tool_parse_long(v, 1, 1L << 30, &n))
-                return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), 2;
-            opt.memory_mb = n;
-            memory_given = 1;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
-            if (rdb_tool_parse_long(v, 1, 1024, &n))
-                return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), 2;
-            opt.threads = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--groups"))) {
-            if (rdb_tool_parse_long(v, 1, RDB_MAX_GROUPS, &n))
-                return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), 2;
-            opt.params.ngroups = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--zstd-level"))) {
-            if (rdb_tool_parse_long(v, -7, 19, &n))
-                return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), 2;
-            opt.params.zstd_level = (int)n;
+        else if ((shared = rdb_tool_build_option(argc, argv, &i, &opt, &board_seen)) != 0) {
+            if (shared < 0)
+                return 2;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--keep-lines"))) {
             if (rdb_tool_parse_long(v, 0, 64, &n))
                 return fprintf(stderr, "retrodb: bad --keep-lines '%s' (0..64)\n", v), 2;
@@ -130,22 +117,18 @@ int rdb_cmd_build(int argc, char **argv)
             if (end == v || *end || !(opt.disk_gb > 0))
                 return fprintf(stderr, "retrodb: bad --disk '%s' (gigabytes)\n", v), 2;
             disk_given = 1;
-        } else if (strcmp(argv[i], "--quiet") == 0)
-            opt.quiet = 1;
-        else if (strcmp(argv[i], "--loony") == 0)
+        } else if (strcmp(argv[i], "--loony") == 0)
             opt.params.loony = 1;
         else if (strcmp(argv[i], "--chains") == 0)
             opt.params.chains = 1;
-        else if (argv[i][0] != '-' && !board_seen) {
-            char end;
-            if (sscanf(argv[i], "%dx%d%c", &opt.params.rows, &opt.params.cols, &end) != 2)
-                return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5)\n", argv[i]), 2;
-            board_seen = 1;
-        } else {
+        else {
             fprintf(stderr, "retrodb: build: unknown argument '%s'\n", argv[i]);
             return rdb_tool_usage();
         }
     }
+    memory_given = opt.memory_mb != 0;
+    if (!memory_given)
+        opt.memory_mb = 2048;
 
     dots_board board;
     char *problem_text = NULL;

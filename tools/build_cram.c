@@ -28,32 +28,12 @@ int rdb_cmd_build_cram(int argc, char **argv)
 
     for (int i = 2; i < argc; i++) {
         const char *v;
-        long n;
+        int shared;
         if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
             dir = v;
-        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--memory"))) {
-            if (rdb_tool_parse_long(v, 1, 1L << 30, &n))
-                return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), 2;
-            opt.memory_mb = n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
-            if (rdb_tool_parse_long(v, 1, 1024, &n))
-                return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), 2;
-            opt.threads = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--groups"))) {
-            if (rdb_tool_parse_long(v, 1, RDB_MAX_GROUPS, &n))
-                return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), 2;
-            opt.params.ngroups = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--zstd-level"))) {
-            if (rdb_tool_parse_long(v, -7, 19, &n))
-                return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), 2;
-            opt.params.zstd_level = (int)n;
-        } else if (strcmp(argv[i], "--quiet") == 0)
-            opt.quiet = 1;
-        else if (argv[i][0] != '-' && !board_seen) {
-            char end;
-            if (sscanf(argv[i], "%dx%d%c", &opt.params.rows, &opt.params.cols, &end) != 2)
-                return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 4x5)\n", argv[i]), 2;
-            board_seen = 1;
+        else if ((shared = rdb_tool_build_option(argc, argv, &i, &opt, &board_seen)) != 0) {
+            if (shared < 0)
+                return 2;
         } else {
             fprintf(stderr, "retrodb: build cram: unknown argument '%s'\n", argv[i]);
             return rdb_tool_usage();

@@ -9,6 +9,7 @@
 #ifndef RDB_TOOLS_COMMANDS_H
 #define RDB_TOOLS_COMMANDS_H
 
+#include "builder.h"
 #include "retrodb/status.h"
 
 /* retrodb build ... (build.c) */
@@ -23,6 +24,13 @@ int rdb_cmd_build_cram(int argc, char **argv);
 /* The answer to `retrodb query` on the Cram table in dir, for the diagram
  * in text (query_cram.c). */
 int rdb_query_cram(const char *dir, const char *text, const char *source, int json);
+
+/* The options every build takes (--memory, --threads, --groups,
+ * --zstd-level, --quiet) and the board RxC: 1 when argv[*i] was one of them
+ * (*i then points at its last word), 0 when it was not, -1 after a message
+ * for a bad value (exit status 2). */
+int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
+                          int *board_seen);
 
 /* The game of the database in dir (RDB_GAME_*), or 0 when it cannot be told
  * (the caller's own open then reports why). */

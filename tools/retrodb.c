@@ -102,6 +102,40 @@ static void on_signal(int sig)
     rdb_stop_requested = sig;
 }
 
+int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
+                          int *board_seen)
+{
+    const char *v;
+    long n;
+    if ((v = rdb_tool_opt_value(argc, argv, i, "--memory"))) {
+        if (rdb_tool_parse_long(v, 1, 1L << 30, &n))
+            return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), -1;
+        opt->memory_mb = n;
+    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--threads"))) {
+        if (rdb_tool_parse_long(v, 1, 1024, &n))
+            return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), -1;
+        opt->threads = (int)n;
+    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--groups"))) {
+        if (rdb_tool_parse_long(v, 1, RDB_MAX_GROUPS, &n))
+            return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), -1;
+        opt->params.ngroups = (int)n;
+    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--zstd-level"))) {
+        if (rdb_tool_parse_long(v, -7, 19, &n))
+            return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), -1;
+        opt->params.zstd_level = (int)n;
+    } else if (strcmp(argv[*i], "--quiet") == 0) {
+        opt->quiet = 1;
+    } else if (argv[*i][0] != '-' && !*board_seen) {
+        char end;
+        if (sscanf(argv[*i], "%dx%d%c", &opt->params.rows, &opt->params.cols, &end) != 2)
+            return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5)\n", argv[*i]), -1;
+        *board_seen = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int rdb_tool_database_game(const char *dir)
 {
     rdb_params p;
