@@ -171,20 +171,11 @@ static rdb_status build_chains(const char *dir, int rows, int cols, uint64_t sta
                                int full_value, int ngroups, rdb_error *err)
 {
     rdb_build_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.dir = dir;
-    opt.params.game = RDB_GAME_DOTS;
-    opt.params.rows = rows;
-    opt.params.cols = cols;
+    tu_build_options(&opt, dir, RDB_GAME_DOTS, rows, cols);
     opt.params.start = start;
     opt.params.full_value = full_value;
     opt.params.ngroups = ngroups;
-    opt.params.zstd_level = 3;
     opt.params.chains = 1;
-    snprintf(opt.params.variant, sizeof opt.params.variant, "custom");
-    opt.memory_mb = 256;
-    opt.quiet = 1;
-    opt.keep_lines = -1;
     return rdb_build(&opt, err);
 }
 

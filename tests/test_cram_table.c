@@ -21,18 +21,10 @@ static rdb_status build_table(const char *dir, int rows, int cols, int ngroups, 
                               rdb_error *err)
 {
     rdb_build_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.dir = dir;
-    opt.params.game = RDB_GAME_CRAM;
-    opt.params.rows = rows;
-    opt.params.cols = cols;
+    tu_build_options(&opt, dir, RDB_GAME_CRAM, rows, cols);
     opt.params.ngroups = ngroups;
-    opt.params.zstd_level = 3;
     snprintf(opt.params.variant, sizeof opt.params.variant, "all");
-    opt.memory_mb = 256;
     opt.threads = threads;
-    opt.quiet = 1;
-    opt.keep_lines = -1;
     return rdb_build(&opt, err);
 }
 

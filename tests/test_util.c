@@ -157,26 +157,32 @@ rdb_status tu_build(const char *dir, int rows, int cols, uint64_t start, int ful
     return tu_build_keep(dir, rows, cols, start, full_value, ngroups, variant, threads, -1, err);
 }
 
+void tu_build_options(rdb_build_options *opt, const char *dir, int game, int rows, int cols)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->dir = dir;
+    opt->params.game = game;
+    opt->params.rows = rows;
+    opt->params.cols = cols;
+    opt->params.zstd_level = 3;
+    snprintf(opt->params.variant, sizeof opt->params.variant, "custom");
+    opt->memory_mb = 256;
+    opt->quiet = 1;
+    opt->keep_lines = -1;
+}
+
 rdb_status tu_build_keep(const char *dir, int rows, int cols, uint64_t start, int full_value,
                          int ngroups, const char *variant, int threads, int keep_lines,
                          rdb_error *err)
 {
     rdb_build_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.dir = dir;
-    opt.params.game = RDB_GAME_DOTS;
-    opt.params.rows = rows;
-    opt.params.cols = cols;
+    tu_build_options(&opt, dir, RDB_GAME_DOTS, rows, cols);
     opt.params.start = start;
     opt.params.full_value = full_value;
     opt.params.ngroups = ngroups;
-    opt.params.zstd_level = 3;
     snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
-    opt.memory_mb = 256;
     opt.threads = threads;
-    opt.quiet = 1;
     opt.keep_lines = keep_lines;
-    opt.disk_gb = 0;
     return rdb_build(&opt, err);
 }
 

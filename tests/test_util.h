@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "builder.h"
 #include "naive_dots.h"
 #include "retrodb/status.h"
 
@@ -80,6 +81,11 @@ void tu_free_list(char **list, int n);
 /* Start sets of the variants, from the documented line numbering. */
 uint64_t tu_border(int rows, int cols);
 uint64_t tu_icelandic(int rows, int cols);
+
+/* The test defaults for a build in dir of game (RDB_GAME_*) on rows x
+ * cols: memory 256 MB, zstd level 3, quiet, every level kept, no disk
+ * limit, the empty start, the planner's groups, variant "custom". */
+void tu_build_options(rdb_build_options *opt, const char *dir, int game, int rows, int cols);
 
 /* Build a database in dir with the test defaults (memory 256 MB, zstd
  * level 3, quiet, every level kept, no disk limit). */
