@@ -6,26 +6,7 @@ set -u
 RETRODB=${RETRODB:-bin/retrodb}
 T=$(mktemp -d /tmp/retrodb-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect STATUS PATTERN -- command...: exit status and a stderr/stdout match
-expect() {
-    want=$1 pattern=$2
-    shift 3
-    out=$("$@" 2>&1)
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        bad "$* -> exit $got, want $want: $out"
-    elif [ -n "$pattern" ] && ! printf '%s' "$out" | grep -q -- "$pattern"; then
-        bad "$* -> output lacks '$pattern': $out"
-    else
-        ok
-    fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 empty22='+ + +
 

@@ -83,7 +83,11 @@ static uint64_t deposit(uint64_t k, uint64_t mask)
     return out;
 }
 
-int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_value)
+/* Set up t for the positions containing start and allocate its value
+ * table (and, with who, the loony table). Fills line_of with the lines
+ * open at the start; returns their number, or -1. */
+static int naive_setup(naive_dots *t, int rows, int cols, uint64_t start, int full_value,
+                       int who, int *line_of)
 {
     memset(t, 0, sizeof *t);
     naive_board_init(&t->board, rows, cols);
@@ -97,12 +101,23 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
         return -1;
     t->free_lines = free_lines;
     t->value = malloc((size_t)1 << F);
-    if (!t->value)
+    if (who)
+        t->who = malloc((size_t)1 << F);
+    if (!t->value || (who && !t->who))
         return -1;
-
-    int line_of[64], j = 0;
+    int j = 0;
     for (uint64_t m = free_lines; m; m &= m - 1)
         line_of[j++] = __builtin_ctzll(m);
+    return F;
+}
+
+int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_value)
+{
+    int line_of[64];
+    int F = naive_setup(t, rows, cols, start, full_value, 0, line_of);
+    if (F < 0)
+        return -1;
+    const uint64_t free_lines = t->free_lines;
     /* Index k stands for the position start + the free lines at k's set
      * bits. Drawing free line j sets bit j, so every child has a larger
      * index: running k down solves children first. */
@@ -181,24 +196,11 @@ static void loony_candidate(const naive_dots *t, uint64_t pos, int line, int chi
 
 int naive_solve_loony(naive_dots *t, int rows, int cols, uint64_t start, int full_value)
 {
-    memset(t, 0, sizeof *t);
-    naive_board_init(&t->board, rows, cols);
-    int L = t->board.nlines;
-    uint64_t all = L == 64 ? ~0ULL : (1ULL << L) - 1;
-    t->start = start;
-    t->full_value = full_value;
-    uint64_t free_lines = all & ~start;
-    int F = __builtin_popcountll(free_lines);
-    if (F > NAIVE_MAX_LINES)
+    int line_of[64];
+    int F = naive_setup(t, rows, cols, start, full_value, 1, line_of);
+    if (F < 0)
         return -1;
-    t->free_lines = free_lines;
-    t->value = malloc((size_t)1 << F);
-    t->who = malloc((size_t)1 << F);
-    if (!t->value || !t->who)
-        return -1;
-    int line_of[64], j = 0;
-    for (uint64_t m = free_lines; m; m &= m - 1)
-        line_of[j++] = __builtin_ctzll(m);
+    const uint64_t free_lines = t->free_lines;
     for (uint64_t k = (1ULL << F); k-- > 0;) {
         if (k == (1ULL << F) - 1) {
             t->value[k] = (int8_t)full_value;
