@@ -243,7 +243,10 @@ static int cmd_info(int argc, char **argv)
     const char *bits = cram ? "cells" : "lines";
     printf("game        %s\nboard       %dx%d\nvariant     %s\n%s  %d\n",
            rdb_game_name(db.params.game), db.params.rows, db.params.cols, db.params.variant,
-           cram ? "cells     " : "open lines", db.lay.nbits);
+           cram ? "cells     " : db.params.chains ? "bits      " : "open lines", db.lay.nbits);
+    if (db.params.chains)
+        printf("chains      %d (each one bit; the other %d bits are open lines)\n",
+               db.rules.nchains, db.lay.nbits - db.rules.nchains);
     printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
     for (int g = 0; g < db.lay.ngroups; g++)
         printf("%s%d", g ? " " : "", db.lay.size[g]);
