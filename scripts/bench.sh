@@ -6,7 +6,8 @@
 # second, peak memory against the --memory budget, compressed bytes per
 # stored position, and the time of the naive full table (tests/naive_dots.c,
 # no symmetry, no groups, one thread) on the same board in the same run,
-# where it fits in memory. Then the speed-up of 2 threads over 1.
+# where it fits in memory. Then the speed-up of 2 threads over 1 (3x4 and
+# Icelandic 3x5) and the cost of loony-move analysis (3x4).
 #
 # usage: scripts/bench.sh [--no-naive] [BOARD ...]   (BOARD like 3x4 or 3x5:icelandic)
 set -eu
@@ -63,9 +64,24 @@ for spec in "${boards[@]}"; do
 done
 
 echo
-echo "thread scaling (3x4):"
-read -r s1 _ < <(build 3x4 empty "$T/t1" 1)
-read -r s2 _ < <(build 3x4 empty "$T/t2" 2)
-cmp -s <(bin/retrodb info --dir "$T/t1") <(bin/retrodb info --dir "$T/t2") && same=identical || same=DIFFERENT
-awk -v a="$s1" -v b="$s2" -v same="$same" 'BEGIN {
-    printf "1 thread %.2f s, 2 threads %.2f s, speed-up %.2fx, checksums %s\n", a, b, a / b, same }'
+# level, slices, positions and values checksum of every level (info's
+# other columns are timings)
+sums() { bin/retrodb info --dir "$1" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $4, $6}'; }
+
+for spec in 3x4:empty 3x5:icelandic; do
+    board=${spec%%:*} variant=${spec#*:}
+    read -r s1 _ < <(build "$board" "$variant" "$T/t1" 1)
+    read -r s2 _ < <(build "$board" "$variant" "$T/t2" 2)
+    [ "$(sums "$T/t1")" = "$(sums "$T/t2")" ] && same=identical || same=DIFFERENT
+    awk -v w="$spec" -v a="$s1" -v b="$s2" -v same="$same" 'BEGIN {
+        printf "thread scaling (%s): 1 thread %.2f s, 2 threads %.2f s, speed-up %.2fx, checksums %s\n", w, a, b, a / b, same }'
+    rm -rf "$T/t1" "$T/t2"
+done
+
+# the cost of loony-move analysis, same board, same run
+read -r plain _ < <(build 3x4 empty "$T/plain" "$THREADS")
+/usr/bin/time -f "%e %M" -o "$T/time" bin/retrodb build dots 3x4 --loony --dir "$T/loony" \
+    --threads "$THREADS" --memory "$MEMORY" --quiet
+read -r loony _ < "$T/time"
+awk -v a="$plain" -v b="$loony" 'BEGIN {
+    printf "loony analysis (3x4): without %.2f s, with --loony %.2f s, ratio %.2f\n", a, b, b / a }'
