@@ -170,17 +170,7 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
         put_le(tail, sum, 8);
         st = rdb_write_all(fd, tail, sizeof tail, tmp, err);
     }
-    if (st == RDB_OK && fsync(fd) != 0)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", tmp);
-    if (close(fd) != 0 && st == RDB_OK)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot close '%s'", tmp);
-    if (st == RDB_OK && rename(tmp, path) != 0)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", tmp, path);
-    if (st != RDB_OK) {
-        unlink(tmp);
-        return st;
-    }
-    return rdb_fsync_parent(path, err);
+    return rdb_commit_temp(fd, tmp, path, st, err);
 }
 
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *loaded, rdb_error *err)

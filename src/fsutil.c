@@ -110,6 +110,12 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
     rdb_status st = RDB_OK;
     for (int i = 0; i < nbufs && st == RDB_OK; i++)
         st = rdb_write_all(fd, bufs[i], lens[i], tmp, err);
+    return rdb_commit_temp(fd, tmp, path, st, err);
+}
+
+rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
+                           rdb_error *err)
+{
     if (st == RDB_OK && fsync(fd) != 0)
         st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
                             "cannot fsync '%s'", tmp);

@@ -41,6 +41,13 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
                               int nbufs, rdb_error *err);
 
 /* Remove a folder and everything in it (missing is fine). */
+/* Finish a file written to temporary name tmp through fd: when st (the
+ * status of the writing) is RDB_OK, fsync, close, rename to path and fsync
+ * the folder; otherwise, or on any failure, close and remove tmp. Returns
+ * st or the first failure. */
+rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
+                           rdb_error *err);
+
 rdb_status rdb_remove_tree(const char *path, rdb_error *err);
 
 #endif

@@ -51,7 +51,7 @@ int naive_boxes(const naive_board *b, uint64_t pos, int line)
 
 /* Gather the bits of pos at the set bits of mask into the low bits (like
  * pext): the table index of a position. */
-static uint64_t extract(uint64_t pos, uint64_t mask)
+uint64_t naive_extract(uint64_t pos, uint64_t mask)
 {
     uint64_t out = 0;
     int i = 0;
@@ -63,7 +63,7 @@ static uint64_t extract(uint64_t pos, uint64_t mask)
 
 int naive_value(const naive_dots *t, uint64_t pos)
 {
-    return t->value[extract(pos, t->free_lines)];
+    return t->value[naive_extract(pos, t->free_lines)];
 }
 
 int naive_move_value(const naive_dots *t, uint64_t pos, int line)
@@ -74,7 +74,7 @@ int naive_move_value(const naive_dots *t, uint64_t pos, int line)
 }
 
 /* Spread the low bits of k over the set bits of mask (like pdep). */
-static uint64_t deposit(uint64_t k, uint64_t mask)
+uint64_t naive_deposit(uint64_t k, uint64_t mask)
 {
     uint64_t out = 0;
     for (uint64_t m = mask; m && k; m &= m - 1, k >>= 1)
@@ -126,7 +126,7 @@ int naive_solve(naive_dots *t, int rows, int cols, uint64_t start, int full_valu
             t->value[k] = (int8_t)full_value;
             continue;
         }
-        uint64_t pos = start == 0 ? k : start | deposit(k, free_lines);
+        uint64_t pos = start == 0 ? k : start | naive_deposit(k, free_lines);
         int best = -1000;
         for (uint64_t open = ~k & ((1ULL << F) - 1); open; open &= open - 1) {
             int i = __builtin_ctzll(open);
@@ -207,7 +207,7 @@ int naive_solve_loony(naive_dots *t, int rows, int cols, uint64_t start, int ful
             t->who[k] = NAIVE_LOONY_NONE;
             continue;
         }
-        uint64_t pos = start | deposit(k, free_lines);
+        uint64_t pos = start | naive_deposit(k, free_lines);
         int best = -1000, best_who = NAIVE_LOONY_NONE;
         for (uint64_t open = ~k & ((1ULL << F) - 1); open; open &= open - 1) {
             int i = __builtin_ctzll(open);
@@ -229,7 +229,7 @@ int naive_solve_loony(naive_dots *t, int rows, int cols, uint64_t start, int ful
 
 void naive_loony_value(const naive_dots *t, uint64_t pos, int *score, int *who)
 {
-    uint64_t k = extract(pos, t->free_lines);
+    uint64_t k = naive_extract(pos, t->free_lines);
     *score = t->value[k];
     *who = t->who[k];
 }

@@ -40,6 +40,12 @@ typedef struct {
  * to move. */
 enum { NAIVE_LOONY_MOVER, NAIVE_LOONY_NONE, NAIVE_LOONY_OPPONENT };
 
+/* Gather the bits of pos at the set bits of mask into the low bits (like
+ * pext), and spread the low bits of k over the set bits of mask (like
+ * pdep): table index of a position, and back. */
+uint64_t naive_extract(uint64_t pos, uint64_t mask);
+uint64_t naive_deposit(uint64_t k, uint64_t mask);
+
 /* Line ids, computed from the documented formula. */
 int naive_hline(int rows, int cols, int i, int j);
 int naive_vline(int rows, int cols, int i, int j);

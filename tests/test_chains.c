@@ -46,25 +46,6 @@ typedef struct {
     naive_dots full;
 } ref;
 
-static uint64_t pext(uint64_t pos, uint64_t mask)
-{
-    uint64_t out = 0;
-    int i = 0;
-    for (uint64_t m = mask; m; m &= m - 1, i++)
-        if (pos & m & -m)
-            out |= 1ULL << i;
-    return out;
-}
-
-static uint64_t pdep(uint64_t k, uint64_t mask)
-{
-    uint64_t out = 0;
-    for (uint64_t m = mask; m; m &= m - 1, k >>= 1)
-        if (k & 1)
-            out |= m & -m;
-    return out;
-}
-
 /* Chains of the start, found again: two-sided unfinished boxes joined
  * through open shared sides (union-find on boxes). */
 static void find_chains(ref *r)
@@ -124,7 +105,7 @@ static uint64_t legal(const ref *r, uint64_t lines)
 
 static int restricted_value(const ref *r, uint64_t lines)
 {
-    return r->restricted[pext(lines, r->open)];
+    return r->restricted[naive_extract(lines, r->open)];
 }
 
 static int restricted_move(const ref *r, uint64_t lines, int l)
@@ -146,7 +127,7 @@ static void ref_init(ref *r, int rows, int cols, uint64_t start, int full_value)
     r->restricted = malloc((size_t)1 << n);
     ck_assert_ptr_nonnull(r->restricted);
     for (uint64_t k = (1ULL << n); k-- > 0;) {
-        uint64_t lines = start | pdep(k, r->open);
+        uint64_t lines = start | naive_deposit(k, r->open);
         if (lines == all) {
             r->restricted[k] = (int8_t)full_value;
             continue;
@@ -251,7 +232,7 @@ static int witness(const ref *r, uint64_t lines, int *chain, uint64_t *t, int *o
         uint64_t cl = r->chain[c];
         int n = __builtin_popcountll(cl);
         for (uint64_t s = 1; s + 1 < (1ULL << n); s++) {
-            uint64_t pos = lines | pdep(s, cl);
+            uint64_t pos = lines | naive_deposit(s, cl);
             int in = -1000, out = -1000;
             for (uint64_t m = ~pos & r->open; m; m &= m - 1) {
                 int l = __builtin_ctzll(m);
