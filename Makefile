@@ -21,7 +21,9 @@ CFLAGS_ALL = -std=gnu11 $(OPT) $(WARN) -fopenmp -Iinclude -Isrc $(SAN) \
 LDLIBS_ALL = $(shell pkg-config --libs libzstd) -fopenmp $(SAN) $(LDLIBS)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-LIB_SRC  := $(wildcard src/*.c)
+# src/ is one folder per concern (see the README's "How the code is laid out")
+LIB_SRC  := $(wildcard src/*.c src/*/*.c)
+LIB_HDR  := $(wildcard src/*.h src/*/*.h include/retrodb/*.h)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
@@ -35,11 +37,11 @@ all: $(BIN)/retrodb
 deps:
 	@sh scripts/install-deps.sh
 
-$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h include/retrodb/*.h)
+$(BUILD)/src/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h include/retrodb/*.h tests/*.h)
+$(BUILD)/tests/%.o: tests/%.c $(LIB_HDR) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(shell pkg-config --cflags check) -c $< -o $@
 
@@ -48,7 +50,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h src/*.h include/retrodb/*.h) $(LIB)
+$(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) -o $@
 

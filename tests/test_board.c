@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dots_board.h"
+#include "dots/dots_board.h"
 #include "test_util.h"
 
 static const int boards[][2] = {{1, 1}, {1, 2}, {1, 5}, {2, 1}, {2, 2}, {2, 3}, {3, 2},

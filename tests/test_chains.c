@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "db.h"
-#include "dots_board.h"
-#include "dots_diagram.h"
+#include "engine/builder.h"
+#include "engine/db.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
 #include "naive_dots.h"
-#include "progress.h"
+#include "common/progress.h"
 #include "retrodb/probe.h"
 #include "test_util.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cram_board.h"
+#include "cram/cram_board.h"
 #include "test_util.h"
 
 START_TEST(test_dominoes)

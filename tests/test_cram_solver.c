@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "cram_component.h"
-#include "cram_solver.h"
-#include "cram_tt.h"
+#include "engine/builder.h"
+#include "cram/cram_component.h"
+#include "cram/cram_solver.h"
+#include "cram/cram_tt.h"
 #include "naive_cram.h"
 #include "test_util.h"
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "db.h"
-#include "manifest.h"
+#include "engine/builder.h"
+#include "engine/db.h"
+#include "store/manifest.h"
 #include "naive_cram.h"
 #include "retrodb/probe.h"
 #include "test_util.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dots_diagram.h"
+#include "dots/dots_diagram.h"
 #include "test_util.h"
 
 static void parse_ok(const char *text, dots_diagram *d)

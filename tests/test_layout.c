@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dots_rules.h"
-#include "layout.h"
+#include "dots/dots_rules.h"
+#include "layout/layout.h"
 #include "test_util.h"
 
 typedef struct {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "db.h"
+#include "engine/builder.h"
+#include "engine/db.h"
 #include "naive_dots.h"
 #include "retrodb/probe.h"
 #include "test_util.h"

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problem.h"
+#include "dots/problem.h"
 #include "retrodb/probe.h"
 #include "test_util.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problem.h"
+#include "dots/problem.h"
 #include "test_util.h"
 
 static void parse_ok(const char *text, rdb_problem *pr)

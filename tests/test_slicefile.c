@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "slicefile.h"
+#include "store/slicefile.h"
 #include "test_util.h"
 
 static rdb_slice_id make_id(uint64_t entries)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builder.h"
+#include "engine/builder.h"
 #include "retrodb/probe.h"
 
 const char *tu_temp_base(void)

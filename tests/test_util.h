@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "builder.h"
+#include "engine/builder.h"
 #include "naive_dots.h"
 #include "retrodb/status.h"
 

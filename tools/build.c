@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "db.h"
-#include "dots_board.h"
-#include "dots_diagram.h"
+#include "engine/builder.h"
+#include "engine/db.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
 #include "commands.h"
-#include "fsutil.h"
-#include "lock.h"
-#include "problem.h"
+#include "store/fsutil.h"
+#include "store/lock.h"
+#include "dots/problem.h"
 #include "retrodb/probe.h"
 
 /* Copy the problem file into dir as PROBLEM before the build, so that even

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "cram_board.h"
-#include "db.h"
+#include "engine/builder.h"
+#include "cram/cram_board.h"
+#include "engine/db.h"
 #include "commands.h"
 
 int rdb_cmd_build_cram(int argc, char **argv)

@@ -9,7 +9,7 @@
 #ifndef RDB_TOOLS_COMMANDS_H
 #define RDB_TOOLS_COMMANDS_H
 
-#include "builder.h"
+#include "engine/builder.h"
 #include "retrodb/status.h"
 
 /* retrodb build ... (build.c) */

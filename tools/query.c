@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
-#include "db.h"
-#include "dots_board.h"
-#include "dots_diagram.h"
+#include "engine/builder.h"
+#include "engine/db.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
 #include "commands.h"
-#include "problem.h"
+#include "dots/problem.h"
 #include "retrodb/probe.h"
 
 /* The database's problem, when it has one: *has is 0 when the folder holds

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cram_board.h"
+#include "cram/cram_board.h"
 #include "commands.h"
 #include "retrodb/probe.h"
 

@@ -17,13 +17,13 @@
 #include <ftw.h>
 #include <unistd.h>
 
-#include "builder.h"
-#include "checksum.h"
-#include "db.h"
-#include "dots_diagram.h"
-#include "lock.h"
-#include "manifest.h"
-#include "verify.h"
+#include "engine/builder.h"
+#include "store/checksum.h"
+#include "engine/db.h"
+#include "dots/dots_diagram.h"
+#include "store/lock.h"
+#include "store/manifest.h"
+#include "engine/verify.h"
 #include "commands.h"
 #include "retrodb/probe.h"
 

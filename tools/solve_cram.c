@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "cram_board.h"
-#include "cram_solver.h"
-#include "dots_diagram.h"
+#include "cram/cram_board.h"
+#include "cram/cram_solver.h"
+#include "dots/dots_diagram.h"
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024

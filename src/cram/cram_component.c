@@ -1,0 +1,118 @@
+/*
+ * cram_component.c — component split and canonical form; see
+ * cram_component.h.
+ *
+ * Mirrors work on the box of the component once it sits in the corner:
+ * mirroring the columns moves each column j of the box to w-1-j, mirroring
+ * the rows moves row i to h-1-i, and the transpose turns each row into a
+ * column through the `spread` table. One pass over the rows builds the
+ * four mirror images at once (a row is a byte at most, mirrored by table).
+ * A transpose fits the layout when the component is no taller than the
+ * stride.
+ *
+ * The flood fill grows a component by one step in all four directions per
+ * round; filling whole runs per round (Kogge-Stone shifts) was measured
+ * slower on these small boards.
+ */
+#include "cram/cram_component.h"
+
+#include <assert.h>
+
+void cram_geom_init(cram_geom *g, int height, int stride)
+{
+    assert(stride >= 1 && stride <= 8 && stride <= height && height * stride <= 64);
+    g->height = height;
+    g->stride = stride;
+    int n = height * stride;
+    g->all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    g->row0 = (1ULL << stride) - 1;
+    for (int j = 0; j < 8; j++) {
+        g->col[j] = 0;
+        if (j < stride)
+            for (int i = 0; i < height; i++)
+                g->col[j] |= 1ULL << (i * stride + j);
+    }
+    g->not_first_col = g->all & ~g->col[0];
+    g->not_last_col = g->all & ~g->col[stride - 1];
+    for (int v = 0; v < 256; v++) {
+        g->spread[v] = 0;
+        for (int j = 0; j < stride; j++)
+            if (v >> j & 1)
+                g->spread[v] |= 1ULL << (j * stride);
+    }
+    for (int w = 0; w <= 8; w++)
+        for (int v = 0; v < 256; v++) {
+            int r = 0;
+            for (int j = 0; j < w; j++)
+                if (v >> j & 1)
+                    r |= 1 << (w - 1 - j);
+            g->reverse[w][v] = (uint8_t)r;
+        }
+}
+
+int cram_split(const cram_geom *g, uint64_t x, uint64_t *comp)
+{
+    x &= cram_neighbours(g, x);
+    int n = 0;
+    while (x) {
+        uint64_t c = x & -x, prev;
+        do {
+            prev = c;
+            c = (c | cram_neighbours(g, c)) & x;
+        } while (c != prev);
+        assert(n < CRAM_MAX_COMPONENTS);
+        comp[n++] = c;
+        x &= ~c;
+    }
+    return n;
+}
+
+static inline uint64_t min2(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The least of the four mirror images of x, whose box is h x w in the
+ * corner. */
+static inline uint64_t least_mirror(const cram_geom *g, uint64_t x, int h, int w)
+{
+    const int s = g->stride;
+    const uint8_t *rev = g->reverse[w];
+    uint64_t mc = 0, mr = 0, mrc = 0;
+    for (int i = 0; i < h; i++) {
+        unsigned v = (unsigned)((x >> (i * s)) & g->row0);
+        uint64_t rv = rev[v];
+        mc |= rv << (i * s);
+        mr |= (uint64_t)v << ((h - 1 - i) * s);
+        mrc |= rv << ((h - 1 - i) * s);
+    }
+    return min2(min2(x, mc), min2(mr, mrc));
+}
+
+uint64_t cram_canonical(const cram_geom *g, uint64_t x, int *hp, int *wp)
+{
+    assert(x != 0 && (x & ~g->all) == 0);
+    const int s = g->stride;
+    x >>= (__builtin_ctzll(x) / s) * s;
+    int left = 0;
+    while (!(x & g->col[left]))
+        left++;
+    x >>= left;
+    int w = s - left;
+    while (!(x & g->col[w - 1]))
+        w--;
+    int h = (63 - __builtin_clzll(x)) / s + 1;
+    if (hp)
+        *hp = h;
+    if (wp)
+        *wp = w;
+
+    uint64_t best = least_mirror(g, x, h, w);
+    if (h <= s) {
+        uint64_t t = 0;
+        for (int i = 0; i < h; i++)
+            t |= g->spread[(x >> (i * s)) & g->row0] << i;
+        best = min2(best, least_mirror(g, t, w, h));
+    }
+    return best;
+}

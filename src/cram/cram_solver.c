@@ -1,0 +1,678 @@
+/*
+ * cram_solver.c — the search behind cram_solver.h.
+ *
+ * Sets of nimbers are 128-bit masks (bit v = nimber v): a component of at
+ * most 64 cells has at most 112 moves, so its nimber is below 128, and so
+ * is any xor of such nimbers.
+ *
+ * Every search call works on one connected component in canonical form
+ * that the transposition table and the nimber tables do not know. Its
+ * children are listed once, each as the xor of the parts already known
+ * plus the canonical parts still unknown, in a buffer per ply. A child
+ * made of several unknown parts is valued by searching all parts but the
+ * largest exactly and asking the largest only for the wanted nimbers xored
+ * with the others' sum: that is the only part whose search can be cut.
+ *
+ * The cut methods follow the pseudo-code of Beling & Rogalski: P starts as
+ * {0..n} for n moves, and each child removes one element (its nimber when
+ * that is in P, else the largest). R is the set of nimbers the caller
+ * wants; the search returns the exact nimber whenever it is in R, and
+ * otherwise may return -1 ("not in R"). A child is asked for P minus its
+ * largest element, since only those values change P differently; with
+ * set-cuts that set is also capped at max(R), and a result computed with a
+ * capped child is exact only up to max(R), so only then is it stored.
+ */
+#define _GNU_SOURCE
+#include "cram/cram_solver.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/builder.h"
+#include "cram/cram_component.h"
+#include "cram/cram_tables.h"
+#include "cram/cram_tt.h"
+#include "common/progress.h"
+
+/* A move's two cells touch at most six others, so removing it from a
+ * connected component leaves at most six components. */
+#define CHILD_PARTS 6
+/* One ply per move: at most 32 dominoes fit on 64 cells. */
+#define MAX_PLY 34
+#define MAX_TABLES 16
+#define MAX_MOVES 112
+
+/* Returned by a search stopped by a signal or a failing nimber table. */
+#define STOPPED (-2)
+
+/* A probe of a table read from its files decodes part of a compressed
+ * frame, dearer than searching a small component with the transposition
+ * table: only components of at least TABLE_MIN_CELLS cells (or, for small
+ * tables, of at least the table's cells minus TABLE_SLACK) are looked up
+ * in such tables. A table held in memory costs a few table lookups, and is
+ * asked for components of TABLE_MIN_CELLS_IN_MEMORY cells or more. */
+#define TABLE_MIN_CELLS 18
+#define TABLE_SLACK 6
+#define TABLE_MIN_CELLS_IN_MEMORY 8
+
+#define POLL_MASK 0x3fffu
+#define PROGRESS_SECONDS 5.0
+
+typedef unsigned __int128 nimset;
+
+static const nimset ALL_NIMBERS = ~(nimset)0;
+
+static inline nimset ns_bit(int v)
+{
+    return (nimset)1 << v;
+}
+
+static inline int ns_has(nimset s, int v)
+{
+    return (int)(s >> v) & 1;
+}
+
+static inline int ns_max(nimset s)
+{
+    uint64_t hi = (uint64_t)(s >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)s);
+}
+
+static inline int ns_min(nimset s)
+{
+    uint64_t lo = (uint64_t)s;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(s >> 64));
+}
+
+/* {0, ..., v} */
+static inline nimset ns_upto(int v)
+{
+    return v >= 127 ? ALL_NIMBERS : ns_bit(v + 1) - 1;
+}
+
+/* {r ^ x : r in s}: xor with each set bit of x swaps blocks of that size. */
+static nimset ns_xor(nimset s, int x)
+{
+    static const uint64_t lower[6] = {0x5555555555555555ULL, 0x3333333333333333ULL,
+                                      0x0f0f0f0f0f0f0f0fULL, 0x00ff00ff00ff00ffULL,
+                                      0x0000ffff0000ffffULL, 0x00000000ffffffffULL};
+    for (int k = 0; k < 6; k++)
+        if (x >> k & 1) {
+            nimset m = (nimset)lower[k] << 64 | lower[k];
+            int d = 1 << k;
+            s = ((s & m) << d) | ((s >> d) & m);
+        }
+    if (x >> 6 & 1)
+        s = s << 64 | s >> 64;
+    return s;
+}
+
+typedef struct {
+    uint64_t part[CHILD_PARTS]; /* canonical components not known yet */
+    uint8_t nparts;
+    uint8_t known;              /* xor of the nimbers of the known parts */
+    uint8_t done;               /* valued by the transposition cutoff */
+    uint8_t size;               /* cells of the largest unknown part */
+} cram_child;
+
+typedef struct {
+    cram_table *table;
+    int rows, cols;
+} table_ref;
+
+struct cram_solver {
+    int rows, cols;       /* the board as given */
+    int transposed;       /* the layout is the board turned a quarter */
+    cram_geom g;
+    cram_solver_options opt;
+    cram_tt tt;
+    table_ref tables[MAX_TABLES];
+    int ntables;
+    int table_min_cells;  /* smallest component worth a table probe */
+    cram_child (*ply)[MAX_MOVES];
+    cram_stats stats;
+
+    /* the state of the current solve */
+    int stopped;
+    rdb_status fail;
+    rdb_error *err;
+    double start, last_report;
+    int root_move, root_moves, trial;
+};
+
+static const char *const method_names[CRAM_NMETHODS] = {"plain", "simple-cuts", "set-cuts", "etc",
+                                                        "aspiration"};
+
+const char *cram_method_name(cram_method m)
+{
+    assert((int)m >= 0 && m < CRAM_NMETHODS);
+    return method_names[m];
+}
+
+int cram_method_from_name(const char *name)
+{
+    for (int m = 0; m < CRAM_NMETHODS; m++)
+        if (strcmp(name, method_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
+                           rdb_error *err)
+{
+    if (rows < 1 || cols < 1 || (long)rows * cols > 64)
+        return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld cells; at most 64 fit", rows, cols,
+                        (long)rows * cols);
+    if ((int)opt->method < 0 || opt->method >= CRAM_NMETHODS)
+        return rdb_fail(err, RDB_E_INPUT, "unknown cram search method %d", (int)opt->method);
+    cram_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
+    s->rows = rows;
+    s->cols = cols;
+    s->transposed = cols > rows;
+    s->opt = *opt;
+    cram_geom_init(&s->g, s->transposed ? cols : rows, s->transposed ? rows : cols);
+    s->ply = calloc(MAX_PLY, sizeof *s->ply);
+    if (!s->ply) {
+        free(s);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
+    }
+    rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, err);
+    if (st != RDB_OK) {
+        free(s->ply);
+        free(s);
+        return st;
+    }
+    *out = s;
+    return RDB_OK;
+}
+
+void cram_solver_free(cram_solver *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->ntables; i++)
+        cram_table_close(s->tables[i].table);
+    cram_tt_free(&s->tt);
+    free(s->ply);
+    free(s);
+}
+
+rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err)
+{
+    if (s->ntables == MAX_TABLES)
+        return rdb_fail(err, RDB_E_INPUT, "at most %d nimber tables", MAX_TABLES);
+    table_ref *t = &s->tables[s->ntables];
+    rdb_status st = cram_table_open(dir, &t->table, err);
+    if (st != RDB_OK)
+        return st;
+    cram_table_shape(t->table, &t->rows, &t->cols);
+    int worth = t->rows * t->cols - TABLE_SLACK;
+    if (worth > TABLE_MIN_CELLS)
+        worth = TABLE_MIN_CELLS;
+    if (cram_table_in_memory(t->table))
+        worth = TABLE_MIN_CELLS_IN_MEMORY;
+    if (s->ntables == 0 || worth < s->table_min_cells)
+        s->table_min_cells = worth;
+    s->ntables++;
+    return RDB_OK;
+}
+
+void cram_solver_stats(const cram_solver *s, cram_stats *st)
+{
+    *st = s->stats;
+    st->tt_entries = s->tt.entries;
+    st->tt_replaced = s->tt.replaced;
+}
+
+rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err)
+{
+    return cram_tt_save(&s->tt, path, s->g.stride, err);
+}
+
+rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
+{
+    uint64_t n = 0;
+    rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, &n, err);
+    s->stats.tt_loaded += n;
+    return st;
+}
+
+/* ---- looking components up ---- */
+
+/* Nimber of a canonical component from the nimber tables, or -1 when none
+ * holds it; h x w is its bounding box in the corner of the layout. */
+static int table_value(cram_solver *s, uint64_t x, int h, int w)
+{
+    for (int i = 0; i < s->ntables; i++) {
+        const table_ref *t = &s->tables[i];
+        int turn;
+        if (h <= t->rows && w <= t->cols)
+            turn = 0;
+        else if (w <= t->rows && h <= t->cols)
+            turn = 1;
+        else
+            continue;
+        uint64_t free_cells = 0;
+        for (uint64_t y = x; y; y &= y - 1) {
+            int cell = __builtin_ctzll(y);
+            int r = cell / s->g.stride, c = cell % s->g.stride;
+            free_cells |= 1ULL << (turn ? c * t->cols + r : r * t->cols + c);
+        }
+        int n = t->rows * t->cols;
+        uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+        int v;
+        rdb_status st = cram_table_value(t->table, all & ~free_cells, &v, s->err);
+        if (st != RDB_OK) {
+            s->fail = st;
+            s->stopped = 1;
+            return -1;
+        }
+        if (v < 0 || v > 127) {
+            s->fail = rdb_fail(s->err, RDB_E_CORRUPT, "a cram table gave nimber %d", v);
+            s->stopped = 1;
+            return -1;
+        }
+        return v;
+    }
+    return -1;
+}
+
+/* Nimber of a canonical component if the tables know it, else -1. */
+static inline int known(cram_solver *s, uint64_t x)
+{
+    int v = cram_tt_get(&s->tt, x);
+    if (v >= 0) {
+        s->stats.tt_hits++;
+        return v;
+    }
+    if (s->ntables && __builtin_popcountll(x) >= s->table_min_cells) {
+        int h = (63 - __builtin_clzll(x)) / s->g.stride + 1, w = 0;
+        for (int j = 0; j < s->g.stride; j++)
+            if (x & s->g.col[j])
+                w = j + 1;
+        v = table_value(s, x, h, w);
+        if (v >= 0) {
+            s->stats.db_hits++;
+            cram_tt_put(&s->tt, x, v, 0);
+            return v;
+        }
+    }
+    return -1;
+}
+
+/* Look up the unknown parts of a child again: searches of its siblings may
+ * have found them meanwhile. */
+static void resolve(cram_solver *s, cram_child *c)
+{
+    int k = 0, size = 0;
+    for (int j = 0; j < c->nparts; j++) {
+        int v = known(s, c->part[j]);
+        if (v >= 0) {
+            c->known ^= (uint8_t)v;
+        } else {
+            c->part[k++] = c->part[j];
+            int n = __builtin_popcountll(c->part[j]);
+            if (n > size)
+                size = n;
+        }
+    }
+    c->nparts = (uint8_t)k;
+    c->size = (uint8_t)size;
+}
+
+/* ---- children ---- */
+
+static void make_child(const cram_solver *s, uint64_t y, cram_child *c)
+{
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    int n = cram_split(&s->g, y, comp);
+    c->nparts = 0;
+    c->known = 0;
+    c->done = 0;
+    int size = 0;
+    for (int i = 0; i < n; i++) {
+        int cells = __builtin_popcountll(comp[i]);
+        /* Two or three connected cells leave one move whatever is played. */
+        if (cells <= 3) {
+            c->known ^= 1;
+            continue;
+        }
+        assert(c->nparts < CHILD_PARTS);
+        uint64_t key = cram_canonical(&s->g, comp[i], NULL, NULL);
+        /* the lookup comes soon: start fetching the bucket now */
+        __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
+        c->part[c->nparts++] = key;
+        if (cells > size)
+            size = cells;
+    }
+    c->size = (uint8_t)size;
+}
+
+/* List the children of x in ch; returns how many. */
+static int children(const cram_solver *s, uint64_t x, cram_child *ch)
+{
+    int n = 0;
+    for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1)
+        make_child(s, x & ~(3ULL << __builtin_ctzll(m)), &ch[n++]);
+    for (uint64_t m = cram_vmoves(&s->g, x); m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        make_child(s, x & ~(1ULL << i | 1ULL << (i + s->g.stride)), &ch[n++]);
+    }
+    return n;
+}
+
+/* ---- progress and stopping ---- */
+
+static void report_progress(cram_solver *s, double now)
+{
+    double t = now - s->start;
+    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f%% full", s->rows, s->cols,
+            t, s->stats.nodes / 1e6, t > 0 ? s->stats.nodes / t / 1e6 : 0.0,
+            100.0 * s->tt.entries / ((double)s->tt.nbuckets * CRAM_TT_WAYS));
+    if (s->opt.method == CRAM_ASPIRATION)
+        fprintf(stderr, ", trying nimber %d", s->trial);
+    if (s->root_moves)
+        fprintf(stderr, ", root move %d of %d", s->root_move, s->root_moves);
+    fputc('\n', stderr);
+}
+
+/* Called every few thousand nodes. */
+static void poll(cram_solver *s)
+{
+    if (rdb_stop_requested) {
+        s->stopped = 1;
+        s->fail = rdb_fail(s->err, RDB_E_STOPPED, "stopped by a signal");
+        return;
+    }
+    if (s->opt.progress) {
+        double now = rdb_now();
+        if (now - s->last_report >= PROGRESS_SECONDS) {
+            s->last_report = now;
+            report_progress(s, now);
+        }
+    }
+}
+
+static inline int count_node(cram_solver *s)
+{
+    if ((++s->stats.nodes & POLL_MASK) == 0)
+        poll(s);
+    return !s->stopped;
+}
+
+/* log2 of the nodes a result cost, the replacement priority. */
+static inline int work_since(const cram_solver *s, uint64_t nodes_before)
+{
+    uint64_t n = s->stats.nodes - nodes_before + 1;
+    return 64 - __builtin_clzll(n);
+}
+
+/* ---- plain: mex from the definition ---- */
+
+static int plain(cram_solver *s, uint64_t x, int ply)
+{
+    if (!count_node(s))
+        return STOPPED;
+    uint64_t before = s->stats.nodes;
+    cram_child *ch = s->ply[ply];
+    int n = children(s, x, ch);
+    nimset seen = 0;
+    for (int i = 0; i < n; i++) {
+        int v = ch[i].known;
+        for (int j = 0; j < ch[i].nparts; j++) {
+            int p = known(s, ch[i].part[j]);
+            if (p < 0)
+                p = plain(s, ch[i].part[j], ply + 1);
+            if (p == STOPPED)
+                return STOPPED;
+            v ^= p;
+        }
+        seen |= ns_bit(v);
+    }
+    int result = ns_min(~seen);
+    cram_tt_put(&s->tt, x, result, work_since(s, before));
+    return result;
+}
+
+/* ---- the cut methods ---- */
+
+static int cut(cram_solver *s, uint64_t x, nimset want, int ply);
+
+/* Nimber of a child if it is in `want`; otherwise the nimber or -1. */
+static int child_value(cram_solver *s, cram_child *c, nimset want, int ply)
+{
+    resolve(s, c);
+    int x = c->known;
+    if (c->nparts == 0)
+        return x;
+    /* the largest part last: it alone is searched with a wanted set */
+    for (int i = 1; i < c->nparts; i++)
+        for (int j = i; j > 0 && __builtin_popcountll(c->part[j]) < __builtin_popcountll(c->part[j - 1]);
+             j--) {
+            uint64_t t = c->part[j];
+            c->part[j] = c->part[j - 1];
+            c->part[j - 1] = t;
+        }
+    int last = c->nparts - 1;
+    for (int j = 0; j < last; j++) {
+        int v = known(s, c->part[j]);
+        if (v < 0)
+            v = cut(s, c->part[j], ALL_NIMBERS, ply);
+        if (v == STOPPED)
+            return STOPPED;
+        assert(v >= 0);
+        x ^= v;
+    }
+    int v = known(s, c->part[last]);
+    if (v < 0)
+        v = cut(s, c->part[last], ns_xor(want, x), ply);
+    return v < 0 ? v : v ^ x;
+}
+
+/* Order in which the children are searched: cheapest first (smallest
+ * largest part), since a cheap child that removes a wanted nimber from P
+ * may end the node before the dear ones are looked at. */
+static void order_children(const cram_child *ch, int n, uint8_t *order)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!ch[i].done)
+            order[k++] = (uint8_t)i;
+    for (int i = 1; i < k; i++) {
+        uint8_t t = order[i];
+        int j = i;
+        for (; j > 0 && ch[order[j - 1]].size > ch[t].size; j--)
+            order[j] = order[j - 1];
+        order[j] = t;
+    }
+}
+
+/* Remember that x's nimber is in none of `excluded` (only nimbers below 16
+ * have room in the table). */
+static void exclude(cram_solver *s, uint64_t x, nimset excluded, uint64_t nodes_before)
+{
+    unsigned low = (unsigned)(uint64_t)excluded & 0xffffu;
+    if (low)
+        cram_tt_exclude(&s->tt, x, low, work_since(s, nodes_before));
+}
+
+static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
+{
+    /* Nimbers an earlier search has ruled out need no asking again. */
+    unsigned ruled_out = cram_tt_excluded(&s->tt, x);
+    if (ruled_out) {
+        want &= ~(nimset)ruled_out;
+        if (!want) {
+            s->stats.tt_hits++;
+            return -1;
+        }
+    }
+    if (!count_node(s))
+        return STOPPED;
+    const cram_method m = s->opt.method;
+    const int capped = m >= CRAM_SET_CUTS;
+    uint64_t before = s->stats.nodes;
+    cram_child *ch = s->ply[ply];
+    int n = children(s, x, ch);
+    nimset p = ns_upto(n);
+    int exact = 1, want_max = ns_max(want);
+    nimset cap = ns_upto(want_max);
+
+    if (m >= CRAM_ETC) {
+        for (int i = 0; i < n; i++) {
+            resolve(s, &ch[i]);
+            if (ch[i].nparts == 0) {
+                ch[i].done = 1;
+                int v = ch[i].known;
+                p &= ns_has(p, v) ? ~ns_bit(v) : ~ns_bit(ns_max(p));
+            }
+        }
+        if (!(p & want)) {
+            s->stats.cuts++;
+            exclude(s, x, want, before);
+            return -1;
+        }
+    }
+    if (ply == 0)
+        s->root_moves = n;
+
+    uint8_t order[MAX_MOVES];
+    int k = 0;
+    if (s->opt.board_order) {
+        for (int i = 0; i < n; i++)
+            if (!ch[i].done)
+                order[k++] = (uint8_t)i;
+    } else {
+        order_children(ch, n, order);
+        for (int i = 0; i < n; i++)
+            k += !ch[i].done;
+    }
+    for (int o = 0; o < k; o++) {
+        if (!(p & want)) {
+            s->stats.cuts++;
+            exclude(s, x, want, before);
+            return -1;
+        }
+        if (ply == 0)
+            s->root_move = o + 1;
+        int top = ns_max(p);
+        nimset child_want = p & ~ns_bit(top);
+        if (capped)
+            child_want &= cap;
+        int v = child_value(s, &ch[order[o]], child_want, ply + 1);
+        if (v == STOPPED)
+            return STOPPED;
+        if (v >= 0 && ns_has(p, v)) {
+            p &= ~ns_bit(v);
+        } else {
+            p &= ~ns_bit(top);
+            if (v < 0 && capped)
+                exact = 0;
+        }
+    }
+    assert(p != 0 && (p & (p - 1)) == 0);
+    int result = ns_min(p);
+    if (exact || result <= want_max) {
+        cram_tt_put(&s->tt, x, result, work_since(s, before));
+        return result;
+    }
+    /* P is right up to max(R) and holds nothing there: the nimber is
+     * larger than anything wanted. */
+    exclude(s, x, cap, before);
+    return -1;
+}
+
+/* ---- the root ---- */
+
+/* Nimber of a sum of canonical components if it is in want (else the
+ * nimber or -1), the largest component searched last with the set. */
+static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
+{
+    cram_child c;
+    int x = 0, k = 0;
+    for (int i = 0; i < n; i++) {
+        if (__builtin_popcountll(comp[i]) <= 3) {
+            x ^= 1;
+            continue;
+        }
+        if (k == CHILD_PARTS) {
+            /* More parts than a child holds: value the extra ones now. */
+            int v = known(s, comp[i]);
+            if (v < 0)
+                v = s->opt.method == CRAM_PLAIN ? plain(s, comp[i], 0) : cut(s, comp[i], ALL_NIMBERS, 0);
+            if (v == STOPPED)
+                return STOPPED;
+            x ^= v;
+            continue;
+        }
+        c.part[k++] = comp[i];
+    }
+    c.nparts = (uint8_t)k;
+    c.known = (uint8_t)x;
+    c.done = 0;
+    if (s->opt.method == CRAM_PLAIN) {
+        for (int j = 0; j < k; j++) {
+            int v = known(s, c.part[j]);
+            if (v < 0)
+                v = plain(s, c.part[j], 0);
+            if (v == STOPPED)
+                return STOPPED;
+            x ^= v;
+        }
+        return x;
+    }
+    return child_value(s, &c, want, 0);
+}
+
+rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err)
+{
+    int ncells = s->rows * s->cols;
+    uint64_t board = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+    if (free_cells & ~board)
+        return rdb_fail(err, RDB_E_INPUT, "free cells outside the %dx%d board", s->rows, s->cols);
+
+    uint64_t x = free_cells;
+    if (s->transposed) {
+        x = 0;
+        for (uint64_t y = free_cells; y; y &= y - 1) {
+            int cell = __builtin_ctzll(y);
+            x |= 1ULL << ((cell % s->cols) * s->rows + cell / s->cols);
+        }
+    }
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    int n = cram_split(&s->g, x, comp);
+    for (int i = 0; i < n; i++)
+        comp[i] = cram_canonical(&s->g, comp[i], NULL, NULL);
+
+    s->err = err;
+    s->stopped = 0;
+    s->fail = RDB_OK;
+    s->start = s->last_report = rdb_now();
+    s->root_move = s->root_moves = 0;
+    s->trial = 0;
+
+    int v;
+    if (s->opt.method == CRAM_ASPIRATION) {
+        /* An empty board with an even number of cells, one side odd, is a
+         * first-player win (the nimber is not 0): that much of the answer
+         * may be skipped, the nimber itself is still searched. */
+        int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
+        v = -1;
+        for (s->trial = first; v == -1 && s->trial < 128; s->trial++)
+            v = sum_value(s, comp, n, ns_bit(s->trial));
+    } else {
+        v = sum_value(s, comp, n, ALL_NIMBERS);
+    }
+    s->stats.seconds += rdb_now() - s->start;
+    if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
+        report_progress(s, rdb_now());
+    if (v == STOPPED || s->stopped)
+        return s->fail != RDB_OK ? s->fail : rdb_fail(err, RDB_E_STOPPED, "stopped");
+    assert(v >= 0 && v < 128);
+    *nimber = v;
+    return RDB_OK;
+}

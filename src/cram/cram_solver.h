@@ -1,0 +1,99 @@
+/*
+ * cram_solver.h — the nimber of a Cram position on boards too big to
+ * enumerate, by search.
+ *
+ * The search splits every position into connected components (the nimber
+ * of a sum is the xor of the parts' nimbers), keys each component by its
+ * canonical form (cram_component.h) in a bounded transposition table
+ * (cram_tt.h), answers components that fit a nimber table from that table,
+ * and searches the rest with one of the methods of Beling & Rogalski, "On
+ * pruning search trees of impartial games" (Artificial Intelligence 283,
+ * 2020):
+ *
+ *   plain        mex of every child's nimber, from the definition;
+ *   simple-cuts  each child is asked only for nimbers that would still
+ *                change the set of candidates, and a node stops as soon as
+ *                none of the nimbers its caller wants remain possible;
+ *   set-cuts     the same with the wanted set also capped at the largest
+ *                nimber the caller wants (more cuts, some results inexact
+ *                and then not stored);
+ *   etc          set-cuts plus enhanced transposition cutoff: every child
+ *                already in the table is used before any child is searched;
+ *   aspiration   etc asked for {0}, then {1}, ... at the root until one
+ *                answer comes back (the default: the fastest).
+ *
+ * A solver belongs to one board shape (R x C) and one thread. Its table
+ * survives between solves and may be saved to a file and loaded again, so
+ * that a solve stopped by SIGINT or SIGTERM (rdb_stop_requested) resumes
+ * where it was.
+ */
+#ifndef RDB_CRAM_SOLVER_H
+#define RDB_CRAM_SOLVER_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+
+typedef enum {
+    CRAM_PLAIN,
+    CRAM_SIMPLE_CUTS,
+    CRAM_SET_CUTS,
+    CRAM_ETC,
+    CRAM_ASPIRATION
+} cram_method;
+
+#define CRAM_NMETHODS 5
+#define CRAM_DEFAULT_METHOD CRAM_ASPIRATION
+
+/* "plain", "simple-cuts", "set-cuts", "etc", "aspiration". */
+const char *cram_method_name(cram_method m);
+
+/* The method called `name`; -1 when there is none. */
+int cram_method_from_name(const char *name);
+
+typedef struct {
+    cram_method method;
+    long tt_mb;          /* transposition table size in megabytes */
+    int progress;        /* a progress line on stderr every few seconds */
+    int board_order;     /* visit moves in board order instead of the
+                            ordering that helps the cuts (for measuring) */
+} cram_solver_options;
+
+typedef struct {
+    uint64_t nodes;       /* components searched (not answered by a table) */
+    uint64_t tt_hits;     /* components answered by the transposition table */
+    uint64_t db_hits;     /* components answered by a nimber table */
+    uint64_t cuts;        /* nodes left early because no wanted nimber remained */
+    uint64_t tt_entries;  /* entries in the transposition table */
+    uint64_t tt_replaced; /* entries evicted to make room */
+    uint64_t tt_loaded;   /* entries read from the table file */
+    double seconds;       /* time spent in cram_solver_solve */
+} cram_stats;
+
+typedef struct cram_solver cram_solver;
+
+/* A solver for positions of the rows x cols board. */
+rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
+                           rdb_error *err);
+void cram_solver_free(cram_solver *s);
+
+/* Probe the nimber table in folder dir for every component that fits its
+ * board in some orientation (cram_tables.c). A table of another game is
+ * RDB_E_INPUT. */
+rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err);
+
+/* Nimber of the position whose free cells are free_cells (cell (r,c) is bit
+ * r*cols + c). RDB_E_STOPPED when rdb_stop_requested was set meanwhile;
+ * what was found stays in the transposition table. */
+rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err);
+
+/* Statistics since the solver was made. */
+void cram_solver_stats(const cram_solver *s, cram_stats *st);
+
+/* Save the transposition table to path (atomically) / add the entries of a
+ * file saved for a board with the same short side (missing file:
+ * RDB_E_MISSING). */
+rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err);
+rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err);
+
+#endif

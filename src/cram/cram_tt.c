@@ -1,0 +1,236 @@
+/*
+ * cram_tt.c — storing, replacing, saving and loading entries of the Cram
+ * transposition table; see cram_tt.h.
+ *
+ * The table is one anonymous mapping, so its pages are zero (every entry
+ * empty) without being written and the resident memory grows only as the
+ * search fills it. Saving streams the entries through a small buffer, so a
+ * table of gigabytes needs no second copy in memory.
+ */
+#define _GNU_SOURCE
+#include "cram/cram_tt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "store/fsutil.h"
+
+_Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
+
+#define TT_MAGIC "RDBCRTT2"
+#define TT_RECORD 12
+#define TT_CHUNK 4096
+
+rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20;
+    uint64_t n = 2; /* a shift by 64 would be undefined */
+    while (n * 2 * sizeof(cram_tt_bucket) <= want)
+        n *= 2;
+    int bits = __builtin_ctzll(n);
+    t->bytes = n * sizeof(cram_tt_bucket);
+    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
+    /* Huge pages spare a TLB miss on most probes of a big table. */
+    madvise(p, t->bytes, MADV_HUGEPAGE);
+    t->bucket = p;
+    t->nbuckets = n;
+    t->shift = 64 - bits;
+    return RDB_OK;
+}
+
+void cram_tt_free(cram_tt *t)
+{
+    if (t->bucket)
+        munmap(t->bucket, t->bytes);
+    t->bucket = NULL;
+}
+
+/* The entry of key in its bucket, made (evicting the cheapest entry) when
+ * missing. */
+static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
+{
+    int victim = 0, victim_work = 256;
+    for (int i = 0; i < CRAM_TT_WAYS; i++) {
+        if (b->key[i] == key)
+            return i;
+        int w = b->key[i] == 0 ? -1 : b->work[i];
+        if (w < victim_work) {
+            victim = i;
+            victim_work = w;
+        }
+    }
+    if (victim_work >= 0)
+        t->replaced++;
+    else
+        t->entries++;
+    b->key[victim] = key;
+    b->nimber[victim] = CRAM_TT_UNKNOWN;
+    b->excluded[victim] = 0;
+    b->work[victim] = 0;
+    return victim;
+}
+
+void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
+{
+    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    int i = slot_for(t, b, key);
+    b->nimber[i] = (uint8_t)nimber;
+    b->excluded[i] = nimber < 16 ? (uint16_t)~(1u << nimber) : 0xffff;
+    if (work > b->work[i])
+        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+}
+
+void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
+{
+    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    int i = slot_for(t, b, key);
+    if (b->nimber[i] != CRAM_TT_UNKNOWN)
+        return;
+    b->excluded[i] |= (uint16_t)excluded;
+    if (work > b->work[i])
+        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+}
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ULL
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
+{
+    char tmp[PATH_MAX];
+    rdb_temp_name(path, tmp, sizeof tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot create '%s'", tmp);
+
+    unsigned char head[24];
+    memcpy(head, TT_MAGIC, 8);
+    put_le(head + 8, (uint64_t)stride, 4);
+    put_le(head + 12, 0, 4);
+    put_le(head + 16, t->entries, 8);
+    uint64_t sum = fnv1a(FNV_START, head, sizeof head);
+    rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
+
+    unsigned char buf[TT_CHUNK * TT_RECORD];
+    size_t used = 0;
+    uint64_t written = 0;
+    for (uint64_t i = 0; st == RDB_OK && i < t->nbuckets; i++) {
+        const cram_tt_bucket *b = &t->bucket[i];
+        for (int k = 0; k < CRAM_TT_WAYS; k++) {
+            if (!b->key[k])
+                continue;
+            put_le(buf + used, b->key[k], 8);
+            buf[used + 8] = b->nimber[k];
+            buf[used + 9] = b->work[k];
+            put_le(buf + used + 10, b->excluded[k], 2);
+            used += TT_RECORD;
+            written++;
+        }
+        if (used + CRAM_TT_WAYS * TT_RECORD > sizeof buf || i + 1 == t->nbuckets) {
+            sum = fnv1a(sum, buf, used);
+            st = rdb_write_all(fd, buf, used, tmp, err);
+            used = 0;
+        }
+    }
+    if (st == RDB_OK && written != t->entries)
+        st = rdb_fail(err, RDB_E_CORRUPT, "transposition table holds %llu entries, expected %llu",
+                      (unsigned long long)written, (unsigned long long)t->entries);
+    if (st == RDB_OK) {
+        unsigned char tail[8];
+        put_le(tail, sum, 8);
+        st = rdb_write_all(fd, tail, sizeof tail, tmp, err);
+    }
+    return rdb_commit_temp(fd, tmp, path, st, err);
+}
+
+rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *loaded, rdb_error *err)
+{
+    *loaded = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            return rdb_fail(err, RDB_E_MISSING, "'%s' does not exist", path);
+        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+    }
+    rdb_status st = RDB_OK;
+    unsigned char head[24];
+    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, TT_MAGIC, 8) != 0) {
+        st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a cram transposition table file", path);
+        goto done;
+    }
+    uint64_t file_stride = get_le(head + 8, 4), count = get_le(head + 16, 8);
+    if (file_stride != (uint64_t)stride) {
+        st = rdb_fail(err, RDB_E_INPUT,
+                      "'%s' was saved for boards %llu cells across (short side), not %d",
+                      path, (unsigned long long)file_stride, stride);
+        goto done;
+    }
+    uint64_t sum = fnv1a(FNV_START, head, sizeof head);
+    /* Entries go into the table only once the checksum is known to be
+     * right, so a damaged file adds nothing: read it twice. */
+    for (int pass = 0; pass < 2 && st == RDB_OK; pass++) {
+        if (pass == 1 && fseek(f, (long)sizeof head, SEEK_SET) != 0) {
+            st = rdb_fail_errno(err, RDB_E_IO, "cannot seek in '%s'", path);
+            break;
+        }
+        unsigned char rec[TT_RECORD];
+        for (uint64_t i = 0; i < count; i++) {
+            if (fread(rec, 1, TT_RECORD, f) != TT_RECORD) {
+                st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is truncated", path);
+                break;
+            }
+            uint64_t key = get_le(rec, 8);
+            if (pass == 0) {
+                sum = fnv1a(sum, rec, TT_RECORD);
+                if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN)) {
+                    st = rdb_fail(err, RDB_E_CORRUPT, "'%s' holds a damaged entry", path);
+                    break;
+                }
+            } else if (rec[8] != CRAM_TT_UNKNOWN) {
+                cram_tt_put(t, key, rec[8], rec[9]);
+            } else {
+                cram_tt_exclude(t, key, (unsigned)get_le(rec + 10, 2), rec[9]);
+            }
+        }
+        if (pass == 0 && st == RDB_OK) {
+            unsigned char tail[8];
+            if (fread(tail, 1, sizeof tail, f) != sizeof tail || get_le(tail, 8) != sum)
+                st = rdb_fail(err, RDB_E_CORRUPT, "'%s' fails its checksum", path);
+        }
+    }
+    if (st == RDB_OK)
+        *loaded = count;
+done:
+    fclose(f);
+    return st;
+}

@@ -1,0 +1,98 @@
+/*
+ * cram_tt.h — the Cram solver's transposition table: exact nimbers of
+ * canonical components, in a fixed amount of memory.
+ *
+ * Tuned for one probe per node and per child: the table is an array of
+ * 64-byte buckets (one cache line each) of five entries, the bucket chosen
+ * by a hash of the key. An entry holds the full key (a canonical component,
+ * never 0), its nimber when it is known, the nimbers below 16 it is known
+ * not to have (what a search cut short has proved), and the amount of work
+ * it cost (log2 of the nodes searched below it). When a bucket is full, a
+ * new entry takes the place of the one that cost least, so the expensive
+ * results stay.
+ *
+ * The table can be written to a file and read back, so that an interrupted
+ * solve resumes with everything it had found. Keys depend on the solver's
+ * layout (cram_component.h) only through its stride, which the file
+ * records; the file format is little-endian:
+ *   "RDBCRTT2", u32 stride, u32 0, u64 count,
+ *   count x (u64 key, u8 nimber or 255 when unknown, u8 work, u16 nimbers
+ *   excluded), u64 FNV-1a of everything before.
+ */
+#ifndef RDB_CRAM_TT_H
+#define RDB_CRAM_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+#define CRAM_TT_WAYS 5
+#define CRAM_TT_UNKNOWN 255
+
+typedef struct {
+    uint64_t key[CRAM_TT_WAYS];
+    uint16_t excluded[CRAM_TT_WAYS]; /* bit v: the nimber is not v */
+    uint8_t nimber[CRAM_TT_WAYS];    /* CRAM_TT_UNKNOWN when not known */
+    uint8_t work[CRAM_TT_WAYS];
+    uint8_t unused[4];
+} cram_tt_bucket;
+
+typedef struct {
+    cram_tt_bucket *bucket;
+    uint64_t nbuckets;    /* a power of two */
+    int shift;            /* 64 - log2(nbuckets) */
+    uint64_t entries;     /* entries in use */
+    uint64_t replaced;    /* entries evicted to make room */
+    size_t bytes;
+} cram_tt;
+
+/* A table of at most `mb` megabytes (at least one bucket). */
+rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err);
+void cram_tt_free(cram_tt *t);
+
+static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
+{
+    uint64_t h = key ^ (key >> 33);
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return &t->bucket[h >> t->shift];
+}
+
+/* Nimber stored for key, or -1. */
+static inline int cram_tt_get(const cram_tt *t, uint64_t key)
+{
+    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    for (int i = 0; i < CRAM_TT_WAYS; i++)
+        if (b->key[i] == key)
+            return b->nimber[i] == CRAM_TT_UNKNOWN ? -1 : b->nimber[i];
+    return -1;
+}
+
+/* The nimbers below 16 that key is known not to have (0 when none). */
+static inline unsigned cram_tt_excluded(const cram_tt *t, uint64_t key)
+{
+    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    for (int i = 0; i < CRAM_TT_WAYS; i++)
+        if (b->key[i] == key)
+            return b->excluded[i];
+    return 0;
+}
+
+/* Store key's nimber, which cost `work` (0..255, more is dearer). */
+void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work);
+
+/* Record that key's nimber is none of the bits of `excluded`. */
+void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work);
+
+/* Write every entry to path atomically (temporary file, fsync, rename). */
+rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err);
+
+/* Add the entries of a file written by cram_tt_save for the same stride;
+ * *loaded gets how many. A missing file is RDB_E_MISSING; a damaged one
+ * RDB_E_CORRUPT; another stride RDB_E_INPUT. */
+rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *loaded,
+                        rdb_error *err);
+
+#endif

@@ -1,0 +1,341 @@
+/*
+ * builder.c — the level loop and the slice kernel; see builder.h.
+ *
+ * For every level, from the full board down to the start, each slice not
+ * yet recorded in the manifest is computed (kernel.c), written durably
+ * (slicefile.c) and only then recorded. A stop request is honoured between
+ * slices, which is the safe point: nothing half-done is ever recorded.
+ */
+#define _GNU_SOURCE
+#include "engine/builder.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "store/fsutil.h"
+#include "engine/kernel.h"
+#include "store/lock.h"
+#include "store/manifest.h"
+#include "common/progress.h"
+#include "store/writer.h"
+
+volatile sig_atomic_t rdb_stop_requested = 0;
+
+/* ---- the level loop ---- */
+
+static int remove_temp(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (type == FTW_F && n > 4 && strcmp(path + n - 4, ".tmp") == 0)
+        unlink(path);
+    return 0;
+}
+
+/* Check or write PARAMS so that a build only ever continues its own work. */
+static rdb_status pin_params(const rdb_build_options *opt, rdb_params *p, uint64_t max_slice,
+                             rdb_db *db, rdb_error *err)
+{
+    rdb_params old;
+    rdb_status st = rdb_params_read(opt->dir, &old, err);
+    if (st == RDB_OK) {
+        char why[256];
+        if (rdb_params_diff(&old, p, why, sizeof why))
+            return rdb_fail(err, RDB_E_INPUT,
+                            "'%s' holds a build with other parameters (%s); use another --dir",
+                            opt->dir, why);
+        p->ngroups = old.ngroups;
+        return rdb_db_setup(db, opt->dir, p, max_slice, err);
+    }
+    if (st != RDB_E_MISSING)
+        return st;
+    st = rdb_db_setup(db, opt->dir, p, max_slice, err);
+    if (st != RDB_OK)
+        return st;
+    return rdb_params_write(opt->dir, &db->params, err);
+}
+
+/* A slice counts as done only if its file is still there, complete, and is
+ * the file that was recorded (same values checksum and size). Slices that
+ * fail are forgotten, so this build redoes them; values are checked in full
+ * whenever a file is read as a neighbour. */
+static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int quiet,
+                                        rdb_error *err)
+{
+    for (size_t i = man->n; i-- > 0;) {
+        const rdb_manifest_entry *e = &man->e[i];
+        if (man->deleted >> e->level & 1)
+            continue;
+        rdb_slice s;
+        memset(&s, 0, sizeof s);
+        for (int g = 0; g < db->lay.ngroups; g++)
+            s.counts[g] = e->counts[g];
+        rdb_slice_set_size(&db->lay, &s);
+        if (s.level != e->level || s.size != e->entries)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s/MANIFEST' records a slice this layout does not have",
+                            db->dir);
+        char path[4096];
+        rdb_slice_path(db, &s, path, sizeof path);
+        rdb_slice_id id;
+        rdb_slice_identity(db, &s, &id);
+        rdb_slice_file sf;
+        rdb_error why;
+        rdb_status st = rdb_slice_open(path, &id, &sf, &why);
+        if (st == RDB_OK) {
+            int same = sf.values_checksum == e->checksum && sf.file_bytes == e->bytes;
+            rdb_slice_close(&sf);
+            if (same)
+                continue;
+            rdb_fail(&why, RDB_E_CORRUPT, "'%s' is not the file recorded in the manifest", path);
+        } else if (st != RDB_E_CORRUPT && st != RDB_E_MISSING) {
+            return rdb_fail(err, st, "%s", why.msg);
+        }
+        if (!quiet)
+            fprintf(stderr, "redoing a damaged slice: %s\n", why.msg);
+        rdb_manifest_forget(man, &s);
+    }
+    return RDB_OK;
+}
+
+/* Everything a running build holds. */
+typedef struct {
+    const rdb_build_options *opt;
+    rdb_db db;
+    rdb_manifest man;
+    rdb_kernel kern;
+    rdb_writer *writer;
+    rdb_neighbour nb;
+    rdb_level_cache cache;   /* the level just built, for the next one */
+    int8_t *best;
+    int keep_level;          /* levels above this are deleted; nbits = keep all */
+    rdb_progress prog;
+} build_state;
+
+/* Record that a level is no longer kept, then remove its files (in that
+ * order: a crash in between leaves files that are merely unused). */
+static rdb_status delete_level(build_state *b, int level, rdb_error *err)
+{
+    if (!(b->man.deleted >> level & 1)) {
+        rdb_status st = rdb_manifest_append_deleted(&b->man, b->opt->dir, level, err);
+        if (st != RDB_OK)
+            return st;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d", b->opt->dir, level);
+    return rdb_remove_tree(path, err);
+}
+
+static rdb_status build_level(build_state *b, int level, rdb_error *err)
+{
+    const rdb_db *db = &b->db;
+    rdb_slice *slices;
+    int ns = rdb_level_slices(&db->lay, level, &slices);
+    if (ns < 0)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    /* The writer is idle here, so the manifest can be read. */
+    char *done = calloc((size_t)ns + 1, 1);
+    if (!done) {
+        free(slices);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    }
+    for (int i = 0; i < ns; i++)
+        done[i] = rdb_manifest_find(&b->man, &slices[i]) != NULL;
+
+    double t0 = rdb_now(), write = 0, read0 = b->nb.read_seconds;
+    uint64_t positions = 0, computed = 0;
+    rdb_status st = RDB_OK;
+    for (int i = 0; i < ns && st == RDB_OK; i++) {
+        const rdb_slice *s = &slices[i];
+        positions += s->size;
+        if (done[i]) {
+            rdb_progress_add(&b->prog, s->size, 0);
+            continue;
+        }
+        if (rdb_stop_requested) {
+            st = rdb_fail(err, RDB_E_STOPPED,
+                          "stopped; finished slices are kept, run the same command to resume");
+            break;
+        }
+        const int from = level + db->move_bits;
+        if (from <= db->lay.nbits && (b->man.deleted >> from & 1)) {
+            st = rdb_fail(err, RDB_E_CORRUPT,
+                          "a slice of level %d is missing or damaged, and level %d it is computed from was deleted (--keep-lines); rebuild in a new directory",
+                          level, from);
+            break;
+        }
+        double c0 = rdb_now();
+        st = rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
+        if (st != RDB_OK)
+            break;
+        char path[4096];
+        rdb_slice_path(db, s, path, sizeof path);
+        rdb_slice_id id;
+        rdb_slice_identity(db, s, &id);
+        rdb_level_cache_put(&b->cache, s, b->best);
+        double w0 = rdb_now();
+        rdb_encoded_slice enc;
+        st = rdb_slice_encode(path, &id, b->best, db->params.zstd_level, &enc, err);
+        if (st == RDB_OK)
+            st = rdb_writer_submit(b->writer, &enc, s, rdb_now() - c0, err);
+        write += rdb_now() - w0;
+        computed += s->size;
+        rdb_progress_add(&b->prog, s->size, 1);
+    }
+    /* Level n-1 reads these files: they must be durable first. */
+    double w0 = rdb_now();
+    rdb_status dst = rdb_writer_drain(b->writer, st == RDB_OK ? err : NULL);
+    write += rdb_now() - w0;
+    if (st == RDB_OK)
+        st = dst;
+    /* level n+step is needed no more (level n-1 reads level n-1+step) */
+    rdb_level_cache_drop_above(&b->cache, level + db->move_bits - 1);
+    b->nb.valid = 0;
+    if (st == RDB_OK)
+        rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
+                           b->nb.read_seconds - read0, write);
+    free(done);
+    free(slices);
+    return st;
+}
+
+/* Peak disk use of the build, estimated from positions (compressed values
+ * take about a quarter byte each in the databases measured so far, plus
+ * the file's header and seek table). */
+static uint64_t estimate_peak_disk(const build_state *b)
+{
+    const rdb_layout *lay = &b->db.lay;
+    uint64_t level_bytes[RDB_MAX_BITS + 1];
+    for (int level = 0; level <= lay->nbits; level++) {
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        uint64_t pos = 0;
+        for (int i = 0; i < ns; i++)
+            pos += slices[i].size;
+        free(slices);
+        level_bytes[level] = pos / 4 + (uint64_t)(ns > 0 ? ns : 0) * 200;
+    }
+    uint64_t peak = 0;
+    for (int n = lay->nbits; n >= 0; n--) {
+        uint64_t now = 0;
+        for (int l = n; l <= lay->nbits; l++)
+            if (l <= n + b->db.move_bits || l <= b->keep_level)
+                now += level_bytes[l];
+        if (now > peak)
+            peak = now;
+    }
+    return peak;
+}
+
+rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
+{
+#ifdef _OPENMP
+    if (opt->threads > 0)
+        omp_set_num_threads(opt->threads);
+#endif
+    rdb_status st = rdb_mkdirs(opt->dir, err);
+    if (st != RDB_OK)
+        return st;
+    int lock = -1;
+    st = rdb_lock_acquire(opt->dir, &lock, err);
+    if (st != RDB_OK)
+        return st;
+    nftw(opt->dir, remove_temp, 16, FTW_PHYS);
+
+    build_state b;
+    memset(&b, 0, sizeof b);
+    b.opt = opt;
+    b.man.fd = -1;
+    rdb_params p = opt->params;
+    uint64_t budget = (uint64_t)opt->memory_mb << 20;
+    /* In memory at once: the slice being computed, one neighbour, and up to
+     * two compressed slices (one being written, one being handed over),
+     * which take well under half a raw slice each; Cram adds a 64-bit mask
+     * of children's nimbers per position. */
+    const uint64_t bytes_per_position = p.game == RDB_GAME_CRAM ? 11 : 3;
+    st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
+    if (st != RDB_OK)
+        goto done;
+    const rdb_layout *lay = &b.db.lay;
+    int start_lines = __builtin_popcountll(b.db.params.start);
+    b.keep_level = opt->keep_lines < 0 ? lay->nbits : opt->keep_lines - start_lines;
+    if (b.keep_level < 0)
+        b.keep_level = 0; /* the start position itself is always kept */
+    if (opt->disk_gb > 0) {
+        uint64_t peak = estimate_peak_disk(&b);
+        if ((double)peak > opt->disk_gb * 1e9) {
+            st = rdb_fail(err, RDB_E_INPUT,
+                          "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB (try --keep-lines)",
+                          (double)peak / 1e9, opt->disk_gb);
+            goto done;
+        }
+    }
+    st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, err);
+    if (st != RDB_OK)
+        goto done;
+    st = check_finished_slices(&b.db, &b.man, opt->quiet, err);
+    if (st != RDB_OK)
+        goto done;
+
+    uint64_t maxslice = rdb_layout_max_slice(lay);
+    if (bytes_per_position * maxslice > budget) {
+        st = rdb_fail(err, RDB_E_NOMEM,
+                      "the largest slice needs %llu MB with its neighbour and compressed copies; --memory is %ld MB",
+                      (unsigned long long)((bytes_per_position * maxslice) >> 20) + 1, opt->memory_mb);
+        goto done;
+    }
+    st = rdb_kernel_init(&b.kern, &b.db, err);
+    if (st != RDB_OK)
+        goto done;
+    b.best = malloc(maxslice);
+    b.nb.buffer = malloc(maxslice);
+    /* what the budget leaves after the working buffers holds the last
+     * level's slices in memory */
+    rdb_level_cache_init(&b.cache, lay->ngroups, budget - bytes_per_position * maxslice);
+    b.nb.cache = &b.cache;
+    if (!b.best || !b.nb.buffer) {
+        st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
+                      (unsigned long long)(2 * maxslice));
+        goto done;
+    }
+    st = rdb_writer_start(&b.writer, &b.man, opt->dir, err);
+    if (st != RDB_OK)
+        goto done;
+    rdb_progress_start(&b.prog, opt->quiet, rdb_layout_total_positions(lay));
+    for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
+        st = build_level(&b, level, err);
+        /* level+step is needed by nothing now (finished levels never need
+         * redoing from it unless damaged, which then asks for a rebuild) */
+        const int done_with = level + b.db.move_bits;
+        if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level)
+            st = delete_level(&b, done_with, err);
+    }
+    if (st == RDB_OK)
+        rdb_progress_finish(&b.prog);
+done:;
+    rdb_error werr;
+    rdb_status wst = rdb_writer_stop(b.writer, &werr);
+    if (st == RDB_OK && wst != RDB_OK) {
+        st = wst;
+        *err = werr;
+    }
+    free(b.best);
+    free(b.nb.buffer);
+    rdb_level_cache_free(&b.cache);
+    rdb_manifest_free(&b.man);
+    rdb_kernel_free(&b.kern);
+    rdb_db_free(&b.db);
+    rdb_lock_release(lock);
+    if (st == RDB_E_NOSPACE) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; the disk is full: finished slices are kept, free some space and run the same command to resume");
+    }
+    return st;
+}

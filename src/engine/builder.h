@@ -1,0 +1,35 @@
+/*
+ * builder.h — building a Dots-and-Boxes database by backward induction.
+ *
+ * Levels (lines drawn beyond the start) are processed from the full board
+ * down to the start position. Each slice of a level is computed from its
+ * neighbour slices of the level above, one neighbour in memory at a time,
+ * then written as a slice file and recorded in the manifest. A build on a
+ * directory that holds an unfinished build of the same parameters carries
+ * on from the slices already recorded.
+ */
+#ifndef RDB_BUILDER_H
+#define RDB_BUILDER_H
+
+#include <signal.h>
+
+#include "engine/db.h"
+
+typedef struct {
+    const char *dir;
+    rdb_params params;      /* params.ngroups 0 = choose from memory_mb */
+    long memory_mb;         /* budget for the slices held in memory */
+    int threads;            /* 0 = every core */
+    int quiet;              /* no progress on stderr */
+    int keep_lines;         /* keep levels with at most this many lines drawn
+                               (start lines included); -1 = keep everything */
+    double disk_gb;         /* refuse when the estimated peak disk use is
+                               higher; 0 = no limit */
+} rdb_build_options;
+
+/* Set by a signal handler to stop the build at the next safe point. */
+extern volatile sig_atomic_t rdb_stop_requested;
+
+rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err);
+
+#endif

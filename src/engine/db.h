@@ -1,0 +1,82 @@
+/*
+ * db.h — a database directory: its parameters, layout and slice paths
+ * (the manifest and the lock have modules of their own: manifest.h,
+ * lock.h).
+ *
+ * A directory holds
+ *   PARAMS      the parameters that fix every value and the layout (text);
+ *   MANIFEST    one line per finished slice, appended and fsync'ed after
+ *               the slice's file is durable (text);
+ *   LOCK        flock'ed by the builder, holding its pid;
+ *   <level>/<k0>/.../<k(G-2)>.zst   one file per slice (level = lines
+ *               drawn beyond the start position; k = lines per group).
+ * Both the builder and the probe set up a database from PARAMS the same
+ * way, so their layouts agree bit for bit.
+ */
+#ifndef RDB_DB_H
+#define RDB_DB_H
+
+#include <stdint.h>
+
+#include "cram/cram_rules.h"
+#include "dots/dots_rules.h"
+#include "layout/layout.h"
+#include "store/slicefile.h"
+
+#define RDB_GAME_DOTS 1
+#define RDB_GAME_CRAM 2
+
+typedef struct {
+    int game;
+    int rows, cols;
+    uint64_t start;          /* lines drawn at the start */
+    int full_value;          /* value of the full position */
+    int ngroups;             /* 0 = choose from the memory budget */
+    int zstd_level;
+    char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
+    int loony;               /* Dots-and-Boxes: values hold the loony state */
+    int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
+} rdb_params;
+
+typedef struct {
+    char dir[4000];
+    rdb_params params;
+    dots_game game;          /* Dots-and-Boxes only */
+    rdb_universe u;          /* the universe in natural order */
+    rdb_layout_plan plan;
+    rdb_layout lay;
+    dots_rules rules;        /* Dots-and-Boxes only */
+    cram_rules cram;         /* Cram only */
+    int move_bits;           /* bits a move takes: 1 (a line) or 2 (a domino) */
+    uint64_t hash;           /* db_hash written in every slice header */
+} rdb_db;
+
+/* Set up the game, layout and rules for params. When params->ngroups is 0
+ * the groups are chosen so that a slice fits max_slice_bytes, and
+ * params->ngroups is set. */
+rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
+                        uint64_t max_slice_bytes, rdb_error *err);
+void rdb_db_free(rdb_db *db);
+
+/* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
+/* "dots" or "cram", and back (0 for an unknown name). */
+const char *rdb_game_name(int game);
+int rdb_game_from_name(const char *name);
+
+rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err);
+rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err);
+
+/* Describe the first difference between two parameter sets in buf;
+ * returns 0 when they agree (ngroups is compared only when both are set). */
+int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t bufsize);
+
+/* Open an existing database for lookups. */
+rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err);
+
+/* Path of a slice's file, and the folder that holds it. */
+void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize);
+
+/* The identity a slice's file must carry. */
+void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);
+
+#endif

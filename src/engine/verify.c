@@ -1,0 +1,136 @@
+/*
+ * verify.c — see verify.h. Reads every finished slice once (twice with
+ * --full: once stored, once recomputed through the build kernel, which
+ * reads the neighbours itself).
+ */
+#include "engine/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/db.h"
+#include "dots/dots_diagram.h"
+#include "engine/kernel.h"
+#include "store/manifest.h"
+
+#define MAX_REPORTED 5
+
+static void print_position(FILE *out, const rdb_db *db, uint64_t pos)
+{
+    if (db->params.game == RDB_GAME_CRAM) {
+        cram_diagram_print(out, db->params.rows, db->params.cols, cram_rules_cells(&db->cram, pos));
+        return;
+    }
+    uint64_t lines = dots_rules_lines(&db->rules, &db->game, pos);
+    dots_diagram_print(out, &db->game.board, lines, NULL);
+}
+
+/* Check one recorded slice's file; loads its values into vals. Returns 0
+ * when the file is good. */
+static int check_file(const rdb_db *db, const rdb_slice *s, const rdb_manifest_entry *e,
+                      int8_t *vals, FILE *out)
+{
+    char path[4096];
+    rdb_slice_path(db, s, path, sizeof path);
+    rdb_slice_id id;
+    rdb_slice_identity(db, s, &id);
+    rdb_slice_file sf;
+    rdb_error why;
+    rdb_status st = rdb_slice_open(path, &id, &sf, &why);
+    if (st == RDB_OK) {
+        st = rdb_slice_read_all(&sf, vals, &why);
+        if (st == RDB_OK && sf.values_checksum != e->checksum)
+            st = rdb_fail(&why, RDB_E_CORRUPT, "'%s' holds other values than the manifest records",
+                          path);
+        rdb_slice_close(&sf);
+    }
+    if (st != RDB_OK) {
+        fprintf(out, "bad: %s\n", why.msg);
+        return 1;
+    }
+    return 0;
+}
+
+rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *rep,
+                      rdb_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rdb_db db;
+    rdb_status st = rdb_db_open(&db, dir, err);
+    if (st != RDB_OK)
+        return st;
+    rdb_manifest man;
+    rdb_kernel kern;
+    memset(&kern, 0, sizeof kern);
+    int8_t *stored = NULL, *fresh = NULL;
+    rdb_neighbour nb;
+    memset(&nb, 0, sizeof nb);
+    rdb_slice *slices = NULL;
+    st = rdb_manifest_load(&man, dir, db.lay.ngroups, err);
+    if (st != RDB_OK) {
+        rdb_db_free(&db);
+        return st;
+    }
+    uint64_t maxslice = rdb_layout_max_slice(&db.lay);
+    stored = malloc(maxslice);
+    if (full) {
+        fresh = malloc(maxslice);
+        nb.buffer = malloc(maxslice);
+        st = rdb_kernel_init(&kern, &db, err);
+        if (st != RDB_OK)
+            goto done;
+    }
+    if (!stored || (full && (!fresh || !nb.buffer))) {
+        st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
+                      (unsigned long long)(3 * maxslice));
+        goto done;
+    }
+    for (int level = db.lay.nbits; level >= 0; level--) {
+        if (man.deleted >> level & 1)
+            continue;
+        int ns = rdb_level_slices(&db.lay, level, &slices);
+        for (int i = 0; i < ns; i++) {
+            const rdb_slice *s = &slices[i];
+            const rdb_manifest_entry *e = rdb_manifest_find(&man, s);
+            if (!e) {
+                rep->unfinished++;
+                continue;
+            }
+            rep->files++;
+            if (check_file(&db, s, e, stored, out)) {
+                rep->bad_files++;
+                continue;
+            }
+            const int from = level + db.move_bits;
+            if (!full || (from <= db.lay.nbits && (man.deleted >> from & 1)))
+                continue;
+            rdb_error why;
+            if (rdb_compute_slice(&kern, s, fresh, &nb, &why) != RDB_OK) {
+                fprintf(out, "cannot recompute level %d: %s\n", level, why.msg);
+                rep->bad_files++;
+                continue;
+            }
+            rep->recomputed += s->size;
+            for (uint64_t j = 0; j < s->size; j++) {
+                if (stored[j] == fresh[j])
+                    continue;
+                if (rep->disagreements++ < MAX_REPORTED) {
+                    fprintf(out, "disagree: level %d, stored %d, recomputed %d, position:\n", level,
+                            stored[j], fresh[j]);
+                    print_position(out, &db, rdb_layout_position(&db.lay, s, j));
+                }
+            }
+        }
+        free(slices);
+        slices = NULL;
+    }
+done:
+    free(slices);
+    free(stored);
+    free(fresh);
+    free(nb.buffer);
+    rdb_kernel_free(&kern);
+    rdb_manifest_free(&man);
+    rdb_db_free(&db);
+    return st;
+}

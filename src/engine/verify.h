@@ -1,0 +1,27 @@
+/*
+ * verify.h — checking a database directory.
+ *
+ * Every slice the manifest records is opened and read in full: header,
+ * seek table, every frame's zstd checksum, the checksum of all values, and
+ * that checksum against the manifest's. With `full`, every value is also
+ * recomputed from its neighbour slices and compared. Findings go to `out`,
+ * one line per bad file or disagreeing position.
+ */
+#ifndef RDB_VERIFY_H
+#define RDB_VERIFY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+typedef struct {
+    uint64_t files, bad_files, unfinished;
+    uint64_t recomputed, disagreements;
+} rdb_verify_report;
+
+/* Returns RDB_OK when the checks could run (read rep for the verdict). */
+rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *rep,
+                      rdb_error *err);
+
+#endif

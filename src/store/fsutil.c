@@ -1,0 +1,157 @@
+/*
+ * fsutil.c — see fsutil.h.
+ */
+#define _GNU_SOURCE
+#include "store/fsutil.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+rdb_status rdb_mkdirs(const char *path, rdb_error *err)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+    return RDB_OK;
+}
+
+rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, rdb_error *err)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                                  "cannot write '%s'", name);
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_pread_all(int fd, void *buf, size_t len, uint64_t offset, const char *name,
+                         rdb_error *err)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = pread(fd, p, len, (off_t)offset);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", name);
+        }
+        if (n == 0)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is truncated", name);
+        p += n;
+        len -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_fsync_parent(const char *path, rdb_error *err)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        dir[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot open folder '%s'", dir);
+    int rc = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    /* Some file systems refuse fsync on a folder; that is not data loss. */
+    if (rc != 0 && errno != EINVAL && errno != EROFS)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync folder '%s'", dir);
+    return RDB_OK;
+}
+
+void rdb_temp_name(const char *path, char *buf, size_t bufsize)
+{
+    snprintf(buf, bufsize, "%s.%ld.tmp", path, (long)getpid());
+}
+
+rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const size_t *lens,
+                              int nbufs, rdb_error *err)
+{
+    char tmp[PATH_MAX];
+    rdb_temp_name(path, tmp, sizeof tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                              "cannot create '%s'", tmp);
+    rdb_status st = RDB_OK;
+    for (int i = 0; i < nbufs && st == RDB_OK; i++)
+        st = rdb_write_all(fd, bufs[i], lens[i], tmp, err);
+    return rdb_commit_temp(fd, tmp, path, st, err);
+}
+
+rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
+                           rdb_error *err)
+{
+    if (st == RDB_OK && fsync(fd) != 0)
+        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                            "cannot fsync '%s'", tmp);
+    if (close(fd) != 0 && st == RDB_OK)
+        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                            "cannot close '%s'", tmp);
+    if (st == RDB_OK && rename(tmp, path) != 0)
+        st = rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", tmp, path);
+    if (st != RDB_OK) {
+        unlink(tmp);
+        return st;
+    }
+    return rdb_fsync_parent(path, err);
+}
+
+rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len, rdb_error *err)
+{
+    const void *bufs[1] = {data};
+    size_t lens[1] = {len};
+    return rdb_commit_buffers(path, bufs, lens, 1, err);
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    int rc = type == FTW_DP ? rmdir(path) : unlink(path);
+    return rc != 0 && errno != ENOENT ? -1 : 0;
+}
+
+rdb_status rdb_remove_tree(const char *path, rdb_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0 && errno == ENOENT)
+        return RDB_OK;
+    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
+    return rdb_fsync_parent(path, err);
+}

@@ -1,0 +1,53 @@
+/*
+ * fsutil.h — durable file-system operations.
+ *
+ * A finished file must survive a crash: it is written under a temporary
+ * name in its own folder, fsync'ed, renamed into place and the folder is
+ * fsync'ed. Every failure of write, fsync or close is reported, never
+ * ignored (a full disk shows up here as ENOSPC).
+ */
+#ifndef RDB_FSUTIL_H
+#define RDB_FSUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* Create a directory and its parents (like mkdir -p). */
+rdb_status rdb_mkdirs(const char *path, rdb_error *err);
+
+/* Write all of buf to fd at its current offset. */
+rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, rdb_error *err);
+
+/* Read exactly len bytes at offset; a short read is RDB_E_CORRUPT. */
+rdb_status rdb_pread_all(int fd, void *buf, size_t len, uint64_t offset, const char *name,
+                         rdb_error *err);
+
+/* fsync the folder that holds path. */
+rdb_status rdb_fsync_parent(const char *path, rdb_error *err);
+
+/* Name of the temporary file for final path `path` (buf of PATH_MAX). The
+ * ".tmp" suffix marks leftovers that a builder removes at start. */
+void rdb_temp_name(const char *path, char *buf, size_t bufsize);
+
+/* Atomically replace `path` by `len` bytes of data (temp, fsync, rename,
+ * fsync folder). */
+rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len, rdb_error *err);
+
+/* Open `tmp` for writing a new file, write `len` bytes, fsync, close and
+ * rename to `path`, fsync the folder; on any failure remove `tmp`. */
+rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const size_t *lens,
+                              int nbufs, rdb_error *err);
+
+/* Remove a folder and everything in it (missing is fine). */
+/* Finish a file written to temporary name tmp through fd: when st (the
+ * status of the writing) is RDB_OK, fsync, close, rename to path and fsync
+ * the folder; otherwise, or on any failure, close and remove tmp. Returns
+ * st or the first failure. */
+rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
+                           rdb_error *err);
+
+rdb_status rdb_remove_tree(const char *path, rdb_error *err);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * lock.c — the builder lock; see lock.h.
+ */
+#define _GNU_SOURCE
+#include "store/lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/LOCK", dir);
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (f < 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        close(f);
+        if (busy) {
+            long pid = rdb_lock_holder(dir);
+            return rdb_fail(err, RDB_E_BUSY,
+                            "another builder (pid %ld) is working on '%s'; wait for it or stop it",
+                            pid, dir);
+        }
+        return rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", path);
+    }
+    char text[32];
+    int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+    if (ftruncate(f, 0) != 0 || pwrite(f, text, (size_t)n, 0) != n) {
+        rdb_status st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", path);
+        close(f);
+        return st;
+    }
+    *fd = f;
+    return RDB_OK;
+}
+
+void rdb_lock_release(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
+long rdb_lock_holder(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/LOCK", dir);
+    int f = open(path, O_RDONLY | O_CLOEXEC);
+    if (f < 0)
+        return 0;
+    long pid = 0;
+    if (flock(f, LOCK_SH | LOCK_NB) != 0) {
+        char text[32] = {0};
+        ssize_t n = pread(f, text, sizeof text - 1, 0);
+        pid = n > 0 ? strtol(text, NULL, 10) : -1;
+    } else {
+        flock(f, LOCK_UN);
+    }
+    close(f);
+    return pid;
+}

@@ -1,0 +1,54 @@
+/*
+ * manifest.h — the record of finished work in a database directory.
+ *
+ * DIR/MANIFEST is a text file appended to and fsync'ed after each slice
+ * file is durable, so it never names a slice whose file was not complete
+ * when it was recorded:
+ *   slice <level> <k0>,<k1>,... <entries> <checksum hex> <bytes> <seconds>
+ *   deleted <level>
+ * A slice may be recorded more than once (it was redone after damage): the
+ * last record counts. A line cut short by a crash is ignored, and the next
+ * append starts on a fresh line.
+ */
+#ifndef RDB_MANIFEST_H
+#define RDB_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "layout/layout.h"
+
+typedef struct {
+    int level;
+    uint8_t counts[RDB_MAX_GROUPS];
+    uint64_t entries, checksum, bytes;
+    double seconds;          /* time it took to compute and write */
+    size_t seq;              /* order of the record in the file */
+} rdb_manifest_entry;
+
+typedef struct {
+    rdb_manifest_entry *e;   /* sorted by (level, counts), one per slice */
+    size_t n, cap, seq;
+    int ngroups;
+    uint64_t deleted;        /* bit L set: level L's files were deleted */
+    int fd;                  /* open for appending once something is added */
+} rdb_manifest;
+
+/* Read DIR/MANIFEST (a missing file is an empty manifest). */
+rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, rdb_error *err);
+
+/* The record of a slice, or NULL. */
+const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_slice *s);
+
+/* Forget a slice (its file turned out damaged); the file is not touched. */
+void rdb_manifest_forget(rdb_manifest *m, const rdb_slice *s);
+
+/* Record a finished slice, or a deleted level, durably. */
+rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
+                               uint64_t checksum, uint64_t bytes, double seconds, rdb_error *err);
+rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err);
+
+void rdb_manifest_free(rdb_manifest *m);
+
+#endif
