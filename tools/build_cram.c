@@ -11,6 +11,7 @@
 #include "engine/builder.h"
 #include "cram/cram_board.h"
 #include "engine/db.h"
+#include "cli.h"
 #include "commands.h"
 
 int rdb_cmd_build_cram(int argc, char **argv)

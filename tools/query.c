@@ -15,6 +15,7 @@
 #include "engine/db.h"
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
+#include "cli.h"
 #include "commands.h"
 #include "dots/problem.h"
 #include "retrodb/probe.h"

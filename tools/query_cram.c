@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cram/cram_board.h"
+#include "cli.h"
 #include "commands.h"
 #include "retrodb/probe.h"
 

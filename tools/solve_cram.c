@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"

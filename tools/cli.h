@@ -1,0 +1,48 @@
+/*
+ * cli.h — the helpers every subcommand of the retrodb program shares:
+ * usage text, exit codes, option parsing, the options every build takes,
+ * and the signal handlers of long jobs (cli.c).
+ *
+ * Exit codes: 0 ok, 1 a file or the system failed, 2 the user typed
+ * something wrong, 130/143 stopped by SIGINT/SIGTERM.
+ */
+#ifndef RDB_TOOLS_CLI_H
+#define RDB_TOOLS_CLI_H
+
+#include "engine/builder.h"
+#include "retrodb/status.h"
+
+/* Print the usage text on stderr; returns 2. */
+int rdb_tool_usage(void);
+
+/* Print the usage text on stdout (for --help). */
+void rdb_tool_help(void);
+
+/* Exit code of a status; prints err's message first when st is not RDB_OK. */
+int rdb_tool_report(rdb_status st, const rdb_error *err);
+
+/* Exit code of a status (no message). */
+int rdb_tool_exit_code(rdb_status st);
+
+/* Option with a value: --name VALUE or --name=VALUE; advances *i past the
+ * value. NULL when argv[*i] is not that option or lacks its value. */
+const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name);
+
+/* A decimal integer in [lo, hi]; -1 when s is not one. */
+int rdb_tool_parse_long(const char *s, long lo, long hi, long *out);
+
+/* The options every build takes (--memory, --threads, --groups,
+ * --zstd-level, --quiet) and the board RxC: 1 when argv[*i] was one of them
+ * (*i then points at its last word), 0 when it was not, -1 after a message
+ * for a bad value (exit status 2). */
+int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
+                          int *board_seen);
+
+/* The game id of the database in dir (rdb_params.game), or 0 when it cannot
+ * be told (the caller's own open then reports why). */
+int rdb_tool_database_game(const char *dir);
+
+/* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
+void rdb_tool_catch_signals(void);
+
+#endif
