@@ -29,7 +29,7 @@
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 #include "naive_dots.h"
-#include "common/progress.h"
+#include "common/job.h"
 #include "retrodb/probe.h"
 #include "test_util.h"
 

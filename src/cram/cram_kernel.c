@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/progress.h"
+#include "common/job.h"
 
 #define PAD16 0xFFFF
 /* Largest row: the most states of a 16-bit group with one popcount. */

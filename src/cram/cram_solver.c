@@ -30,11 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builder.h"
 #include "cram/cram_component.h"
 #include "cram/cram_tables.h"
 #include "cram/cram_tt.h"
-#include "common/progress.h"
+#include "common/job.h"
 
 /* A move's two cells touch at most six others, so removing it from a
  * connected component leaves at most six components. */

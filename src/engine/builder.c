@@ -22,10 +22,8 @@
 #include "engine/kernel.h"
 #include "store/lock.h"
 #include "store/manifest.h"
-#include "common/progress.h"
+#include "engine/progress.h"
 #include "store/writer.h"
-
-volatile sig_atomic_t rdb_stop_requested = 0;
 
 /* ---- the level loop ---- */
 

@@ -1,5 +1,5 @@
 /*
- * builder.h — building a Dots-and-Boxes database by backward induction.
+ * builder.h — building a database of any game (game.h) by backward induction.
  *
  * Levels (lines drawn beyond the start) are processed from the full board
  * down to the start position. Each slice of a level is computed from its
@@ -11,8 +11,7 @@
 #ifndef RDB_BUILDER_H
 #define RDB_BUILDER_H
 
-#include <signal.h>
-
+#include "common/job.h"
 #include "engine/db.h"
 
 typedef struct {
@@ -26,9 +25,6 @@ typedef struct {
     double disk_gb;         /* refuse when the estimated peak disk use is
                                higher; 0 = no limit */
 } rdb_build_options;
-
-/* Set by a signal handler to stop the build at the next safe point. */
-extern volatile sig_atomic_t rdb_stop_requested;
 
 rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err);
 

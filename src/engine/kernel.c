@@ -20,7 +20,7 @@
 
 #include "cram/cram_kernel.h"
 #include "dots/loony_offers.h"
-#include "common/progress.h"
+#include "common/job.h"
 
 #define NO_VALUE INT8_MIN
 /* A padding move: its "box count" makes a candidate (-1000 + v) that

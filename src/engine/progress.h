@@ -24,8 +24,6 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
                         uint64_t computed, double seconds, double read, double write);
 
-/* Monotonic clock in seconds. */
-double rdb_now(void);
 void rdb_progress_finish(rdb_progress *p);
 
 #endif

@@ -1,18 +1,12 @@
 /*
  * progress.c — see progress.h.
  */
-#include "common/progress.h"
+#include "engine/progress.h"
 
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
-double rdb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "common/job.h"
 
 void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
 {
