@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cram/cram.h"
+#include "dots/dots.h"
 #include "engine/builder.h"
 #include "naive_dots.h"
 #include "retrodb/status.h"

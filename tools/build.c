@@ -12,6 +12,7 @@
 
 #include "engine/builder.h"
 #include "engine/db.h"
+#include "dots/dots.h"
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 #include "cli.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/builder.h"
+#include "cram/cram.h"
 #include "cram/cram_board.h"
 #include "engine/db.h"
 #include "cli.h"

@@ -110,20 +110,16 @@ int rdb_cmd_info(int argc, char **argv)
     int rc = open_database(dir, &db, &man);
     if (rc)
         return rc;
-    const int cram = db.params.game == RDB_GAME_CRAM;
-    const char *bits = cram ? "cells" : "lines";
-    printf("game        %s\nboard       %dx%d\nvariant     %s\n%s  %d\n",
-           rdb_game_name(db.params.game), db.params.rows, db.params.cols, db.params.variant,
-           cram ? "cells     " : db.params.chains ? "bits      " : "open lines", db.lay.nbits);
-    if (db.params.chains)
-        printf("chains      %d (each one bit; the other %d bits are open lines)\n",
-               db.rules.nchains, db.lay.nbits - db.rules.nchains);
+    printf("game        %s\nboard       %dx%d\nvariant     %s\n", db.game->name, db.params.rows,
+           db.params.cols, db.params.variant);
+    db.game->describe(db.state, stdout);
     printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
     for (int g = 0; g < db.lay.ngroups; g++)
         printf("%s%d", g ? " " : "", db.lay.size[g]);
     /* what perfect use of symmetry and interchangeable lines would store */
     double ideal = 1;
     uint64_t seen = 0;
+    int classes = 0;
     for (int i = 0; i < db.lay.nbits; i++) {
         uint64_t cm = db.lay.u.class_mask[i];
         if (seen & cm)
@@ -131,13 +127,14 @@ int rdb_cmd_info(int argc, char **argv)
         seen |= cm;
         int c = __builtin_popcountll(cm);
         ideal *= c + 1;
+        classes |= c > 1;
     }
     ideal /= db.lay.ntransforms;
     uint64_t stored = rdb_layout_total_positions(&db.lay);
-    printf(" %s)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry%s %.0f"
+    printf(" %s)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry%s%s %.0f"
            " (stored/ideal %.3f)\n",
-           bits, stored, db.lay.nbits, cram ? "" : " and\n            interchangeable lines",
-           ideal, stored / ideal);
+           db.game->bit_noun, stored, db.lay.nbits, classes ? " and\n            interchangeable " : "",
+           classes ? db.game->bit_noun : "", ideal, stored / ideal);
     /* seconds: computing and writing the level's slices, as the manifest
      * records them (a resumed build counts each slice once) */
     printf("level  slices  done  positions       bytes  checksum          seconds   Mpos/s\n");
@@ -195,13 +192,11 @@ int rdb_cmd_status(int argc, char **argv)
     nftw(dir, add_disk_use, 16, FTW_PHYS);
     printf("database    %s\n", dir);
     printf("parameters  %s %dx%d, variant %s, %d %s, %d groups, zstd level %d\n",
-           rdb_game_name(db.params.game), db.params.rows, db.params.cols, db.params.variant,
-           db.lay.nbits, db.params.game == RDB_GAME_CRAM ? "cells" : "open lines",
-           db.lay.ngroups, db.params.zstd_level);
+           db.game->name, db.params.rows, db.params.cols, db.params.variant, db.lay.nbits,
+           db.game->bits_name, db.lay.ngroups, db.params.zstd_level);
     if (lowest_done >= 0)
         printf("levels      %d of %d done (%d..%d %s)", levels_done, db.lay.nbits + 1,
-               db.lay.nbits, lowest_done,
-               db.params.game == RDB_GAME_CRAM ? "cells covered" : "lines drawn beyond the start");
+               db.lay.nbits, lowest_done, db.game->level_name);
     else
         printf("levels      0 of %d done", db.lay.nbits + 1);
     printf(levels_done == db.lay.nbits + 1 ? "; complete\n" : "; to do: %d..0\n",

@@ -13,6 +13,7 @@
 
 #include "engine/builder.h"
 #include "engine/db.h"
+#include "cram/cram.h"
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 #include "cli.h"

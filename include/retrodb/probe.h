@@ -57,6 +57,31 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *
 /* Whether the database was built with loony analysis. */
 int rdb_probe_loony(const rdb_probe *p);
 
+/* The value of a position and of every move, for any game. A move's id is
+ * the game's own number for it: the line id in Dots-and-Boxes (every open
+ * line, in line-id order; each line of a chain of a chain database is the
+ * move that fills the chain), the domino in Cram (horizontal dominoes
+ * first, row-major by their left cell, then vertical ones, row-major by
+ * their top cell). mark is who must make the next loony move (RDB_LOONY_*,
+ * from the point of view of the player to move in the position, also
+ * after a move), RDB_LOONY_NONE without loony analysis. */
+#define RDB_MAX_MOVES 112
+typedef struct {
+    int id;
+    int value;
+    int mark;
+} rdb_move_value;
+
+typedef struct {
+    int value;
+    int mark;
+    int nmoves;
+    rdb_move_value moves[RDB_MAX_MOVES];
+} rdb_move_values;
+
+rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
+                                 rdb_error *err);
+
 typedef struct {
     int value;          /* value of the position */
     int next_loony;     /* RDB_LOONY_*: who must make the next loony move */
@@ -67,7 +92,8 @@ typedef struct {
                                 player's point of view */
 } rdb_dots_answer;
 
-/* Value of the position and of every open line. */
+/* Value of the position and of every open line (a Dots-and-Boxes
+ * database only). */
 rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err);
 
 typedef struct {
@@ -79,7 +105,7 @@ typedef struct {
 
 /* Nimber of a Cram position (covered cells) and of every legal move, in
  * the order horizontal dominoes first (row-major by their left cell), then
- * vertical ones (row-major by their top cell). */
+ * vertical ones (row-major by their top cell) (a Cram table only). */
 rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
                                 rdb_error *err);
 

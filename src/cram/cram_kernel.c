@@ -12,15 +12,13 @@
  * dominoes inside the inner group through a flat, padded move list per
  * count, so that those loops have no data-dependent branch worth naming.
  * Rows are independent: OpenMP splits them between threads and the result
- * does not depend on the thread count. Mex is order-free, so the neighbour
- * already in memory is used first.
+ * does not depend on the thread count. Mex is order-free, so the engine may
+ * hand the neighbours over in any order.
  */
 #include "cram/cram_kernel.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "common/job.h"
 
 #define PAD16 0xFFFF
 /* Largest row: the most states of a 16-bit group with one popcount. */
@@ -35,6 +33,7 @@ typedef struct {
 } group_domino;
 
 struct cram_kernel {
+    const rdb_layout *lay;
     uint64_t *seen;     /* per position of the slice: the nimbers of its children */
     uint64_t bit[256];  /* nimber byte -> its bit in a mask (0 for NO_CHILD) */
     int ndom[RDB_MAX_GROUPS][RDB_MAX_GROUPS];
@@ -58,16 +57,14 @@ static int group_of(const rdb_layout *lay, int bit)
     return g;
 }
 
-rdb_status cram_kernel_init(rdb_kernel *kern, rdb_error *err)
+rdb_status cram_kernel_new(const cram_rules *r, const rdb_layout *lay, cram_kernel **out,
+                           rdb_error *err)
 {
-    const rdb_db *db = kern->db;
-    const rdb_layout *lay = &db->lay;
-    const cram_rules *r = &db->cram;
     const int G = lay->ngroups, I = G - 1;
-    struct cram_kernel *ck = calloc(1, sizeof *ck);
+    cram_kernel *ck = *out = calloc(1, sizeof *ck);
     if (!ck)
         goto nomem;
-    kern->cram = ck;
+    ck->lay = lay;
     for (int v = 0; v <= CRAM_MAX_NIMBER; v++)
         ck->bit[v] = 1ULL << v;
     ck->seen = malloc(rdb_layout_max_slice(lay) * sizeof *ck->seen);
@@ -95,7 +92,7 @@ rdb_status cram_kernel_init(rdb_kernel *kern, rdb_error *err)
         grown[ck->ndom[g1][g2]++] = gd;
     }
     if (G < 2)
-        return RDB_OK; /* one group: cram_compute_slice's generic path */
+        return RDB_OK; /* one group: relax_single_group */
 
     const int n = lay->size[I];
     for (int k = 0; k <= n; k++) {
@@ -140,13 +137,13 @@ rdb_status cram_kernel_init(rdb_kernel *kern, rdb_error *err)
     }
     return RDB_OK;
 nomem:
-    cram_kernel_free(kern);
+    cram_kernel_free(ck);
+    *out = NULL;
     return rdb_fail(err, RDB_E_NOMEM, "out of memory for kernel tables");
 }
 
-void cram_kernel_free(rdb_kernel *kern)
+void cram_kernel_free(cram_kernel *ck)
 {
-    struct cram_kernel *ck = kern->cram;
     if (!ck)
         return;
     free(ck->seen);
@@ -158,15 +155,13 @@ void cram_kernel_free(rdb_kernel *kern)
         free(ck->add[k]);
     }
     free(ck);
-    kern->cram = NULL;
 }
 
 /* One group, which is group 0: every child is made canonical. */
-static void relax_single_group(const rdb_kernel *kern, const rdb_slice *s, const int8_t *nbv,
+static void relax_single_group(const cram_kernel *ck, const rdb_slice *s, const int8_t *nbv,
                                uint64_t *seen)
 {
-    const rdb_layout *lay = &kern->db->lay;
-    const struct cram_kernel *ck = kern->cram;
+    const rdb_layout *lay = ck->lay;
     const group_domino *dom = ck->dom[0][0];
     const int nd = ck->ndom[0][0];
     const uint16_t *st = lay->states[0][s->counts[0]];
@@ -188,11 +183,10 @@ static void relax_single_group(const rdb_kernel *kern, const rdb_slice *s, const
 
 /* The dominoes from group g1 to group g2 (g1 <= g2), for every position of
  * slice s; their children are in nbv, the slice two levels up. */
-static void relax_pair(const rdb_kernel *kern, const rdb_slice *s, const rdb_slice *n, int g1,
+static void relax_pair(const cram_kernel *ck, const rdb_slice *s, const rdb_slice *n, int g1,
                        int g2, const int8_t *nbv, uint64_t *seen)
 {
-    const rdb_layout *lay = &kern->db->lay;
-    const struct cram_kernel *ck = kern->cram;
+    const rdb_layout *lay = ck->lay;
     const int G = lay->ngroups, I = G - 1;
     const group_domino *dom = ck->dom[g1][g2];
     const int nd = ck->ndom[g1][g2];
@@ -273,58 +267,56 @@ static void relax_pair(const rdb_kernel *kern, const rdb_slice *s, const rdb_sli
 
 /* The neighbour of s reached by dominoes from group g1 to g2; 0 when there
  * is none (no such domino, or no room for it). */
-static int neighbour_of(const rdb_kernel *kern, const rdb_slice *s, int g1, int g2, rdb_slice *n)
+void cram_slice_begin(void *kernel, const rdb_slice *s, int8_t *values)
 {
-    const rdb_layout *lay = &kern->db->lay;
-    if (!kern->cram->ndom[g1][g2])
-        return 0;
-    *n = *s;
-    n->counts[g1]++;
-    n->counts[g2]++;
-    if (n->counts[g1] > lay->size[g1] || n->counts[g2] > lay->size[g2])
-        return 0;
-    rdb_slice_set_size(lay, n);
-    return n->size > 0;
+    cram_kernel *ck = kernel;
+    (void)values;
+    memset(ck->seen, 0, s->size * sizeof *ck->seen);
 }
 
-rdb_status cram_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t *best,
-                              rdb_neighbour *nb, rdb_error *err)
+/* The groups g1 <= g2 in which n has one more covered cell each (g1 == g2:
+ * two more in one group). */
+static void neighbour_groups(int ngroups, const rdb_slice *s, const rdb_slice *n, int *g1,
+                             int *g2)
 {
-    const rdb_db *db = kern->db;
-    const rdb_layout *lay = &db->lay;
-    const int G = lay->ngroups;
-    uint64_t *seen = kern->cram->seen;
-    memset(seen, 0, s->size * sizeof *seen);
-
-    /* the neighbour already in memory first, then the others in order */
-    int first1 = -1, first2 = -1;
-    rdb_slice n;
-    if (nb->valid)
-        for (int g1 = 0; g1 < G && first1 < 0; g1++)
-            for (int g2 = g1; g2 < G && first1 < 0; g2++)
-                if (neighbour_of(kern, s, g1, g2, &n) && rdb_slice_equal(&n, &nb->slice, G))
-                    first1 = g1, first2 = g2;
-    if (first1 >= 0) {
-        if (G == 1)
-            relax_single_group(kern, s, nb->values, seen);
-        else
-            relax_pair(kern, s, &nb->slice, first1, first2, nb->values, seen);
-    }
-    for (int g1 = 0; g1 < G; g1++)
-        for (int g2 = g1; g2 < G; g2++) {
-            if ((g1 == first1 && g2 == first2) || !neighbour_of(kern, s, g1, g2, &n))
-                continue;
-            double t0 = rdb_now();
-            rdb_status st = rdb_load_neighbour(db, &n, nb, err);
-            nb->read_seconds += rdb_now() - t0;
-            if (st != RDB_OK)
-                return st;
-            if (G == 1)
-                relax_single_group(kern, s, nb->values, seen);
+    *g1 = *g2 = -1;
+    for (int g = 0; g < ngroups; g++)
+        for (int d = n->counts[g] - s->counts[g]; d > 0; d--) {
+            if (*g1 < 0)
+                *g1 = g;
             else
-                relax_pair(kern, s, &n, g1, g2, nb->values, seen);
+                *g2 = g;
         }
+    if (*g2 < 0)
+        *g2 = *g1;
+}
 
+int cram_leads_to(const void *kernel, const rdb_slice *s, const rdb_slice *n)
+{
+    const cram_kernel *ck = kernel;
+    int g1, g2;
+    neighbour_groups(ck->lay->ngroups, s, n, &g1, &g2);
+    return ck->ndom[g1][g2] > 0;
+}
+
+void cram_slice_relax(void *kernel, const rdb_slice *s, const rdb_slice *n,
+                      const int8_t *nvalues, int8_t *values)
+{
+    cram_kernel *ck = kernel;
+    (void)values;
+    if (ck->lay->ngroups == 1) {
+        relax_single_group(ck, s, nvalues, ck->seen);
+        return;
+    }
+    int g1, g2;
+    neighbour_groups(ck->lay->ngroups, s, n, &g1, &g2);
+    relax_pair(ck, s, n, g1, g2, nvalues, ck->seen);
+}
+
+rdb_status cram_slice_finish(void *kernel, const rdb_slice *s, int8_t *best, rdb_error *err)
+{
+    const cram_kernel *ck = kernel;
+    const uint64_t *seen = ck->seen;
     uint64_t too_big = 0;
 #pragma omp parallel for reduction(+ : too_big) schedule(static)
     for (uint64_t i = 0; i < s->size; i++) {

@@ -17,7 +17,7 @@ typedef struct {
 } interior_line;
 
 struct loony_offers {
-    const rdb_db *db;
+    const rdb_layout *lay;
     int nlines;
     interior_line line[RDB_MAX_BITS];
     /* set[k][j * (PAIR_SIDES + 1) + n]: bitset over the ranks of the inner
@@ -27,15 +27,13 @@ struct loony_offers {
     size_t words[RDB_MAX_GROUP_BITS + 1];
 };
 
-loony_offers *loony_offers_new(const rdb_db *db)
+loony_offers *loony_offers_new(const rdb_layout *lay, const dots_rules *r)
 {
-    const rdb_layout *lay = &db->lay;
-    const dots_rules *r = &db->rules;
     const int I = lay->ngroups - 1, off = lay->off[I], n = lay->size[I];
     loony_offers *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->db = db;
+    t->lay = lay;
     uint64_t inner_mask[RDB_MAX_BITS];
     for (int m = 0; m < r->nbits; m++) {
         if (r->nbox[m] != 2)
@@ -84,7 +82,7 @@ void loony_offers_free(loony_offers *t)
 
 void loony_offers_mark(const loony_offers *t, const rdb_slice *s, int8_t *best)
 {
-    const rdb_layout *lay = &t->db->lay;
+    const rdb_layout *lay = t->lay;
     const int G = lay->ngroups, I = G - 1, k = s->counts[I];
     uint32_t radix[RDB_MAX_GROUPS];
     for (int h = 0; h < G; h++)

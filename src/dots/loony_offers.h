@@ -16,12 +16,14 @@
 
 #include <stdint.h>
 
-#include "engine/db.h"
+#include "dots/dots_rules.h"
+#include "layout/layout.h"
 
 typedef struct loony_offers loony_offers;
 
-/* Tables for db (which must have loony analysis); NULL when out of memory. */
-loony_offers *loony_offers_new(const rdb_db *db);
+/* Tables for the rules r (which must have loony analysis) in the bit order
+ * of lay (both must outlive the tables); NULL when out of memory. */
+loony_offers *loony_offers_new(const rdb_layout *lay, const dots_rules *r);
 void loony_offers_free(loony_offers *t);
 
 /* Set the loony state of every position of slice s that follows a loony

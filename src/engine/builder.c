@@ -1,10 +1,12 @@
 /*
- * builder.c — the level loop and the slice kernel; see builder.h.
+ * builder.c — the level loop; see builder.h.
  *
  * For every level, from the full board down to the start, each slice not
  * yet recorded in the manifest is computed (kernel.c), written durably
  * (slicefile.c) and only then recorded. A stop request is honoured between
  * slices, which is the safe point: nothing half-done is ever recorded.
+ * Nothing here knows the game: a level's neighbours are game->move_bits
+ * levels up.
  */
 #define _GNU_SOURCE
 #include "engine/builder.h"
@@ -161,7 +163,7 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
                           "stopped; finished slices are kept, run the same command to resume");
             break;
         }
-        const int from = level + db->move_bits;
+        const int from = level + db->game->move_bits;
         if (from <= db->lay.nbits && (b->man.deleted >> from & 1)) {
             st = rdb_fail(err, RDB_E_CORRUPT,
                           "a slice of level %d is missing or damaged, and level %d it is computed from was deleted (--keep-lines); rebuild in a new directory",
@@ -193,7 +195,7 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
     if (st == RDB_OK)
         st = dst;
     /* level n+step is needed no more (level n-1 reads level n-1+step) */
-    rdb_level_cache_drop_above(&b->cache, level + db->move_bits - 1);
+    rdb_level_cache_drop_above(&b->cache, level + db->game->move_bits - 1);
     b->nb.valid = 0;
     if (st == RDB_OK)
         rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
@@ -223,7 +225,7 @@ static uint64_t estimate_peak_disk(const build_state *b)
     for (int n = lay->nbits; n >= 0; n--) {
         uint64_t now = 0;
         for (int l = n; l <= lay->nbits; l++)
-            if (l <= n + b->db.move_bits || l <= b->keep_level)
+            if (l <= n + b->db.game->move_bits || l <= b->keep_level)
                 now += level_bytes[l];
         if (now > peak)
             peak = now;
@@ -254,9 +256,14 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
     /* In memory at once: the slice being computed, one neighbour, and up to
      * two compressed slices (one being written, one being handed over),
-     * which take well under half a raw slice each; Cram adds a 64-bit mask
-     * of children's nimbers per position. */
-    const uint64_t bytes_per_position = p.game == RDB_GAME_CRAM ? 11 : 3;
+     * which take well under half a raw slice each; and the game kernel's
+     * own working memory per position (Cram: a mask of children's nimbers). */
+    const rdb_game *game = rdb_game_with_id(p.game);
+    if (!game) {
+        st = rdb_fail(err, RDB_E_INPUT, "unknown game");
+        goto done;
+    }
+    const uint64_t bytes_per_position = 3 + (uint64_t)game->kernel_bytes;
     st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
     if (st != RDB_OK)
         goto done;
@@ -310,7 +317,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
         st = build_level(&b, level, err);
         /* level+step is needed by nothing now (finished levels never need
          * redoing from it unless damaged, which then asks for a rebuild) */
-        const int done_with = level + b.db.move_bits;
+        const int done_with = level + b.db.game->move_bits;
         if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level)
             st = delete_level(&b, done_with, err);
     }

@@ -1,6 +1,5 @@
 /*
- * db.c — database directory: parameters, setup, slice paths, manifest and
- * lock; see db.h.
+ * db.c — database directory: parameters, setup and slice paths; see db.h.
  */
 #define _GNU_SOURCE
 #include "engine/db.h"
@@ -21,16 +20,8 @@
 
 const char *rdb_game_name(int game)
 {
-    return game == RDB_GAME_CRAM ? "cram" : game == RDB_GAME_DOTS ? "dots" : "unknown";
-}
-
-int rdb_game_from_name(const char *name)
-{
-    if (strcmp(name, "dots") == 0)
-        return RDB_GAME_DOTS;
-    if (strcmp(name, "cram") == 0)
-        return RDB_GAME_CRAM;
-    return 0;
+    const rdb_game *g = rdb_game_with_id(game);
+    return g ? g->name : "unknown";
 }
 
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err)
@@ -76,8 +67,8 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
             continue;
         if (strcmp(key, "retrodb-params") == 0 && strcmp(val, "1") == 0)
             seen |= 1;
-        else if (strcmp(key, "game") == 0 && rdb_game_from_name(val) > 0) {
-            p->game = rdb_game_from_name(val);
+        else if (strcmp(key, "game") == 0 && rdb_game_named(val)) {
+            p->game = rdb_game_named(val)->id;
             seen |= 2;
         } else if (strcmp(key, "board") == 0 && sscanf(val, "%dx%d", &p->rows, &p->cols) == 2)
             seen |= 4;
@@ -136,82 +127,35 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
 
 /* ---- setup ---- */
 
-/* The game's universe and the natural position of its start. */
-static rdb_status setup_game(rdb_db *db, const rdb_params *params, rdb_error *err)
-{
-    if (params->game == RDB_GAME_CRAM) {
-        rdb_status st = cram_board_init(&db->cram.board, params->rows, params->cols, err);
-        if (st != RDB_OK)
-            return st;
-        if (params->start != 0 || params->full_value != 0 || params->loony || params->chains)
-            return rdb_fail(err, RDB_E_INPUT,
-                            "a cram table starts from the empty board, without penalty or loony analysis");
-        cram_universe_init(&db->u, &db->cram.board);
-        db->move_bits = 2;
-        return RDB_OK;
-    }
-    if (params->game != RDB_GAME_DOTS)
-        return rdb_fail(err, RDB_E_INPUT, "unknown game");
-    dots_board board;
-    rdb_status st = dots_board_init(&board, params->rows, params->cols, err);
-    if (st != RDB_OK)
-        return st;
-    if (params->start & ~dots_all_lines(&board))
-        return rdb_fail(err, RDB_E_INPUT, "start position has lines outside the %dx%d board",
-                        params->rows, params->cols);
-    if (params->full_value < -100 || params->full_value > 100)
-        return rdb_fail(err, RDB_E_INPUT, "value of the full position %d is out of range",
-                        params->full_value);
-    if (params->loony) {
-        int boxes = board.nboxes + abs(params->full_value);
-        if (boxes > RDB_LOONY_MAX_SCORE)
-            return rdb_fail(err, RDB_E_INPUT,
-                            "loony analysis keeps scores within -%d..%d; %d boxes%s could exceed that",
-                            RDB_LOONY_MAX_SCORE, RDB_LOONY_MAX_SCORE, board.nboxes,
-                            params->full_value ? " with this penalty" : "");
-    }
-    if (params->loony && params->chains)
-        return rdb_fail(err, RDB_E_INPUT,
-                        "loony analysis and chain pseudo-lines cannot be combined yet");
-    st = dots_game_init(&db->game, &board, params->start, (int8_t)params->full_value,
-                        params->chains, err);
-    if (st != RDB_OK)
-        return st;
-    db->u = db->game.u;
-    db->move_bits = 1;
-    return RDB_OK;
-}
-
 rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                         uint64_t max_slice_bytes, rdb_error *err)
 {
     memset(db, 0, sizeof *db);
     snprintf(db->dir, sizeof db->dir, "%s", dir);
-    rdb_status st = setup_game(db, params, err);
+    db->game = rdb_game_with_id(params->game);
+    if (!db->game)
+        return rdb_fail(err, RDB_E_INPUT, "unknown game");
+    rdb_status st = db->game->open(params, &db->u, &db->state, err);
     if (st != RDB_OK)
-        return st;
+        goto fail;
     st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan, err);
     if (st != RDB_OK)
-        return st;
+        goto fail;
     params->ngroups = db->plan.ngroups;
     db->params = *params;
     st = rdb_layout_build(&db->u, &db->plan, &db->lay, err);
     if (st != RDB_OK)
-        return st;
-    if (params->game == RDB_GAME_CRAM) {
-        cram_board board = db->cram.board;
-        cram_rules_init(&db->cram, &board, &db->plan);
-    }
-    else if ((st = dots_rules_init(&db->rules, &db->game, &db->plan, params->loony, err)) != RDB_OK) {
-        rdb_layout_free(&db->lay);
-        return st;
-    }
+        goto fail;
+    st = db->game->order(db->state, &db->plan, err);
+    if (st != RDB_OK)
+        goto fail;
 
-    /* Dots-and-Boxes keeps its original description, so that the hash (and
-     * so every file) of a database built before Cram existed stays valid. */
+    /* The description keeps the form it had when Dots-and-Boxes was the
+     * only game, so that the hash (and so every file) of every database
+     * built since stays valid. */
     char desc[512];
     int n = snprintf(desc, sizeof desc, "%s %d %d %" PRIx64 " %d %d:",
-                     rdb_game_name(params->game), params->rows, params->cols, params->start,
+                     db->game->name, params->rows, params->cols, params->start,
                      params->full_value, db->plan.ngroups);
     for (int g = 0; g < db->plan.ngroups; g++)
         n += snprintf(desc + n, sizeof desc - (size_t)n, " %d", db->plan.size[g]);
@@ -222,11 +166,17 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
     db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
     return RDB_OK;
+fail:
+    rdb_db_free(db);
+    return st;
 }
 
 void rdb_db_free(rdb_db *db)
 {
     rdb_layout_free(&db->lay);
+    if (db->game && db->state)
+        db->game->close(db->state);
+    db->state = NULL;
 }
 
 rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
@@ -237,15 +187,15 @@ rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
         return st;
     if (p.ngroups < 0 || p.ngroups > RDB_MAX_GROUPS)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
-    if (p.ngroups == 0 && p.game == RDB_GAME_DOTS) {
-        /* only a database with nothing to build (a full start) has no groups */
-        dots_board b;
-        if (dots_board_init(&b, p.rows, p.cols, err) != RDB_OK || p.start != dots_all_lines(&b))
-            return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
-    }
+    const int no_groups = p.ngroups == 0;
     st = rdb_db_setup(db, dir, &p, UINT64_MAX, err);
     if (st == RDB_E_INPUT)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: %s", dir, err->msg);
+    /* only a database with nothing to build (a full start) has no groups */
+    if (st == RDB_OK && no_groups && db->u.nbits != 0) {
+        rdb_db_free(db);
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
+    }
     return st;
 }
 

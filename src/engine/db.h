@@ -11,43 +11,26 @@
  *   <level>/<k0>/.../<k(G-2)>.zst   one file per slice (level = lines
  *               drawn beyond the start position; k = lines per group).
  * Both the builder and the probe set up a database from PARAMS the same
- * way, so their layouts agree bit for bit.
+ * way, so their layouts agree bit for bit. The game is whichever one of
+ * the table of games (game.h) PARAMS names; nothing here knows which.
  */
 #ifndef RDB_DB_H
 #define RDB_DB_H
 
 #include <stdint.h>
 
-#include "cram/cram_rules.h"
-#include "dots/dots_rules.h"
+#include "game.h"
 #include "layout/layout.h"
 #include "store/slicefile.h"
 
-#define RDB_GAME_DOTS 1
-#define RDB_GAME_CRAM 2
-
-typedef struct {
-    int game;
-    int rows, cols;
-    uint64_t start;          /* lines drawn at the start */
-    int full_value;          /* value of the full position */
-    int ngroups;             /* 0 = choose from the memory budget */
-    int zstd_level;
-    char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
-    int loony;               /* Dots-and-Boxes: values hold the loony state */
-    int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
-} rdb_params;
-
 typedef struct {
     char dir[4000];
-    rdb_params params;
-    dots_game game;          /* Dots-and-Boxes only */
+    rdb_params params;       /* rdb_params: game.h */
+    const rdb_game *game;
+    void *state;             /* the game's own state, rules in layout order */
     rdb_universe u;          /* the universe in natural order */
     rdb_layout_plan plan;
     rdb_layout lay;
-    dots_rules rules;        /* Dots-and-Boxes only */
-    cram_rules cram;         /* Cram only */
-    int move_bits;           /* bits a move takes: 1 (a line) or 2 (a domino) */
     uint64_t hash;           /* db_hash written in every slice header */
 } rdb_db;
 
@@ -58,11 +41,10 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                         uint64_t max_slice_bytes, rdb_error *err);
 void rdb_db_free(rdb_db *db);
 
-/* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
-/* "dots" or "cram", and back (0 for an unknown name). */
+/* Name of a game id, for messages ("unknown" when no game has it). */
 const char *rdb_game_name(int game);
-int rdb_game_from_name(const char *name);
 
+/* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err);
 rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err);
 

@@ -1,253 +1,16 @@
 /*
- * kernel.c — the slice kernel; see kernel.h.
+ * kernel.c — the slice kernel's driver; see kernel.h.
  *
- * Tuned for this access pattern: a move in an outer group maps a whole
- * parent row to a whole child row of the neighbour slice (in the same order,
- * or permuted by a small table when the move changes group 0 and the child
- * must be put in canonical form), so the work per child is one load and one
- * max over contiguous rows, which the compiler vectorises. Box completion is
- * decided once per row for the sides outside the inner group. Moves inside
- * the inner group go through a flat list of (child rank, bit, box flags)
- * per state (rdb_kernel), the same number of entries for every state of a
- * row, so the loop has no data-dependent branch. Rows are independent, so
- * OpenMP splits them between threads and the result does not depend on
- * the thread count.
+ * The game combines (game.h); this file decides which neighbour slices a
+ * slice needs and brings each into memory once. The game's combine rule is
+ * order-free, so the neighbour already in memory goes first: consecutive
+ * slices of a level share one, which saves a decompression.
  */
 #include "engine/kernel.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "cram/cram_kernel.h"
-#include "dots/loony_offers.h"
 #include "common/job.h"
-
-#define NO_VALUE INT8_MIN
-/* A padding move: its "box count" makes a candidate (-1000 + v) that
- * loses to every real move (a real candidate is a byte). */
-#define RDB_KPAD 255
-#define RDB_KPAD_BOXES (-1000)
-/* Largest row: the most states of a 16-bit group with one popcount. */
-#define RDB_MAX_ROW 12870
-
-static inline int8_t max8(int8_t a, int b) { return b > a ? (int8_t)b : a; }
-
-/* best[i] = max(best[i], candidate of child value v) over a row, where the
- * move completes `fixed` boxes plus one for each inner mask fully present in
- * the parent's inner state: scale*boxes + v for a capture, flip - v
- * otherwise (dots_rules.h). child is indexed through perm when not NULL. */
-static void relax_row(int8_t *restrict best, const int8_t *restrict child,
-                      const uint16_t *restrict perm, const uint16_t *restrict inner,
-                      uint32_t m, int fixed, int ninner, const unsigned *mask, int scale,
-                      int flip)
-{
-    if (ninner == 0 && !perm) {
-        if (fixed == 0)
-            for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], flip - child[i]);
-        else
-            for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], fixed * scale + child[i]);
-        return;
-    }
-    if (ninner == 0) {
-        if (fixed == 0)
-            for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], flip - child[perm[i]]);
-        else
-            for (uint32_t i = 0; i < m; i++)
-                best[i] = max8(best[i], fixed * scale + child[perm[i]]);
-        return;
-    }
-    unsigned m0 = mask[0], m1 = ninner > 1 ? mask[1] : 0;
-    for (uint32_t i = 0; i < m; i++) {
-        int v = perm ? child[perm[i]] : child[i];
-        unsigned s = inner[i];
-        int n = fixed + ((s & m0) == m0) + (ninner > 1 && (s & m1) == m1);
-        best[i] = max8(best[i], n ? n * scale + v : flip - v);
-    }
-}
-
-/* A chain's move in an outer group over a row: best[i] = max(best[i],
- * chain rule of the parent and child value), the parent being outer_pos
- * with inner state inner[i]. */
-static void relax_row_chain(int8_t *restrict best, const int8_t *restrict child,
-                            const uint16_t *restrict perm, const uint16_t *restrict inner,
-                            uint32_t m, const dots_chain_rule *rule, uint64_t outer_pos,
-                            int off_inner)
-{
-    for (uint32_t i = 0; i < m; i++) {
-        int v = perm ? child[perm[i]] : child[i];
-        uint64_t pos = outer_pos | (uint64_t)inner[i] << off_inner;
-        best[i] = max8(best[i], dots_chain_value(rule, pos, v));
-    }
-}
-
-/* Moves in the inner group for one row. Every state of a row has the same
- * number of moves (padded where interchangeable lines make it vary), so
- * one loop over a flat move list visits each move once, with no branch on
- * how many there are. Box completion per move is a lookup in a per-row
- * table indexed by the move's bit and its inner box flags. */
-static void relax_inner(const rdb_kernel *kern, const rdb_slice *s, int8_t *restrict brow,
-                        const int8_t *crow, uint64_t outer_pos)
-{
-    const rdb_layout *lay = &kern->db->lay;
-    const dots_rules *r = &kern->db->rules;
-    const int I = lay->ngroups - 1, k = s->counts[I], off = lay->off[I];
-    const uint32_t m = lay->count[I][k];
-    const int per = kern->inner_moves[k];
-    const uint32_t *restrict mv = kern->inner[k];
-    const uint64_t outer_bits = (1ULL << off) - 1;
-
-    /* boxes[(bit << 2) | flags]: boxes completed by that move in this row,
-     * times the rules' scale */
-    int16_t boxes[256];
-    memset(boxes, 0, sizeof boxes);
-    for (int b = 0; b < lay->size[I]; b++) {
-        int ubit = off + b;
-        unsigned outer_ok = 0;
-        for (int j = 0; j < r->nbox[ubit]; j++) {
-            uint64_t part = r->box_mask[ubit][j] & outer_bits;
-            if ((outer_pos & part) == part)
-                outer_ok |= 1u << j;
-        }
-        for (unsigned f = 0; f < 4; f++)
-            boxes[b << 2 | f] = (int16_t)(__builtin_popcount(f & outer_ok) * r->scale);
-    }
-    boxes[RDB_KPAD] = RDB_KPAD_BOXES;
-
-    /* The reads below are scattered over the child row; copying it first
-     * streams it into L1 instead of paying a miss per scattered read. */
-    int8_t row[RDB_MAX_ROW];
-    memcpy(row, crow, lay->count[I][k + 1]);
-    const int flip = r->flip;
-    for (uint32_t i = 0; i < m; i++) {
-        int best = brow[i];
-        const uint32_t *e = mv + (size_t)i * per;
-        for (int j = 0; j < per; j++) {
-            int v = row[e[j] & 0xFFFF];
-            int n = boxes[e[j] >> 16];
-            int c = n ? n + v : flip - v;
-            best = c > best ? c : best;
-        }
-        brow[i] = (int8_t)best;
-    }
-
-    /* chains in the inner group: not in the move lists, scored here */
-    const unsigned inner_chains = (unsigned)(r->chain_bits >> off) & ((1u << lay->size[I]) - 1);
-    if (!inner_chains)
-        return;
-    const uint16_t *st = lay->states[I][k];
-    for (uint32_t i = 0; i < m; i++) {
-        unsigned free_chains = inner_chains & ~(unsigned)st[i];
-        uint64_t pos = outer_pos | (uint64_t)st[i] << off;
-        for (; free_chains; free_chains &= free_chains - 1) {
-            int b = __builtin_ctz(free_chains);
-            int v = row[lay->rank[I][st[i] | 1u << b]];
-            brow[i] = max8(brow[i], dots_chain_value(&r->chain[r->chain_of[off + b]], pos, v));
-        }
-    }
-}
-
-/* Moves in group g of every position of slice s, children in nb. */
-static void relax_group(const rdb_kernel *kern, const rdb_slice *s, int8_t *best, int g,
-                        const int8_t *nb)
-{
-    const rdb_db *db = kern->db;
-    const rdb_layout *lay = &db->lay;
-    const dots_rules *r = &db->rules;
-    const int G = lay->ngroups, I = G - 1;
-    uint32_t radix[RDB_MAX_GROUPS], nradix[RDB_MAX_GROUPS];
-    for (int h = 0; h < G; h++)
-        radix[h] = nradix[h] = lay->count[h][s->counts[h]];
-    nradix[g] = lay->count[g][s->counts[g] + 1];
-
-    if (G == 1) {
-        /* one group, which is group 0: every child is made canonical */
-        const uint16_t *st = lay->states[0][s->counts[0]];
-        const uint16_t *mv = lay->moves[0];
-#pragma omp parallel for schedule(static)
-        for (uint32_t i = 0; i < radix[0]; i++) {
-            unsigned p = st[i];
-            int8_t b = best[i];
-            for (unsigned m = mv[p]; m; m &= m - 1) {
-                int bit = __builtin_ctz(m);
-                unsigned c = p | 1u << bit;
-                if (lay->ntransforms > 1)
-                    c = lay->perm[lay->canon_t[c]][0][c];
-                int v = nb[lay->rank[0][c]];
-                b = max8(b, dots_rules_move(r, p, bit, v));
-            }
-            best[i] = b;
-        }
-        return;
-    }
-
-    const uint32_t m_inner = radix[I], nm_inner = nradix[I];
-    const int k_inner = s->counts[I], off_inner = lay->off[I];
-    const uint16_t *inner_states = lay->states[I][k_inner];
-    const uint64_t outer_bits = (1ULL << off_inner) - 1;
-    const uint64_t rows = s->size / m_inner;
-
-#pragma omp parallel for schedule(dynamic, 64)
-    for (uint64_t o = 0; o < rows; o++) {
-        uint32_t rk[RDB_MAX_GROUPS];
-        unsigned st[RDB_MAX_GROUPS];
-        uint64_t x = o, outer_pos = 0;
-        for (int h = I - 1; h >= 0; h--) {
-            rk[h] = (uint32_t)(x % radix[h]);
-            x /= radix[h];
-        }
-        for (int h = 0; h < I; h++) {
-            st[h] = lay->states[h][s->counts[h]][rk[h]];
-            outer_pos |= (uint64_t)st[h] << lay->off[h];
-        }
-        int8_t *brow = best + o * m_inner;
-
-        if (g == I) {
-            relax_inner(kern, s, brow, nb + o * nm_inner, outer_pos);
-            continue;
-        }
-
-        for (unsigned m = lay->moves[g][st[g]]; m; m &= m - 1) {
-            int bit = __builtin_ctz(m);
-            unsigned c = st[g] | 1u << bit;
-            int t = 0;
-            if (g == 0 && lay->ntransforms > 1) {
-                t = lay->canon_t[c];
-                c = lay->perm[t][0][c];
-            }
-            uint64_t co = 0;
-            for (int h = 0; h < I; h++) {
-                unsigned sh = h == g ? c : t ? lay->perm[t][h][st[h]] : st[h];
-                co = co * nradix[h] + lay->rank[h][sh];
-            }
-            const int8_t *crow = nb + co * m_inner;
-            const uint16_t *perm = t ? lay->permrank[t][k_inner] : NULL;
-
-            int ubit = lay->off[g] + bit, fixed = 0, ninner = 0;
-            if (r->chain_of[ubit] >= 0) {
-                relax_row_chain(brow, crow, perm, inner_states, m_inner,
-                                &r->chain[r->chain_of[ubit]], outer_pos, off_inner);
-                continue;
-            }
-            unsigned mask[2];
-            for (int k = 0; k < r->nbox[ubit]; k++) {
-                uint64_t bm = r->box_mask[ubit][k];
-                uint64_t outer_part = bm & outer_bits;
-                if ((outer_pos & outer_part) != outer_part)
-                    continue;
-                unsigned inner_part = (unsigned)(bm >> off_inner);
-                if (inner_part == 0)
-                    fixed++;
-                else
-                    mask[ninner++] = inner_part;
-            }
-            relax_row(brow, crow, perm, inner_states, m_inner, fixed, ninner, mask, r->scale,
-                      r->flip);
-        }
-    }
-}
 
 rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbour *nb,
                               rdb_error *err)
@@ -275,112 +38,93 @@ rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbou
     return st;
 }
 
+/* The neighbours of s: every slice whose counts add move_bits to s's, the
+ * additions listed as groups g[0] <= g[1] <= ... so that each neighbour
+ * comes once, in the order of those lists. */
+typedef struct {
+    const rdb_kernel *kern;
+    const rdb_slice *s;
+    int step;
+    int g[RDB_MAX_BITS];
+} neighbours;
+
+/* Whether adding one to each group of n->g[0..step-1] gives a slice of
+ * the layout into which some move of s leads; that slice in *out. */
+static int neighbour(const neighbours *nbs, rdb_slice *out)
+{
+    const rdb_layout *lay = &nbs->kern->db->lay;
+    *out = *nbs->s;
+    for (int i = 0; i < nbs->step; i++)
+        if (++out->counts[nbs->g[i]] > lay->size[nbs->g[i]])
+            return 0;
+    rdb_slice_set_size(lay, out);
+    return out->size > 0 &&
+           nbs->kern->db->game->leads_to(nbs->kern->game_kernel, nbs->s, out);
+}
+
+/* Advance n->g to the next non-decreasing list of groups; 0 after the
+ * last. */
+static int next_groups(neighbours *nbs)
+{
+    const int G = nbs->kern->db->lay.ngroups;
+    int i = nbs->step - 1;
+    while (i >= 0 && nbs->g[i] == G - 1)
+        i--;
+    if (i < 0)
+        return 0;
+    nbs->g[i]++;
+    for (int j = i + 1; j < nbs->step; j++)
+        nbs->g[j] = nbs->g[i];
+    return 1;
+}
+
 rdb_status rdb_compute_slice(const rdb_kernel *kern, const rdb_slice *s, int8_t *best,
                              rdb_neighbour *nb, rdb_error *err)
 {
     const rdb_db *db = kern->db;
-    const rdb_layout *lay = &db->lay;
-    const int G = lay->ngroups;
-    if (db->params.game == RDB_GAME_CRAM)
-        return cram_compute_slice(kern, s, best, nb, err);
-    if (s->level == lay->nbits) {
-        best[0] = db->rules.full_value;
-        return RDB_OK;
+    const rdb_game *game = db->game;
+    const int G = db->lay.ngroups;
+    neighbours nbs = {.kern = kern, .s = s, .step = game->move_bits};
+    rdb_slice n;
+
+    game->slice_begin(kern->game_kernel, s, best);
+    if (G == 0) /* a database of the full position alone */
+        return game->slice_finish(kern->game_kernel, s, best, err);
+    const int in_memory = nb->valid && nb->slice.level == s->level + game->move_bits;
+    if (in_memory) {
+        memset(nbs.g, 0, sizeof nbs.g);
+        do {
+            if (neighbour(&nbs, &n) && rdb_slice_equal(&n, &nb->slice, G)) {
+                game->slice_relax(kern->game_kernel, s, &n, nb->values, best);
+                break;
+            }
+        } while (next_groups(&nbs));
     }
-    memset(best, NO_VALUE, s->size);
-    /* Max is order-free, so start with the neighbour already in memory:
-     * consecutive slices of a level share one, which saves a decompression. */
-    int first = -1;
-    if (nb->valid && nb->slice.level == s->level + 1)
-        for (int g = 0; g < G && first < 0; g++) {
-            int same = s->counts[g] + 1 == nb->slice.counts[g];
-            for (int h = 0; h < G && same; h++)
-                same = h == g || s->counts[h] == nb->slice.counts[h];
-            if (same)
-                first = g;
-        }
-    for (int i = -1; i < G; i++) {
-        int g = i < 0 ? first : i;
-        if (g < 0 || (i >= 0 && g == first) || s->counts[g] == lay->size[g])
+    const rdb_slice done = in_memory ? nb->slice : (rdb_slice){.level = -1};
+    memset(nbs.g, 0, sizeof nbs.g);
+    do {
+        if (!neighbour(&nbs, &n) || (in_memory && rdb_slice_equal(&n, &done, G)))
             continue;
-        if (i >= 0) {
-            rdb_slice n = *s;
-            n.counts[g]++;
-            rdb_slice_set_size(lay, &n);
-            double t0 = rdb_now();
-            rdb_status st = rdb_load_neighbour(db, &n, nb, err);
-            nb->read_seconds += rdb_now() - t0;
-            if (st != RDB_OK)
-                return st;
-        }
-        relax_group(kern, s, best, g, nb->values);
-    }
-    /* every position below the full board has a move: a gap is a bug */
-    uint64_t gaps = 0;
-#pragma omp parallel for reduction(+ : gaps) schedule(static)
-    for (uint64_t i = 0; i < s->size; i++)
-        gaps += best[i] == NO_VALUE;
-    if (gaps)
-        return rdb_fail(err, RDB_E_CORRUPT, "internal error: %llu positions of level %d got no value",
-                        (unsigned long long)gaps, s->level);
-    if (db->rules.loony)
-        loony_offers_mark(kern->loony, s, best);
-    return RDB_OK;
+        double t0 = rdb_now();
+        rdb_status st = rdb_load_neighbour(db, &n, nb, err);
+        nb->read_seconds += rdb_now() - t0;
+        if (st != RDB_OK)
+            return st;
+        game->slice_relax(kern->game_kernel, s, &n, nb->values, best);
+    } while (next_groups(&nbs));
+    return game->slice_finish(kern->game_kernel, s, best, err);
 }
 
 rdb_status rdb_kernel_init(rdb_kernel *kern, const rdb_db *db, rdb_error *err)
 {
     memset(kern, 0, sizeof *kern);
     kern->db = db;
-    if (db->params.game == RDB_GAME_CRAM)
-        return cram_kernel_init(kern, err);
-    if (db->rules.loony && !(kern->loony = loony_offers_new(db)))
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory for loony tables");
-    const rdb_layout *lay = &db->lay;
-    const dots_rules *r = &db->rules;
-    if (lay->ngroups < 2)
-        return RDB_OK; /* one group: relax_group's generic path */
-    const int I = lay->ngroups - 1, off = lay->off[I], n = lay->size[I];
-    for (int k = 0; k < n; k++) {
-        uint32_t m = lay->count[I][k];
-        int per = 0;
-        /* chain pseudo-lines stay out of the lists (relax_inner) */
-        const unsigned lines_only = ~(unsigned)(r->chain_bits >> off);
-        for (uint32_t i = 0; i < m; i++) {
-            int c = __builtin_popcount(lay->moves[I][lay->states[I][k][i]] & lines_only);
-            per = c > per ? c : per;
-        }
-        uint32_t *mv = kern->inner[k] = calloc((size_t)m * (size_t)per + 1, sizeof *mv);
-        if (!mv) {
-            rdb_kernel_free(kern);
-            return rdb_fail(err, RDB_E_NOMEM, "out of memory for kernel tables");
-        }
-        kern->inner_moves[k] = per;
-        for (uint32_t i = 0; i < m; i++) {
-            unsigned st = lay->states[I][k][i];
-            int j = 0;
-            for (unsigned bits = lay->moves[I][st] & lines_only; bits; bits &= bits - 1, j++) {
-                int b = __builtin_ctz(bits);
-                unsigned f = 0;
-                for (int x = 0; x < r->nbox[off + b]; x++) {
-                    unsigned inner = (unsigned)(r->box_mask[off + b][x] >> off) & ((1u << n) - 1);
-                    if ((st & inner) == inner)
-                        f |= 1u << x;
-                }
-                mv[(size_t)i * per + j] = (uint32_t)(b << 2 | f) << 16 | lay->rank[I][st | 1u << b];
-            }
-            for (; j < per; j++)
-                mv[(size_t)i * per + j] = (uint32_t)RDB_KPAD << 16;
-        }
-    }
-    return RDB_OK;
+    return db->game->kernel_new(db->state, &db->lay, &kern->game_kernel, err);
 }
 
 void rdb_kernel_free(rdb_kernel *kern)
 {
-    cram_kernel_free(kern);
-    loony_offers_free(kern->loony);
-    for (int k = 0; k <= RDB_MAX_GROUP_BITS; k++)
-        free(kern->inner[k]);
+    if (kern->db && kern->game_kernel)
+        kern->db->game->kernel_free(kern->game_kernel);
     memset(kern, 0, sizeof *kern);
 }

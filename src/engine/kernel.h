@@ -1,12 +1,15 @@
 /*
- * kernel.h — computing the values of one slice from its neighbour slices.
+ * kernel.h — computing the values of one slice from its neighbour slices,
+ * for any game (game.h).
  *
- * A slice is a matrix: one row per state of the outer groups, one column
- * per state of the inner (last) group. The kernel visits the neighbour
- * slices one at a time (only the output slice and one neighbour are in
- * memory) and relaxes every position with the moves that lead into that
- * neighbour. rdb_kernel holds the tables that make this cheap; it is built
- * once per database.
+ * A slice's children lie in the slices move_bits levels up whose counts
+ * are the slice's plus move_bits more spread over the groups (one more in
+ * one group for a line; two more in one group or one more in each of two
+ * for a domino). The engine visits those neighbours one at a time, so that
+ * only the output slice and one neighbour are in memory (Wilson's trick),
+ * and hands each to the game's slice kernel, which combines the moves that
+ * lead into it. rdb_kernel holds the game's kernel tables; it is built once
+ * per database.
  */
 #ifndef RDB_KERNEL_H
 #define RDB_KERNEL_H
@@ -16,17 +19,9 @@
 #include "engine/db.h"
 #include "engine/level_cache.h"
 
-/* For each count k of the inner group: the moves of every state of that
- * count, `inner_moves[k]` per state (padded), each packed as
- *   (bit << 2 | flags) << 16 | rank of the child state,
- * where flags bit x says that all inner sides of the move's box x other than
- * the move itself are drawn. */
 typedef struct {
     const rdb_db *db;
-    uint32_t *inner[RDB_MAX_GROUP_BITS + 1];
-    int inner_moves[RDB_MAX_GROUP_BITS + 1];
-    struct cram_kernel *cram;   /* Cram's tables (cram_kernel.h), or NULL */
-    struct loony_offers *loony; /* loony analysis (loony_offers.h), or NULL */
+    void *game_kernel;      /* the game's tables (game.h kernel_new) */
 } rdb_kernel;
 
 rdb_status rdb_kernel_init(rdb_kernel *k, const rdb_db *db, rdb_error *err);
@@ -43,14 +38,14 @@ typedef struct {
     double read_seconds;    /* time spent reading neighbours, for reports */
 } rdb_neighbour;
 
-/* The values of slice s, reading neighbours from the database directory
- * into nb (whose current contents are reused when s needs them). best holds
- * s->size values. */
 /* Make nb hold slice n (a neighbour of the slice being computed): from the
  * level cache when it is there, else from its file. */
 rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbour *nb,
                               rdb_error *err);
 
+/* The values of slice s, reading neighbours from the database directory
+ * into nb (whose current contents are reused when s needs them). best holds
+ * s->size values. */
 rdb_status rdb_compute_slice(const rdb_kernel *k, const rdb_slice *s, int8_t *best,
                              rdb_neighbour *nb, rdb_error *err);
 

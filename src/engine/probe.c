@@ -5,9 +5,12 @@
  * a handful of neighbour slices, so a small LRU of open slice files and one
  * of decoded frames (RDB_FRAME_ENTRIES values each) make a query cost a few
  * frame decodes at most. Positions in levels the build deleted
- * (--keep-lines) are solved on the spot by search.c. Every value comes out of a frame whose zstd
- * content checksum was verified, and from a file whose header names the
- * exact slice asked for, so damage is reported rather than answered.
+ * (--keep-lines) are solved on the spot by the game's search (game.h).
+ * Every value comes out of a frame whose zstd content checksum was
+ * verified, and from a file whose header names the exact slice asked for,
+ * so damage is reported rather than answered. The game-specific answers
+ * (rdb_probe_moves, rdb_probe_cram_moves) are built on rdb_probe_move_values
+ * in the games' folders.
  */
 #include "retrodb/probe.h"
 
@@ -17,7 +20,6 @@
 #include "engine/db.h"
 #include "common/error.h"
 #include "store/manifest.h"
-#include "dots/search.h"
 
 #define FILE_CACHE 16
 #define FRAME_CACHE 8
@@ -272,36 +274,6 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     return RDB_OK;
 }
 
-static rdb_status check_position(const rdb_probe *p, uint64_t lines, rdb_error *err)
-{
-    const dots_game *g = &p->db.game;
-    if (lines & ~dots_all_lines(&g->board))
-        return rdb_fail(err, RDB_E_INPUT, "position has lines outside the %dx%d board",
-                        g->board.rows, g->board.cols);
-    uint64_t missing = g->start & ~lines;
-    if (missing) {
-        char name[32];
-        dots_line_name(&g->board, __builtin_ctzll(missing), name);
-        return rdb_fail(err, RDB_E_INPUT,
-                        "position lacks line %s of the database's start position (%s); it cannot arise in this database",
-                        name, p->db.params.variant);
-    }
-    int c = dots_game_partial_chain(g, lines);
-    if (c >= 0) {
-        char list[DOTS_MAX_LINES * 8] = "";
-        size_t n = 0;
-        for (uint64_t m = g->chains[c].lines; m && n < sizeof list - 16; m &= m - 1) {
-            char name[32];
-            dots_line_name(&g->board, __builtin_ctzll(m), name);
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " " : "", name);
-        }
-        return rdb_fail(err, RDB_E_INPUT,
-                        "position draws part of chain %d (lines %s); a database with chain pseudo-lines holds only positions where each chain is all drawn or all empty",
-                        c + 1, list);
-    }
-    return RDB_OK;
-}
-
 /* rdb_stored_fn for the search: RDB_E_MISSING only for deleted levels, so
  * that a missing file anywhere else is reported, not searched around. */
 static rdb_status stored_value(void *ctx, uint64_t canonical, int *value, rdb_error *err)
@@ -316,42 +288,9 @@ static rdb_status stored_value(void *ctx, uint64_t canonical, int *value, rdb_er
     return st == RDB_E_MISSING ? RDB_E_CORRUPT : st;
 }
 
-/* Value of a Cram position (a set of covered cells). */
-static rdb_status cram_value(rdb_probe *p, uint64_t covered, int *value, rdb_error *err)
-{
-    const cram_board *b = &p->db.cram.board;
-    if (b->ncells < 64 && covered >> b->ncells)
-        return rdb_fail(err, RDB_E_INPUT, "position has cells outside the %dx%d board", b->rows,
-                        b->cols);
-    const rdb_layout *lay = &p->db.lay;
-    uint64_t canon = rdb_layout_canonical(lay, cram_rules_position(&p->db.cram, covered));
-    rdb_slice s;
-    uint64_t index;
-    rdb_layout_locate(lay, canon, &s, &index);
-    return lookup(p, &s, index, value, err);
-}
-
 const char *rdb_probe_game(const rdb_probe *p)
 {
-    return rdb_game_name(p->db.params.game);
-}
-
-/* The stored value of a Dots-and-Boxes position: a key when the database
- * has loony analysis (dots_rules.h). */
-static rdb_status dots_key(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
-{
-    rdb_status st = check_position(p, lines, err);
-    if (st != RDB_OK)
-        return st;
-    const rdb_layout *lay = &p->db.lay;
-    uint64_t pos = dots_rules_position(&p->db.rules, lines);
-    uint64_t canon = rdb_layout_canonical(lay, pos);
-    rdb_slice s;
-    uint64_t index;
-    rdb_layout_locate(lay, canon, &s, &index);
-    if (p->deleted >> s.level & 1)
-        return rdb_search_value(&p->db, pos, stored_value, p, value, err);
-    return lookup(p, &s, index, value, err);
+    return p->db.game->name;
 }
 
 int rdb_probe_loony(const rdb_probe *p)
@@ -359,73 +298,60 @@ int rdb_probe_loony(const rdb_probe *p)
     return p->db.params.loony;
 }
 
-rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err)
+/* The stored byte of a board position (game.h), checked by the game;
+ * positions of levels the build did not keep are searched by the game. */
+static rdb_status stored_byte(rdb_probe *p, uint64_t board, int *value, rdb_error *err)
 {
-    if (p->db.params.game == RDB_GAME_CRAM)
-        return cram_value(p, lines, value, err);
-    int key;
-    rdb_status st = dots_key(p, lines, &key, err);
+    const rdb_game *game = p->db.game;
+    rdb_status st = game->check(p->db.state, board, err);
+    if (st != RDB_OK)
+        return st;
+    const rdb_layout *lay = &p->db.lay;
+    uint64_t pos = game->position(p->db.state, board);
+    rdb_slice s;
+    uint64_t index;
+    rdb_layout_locate(lay, rdb_layout_canonical(lay, pos), &s, &index);
+    if (p->deleted >> s.level & 1) {
+        if (!game->solve_unstored)
+            return rdb_fail(err, RDB_E_CORRUPT, "the database in '%s' does not hold level %d",
+                            p->db.dir, s.level);
+        return game->solve_unstored(p->db.state, lay, pos, stored_value, p, value, err);
+    }
+    return lookup(p, &s, index, value, err);
+}
+
+rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_error *err)
+{
+    int stored, mark;
+    rdb_status st = stored_byte(p, position, &stored, err);
     if (st == RDB_OK)
-        *value = dots_key_score(&p->db.rules, key);
+        p->db.game->decode(p->db.state, stored, value, &mark);
     return st;
 }
 
-rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err)
+rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
+                                 rdb_error *err)
 {
-    if (p->db.params.game != RDB_GAME_DOTS)
-        return rdb_fail(err, RDB_E_INPUT, "the database in '%s' is not a Dots-and-Boxes database",
-                        p->db.dir);
-    const dots_rules *r = &p->db.rules;
-    int key;
-    rdb_status st = dots_key(p, lines, &key, err);
+    const rdb_game *game = p->db.game;
+    const void *state = p->db.state;
+    int stored;
+    rdb_status st = stored_byte(p, position, &stored, err);
     if (st != RDB_OK)
         return st;
-    a->value = dots_key_score(r, key);
-    a->next_loony = dots_key_loony(r, key);
-    const dots_board *b = &p->db.game.board;
-    const uint64_t pos = dots_rules_position(r, lines);
+    game->decode(state, stored, &a->value, &a->mark);
+    rdb_game_move moves[RDB_GAME_MAX_MOVES];
+    const int n = game->moves(state, position, moves);
+    const uint64_t pos = game->position(state, position);
     a->nmoves = 0;
-    for (int l = 0; l < b->nlines; l++) {
-        if (lines >> l & 1)
-            continue;
-        /* a line of a chain fills the whole chain: every line of it shows
-         * the value of that move */
-        const int bit = r->bit[l];
-        int v;
-        st = dots_key(p, lines | r->bit_lines[bit], &v, err);
+    for (int i = 0; i < n; i++) {
+        int child;
+        st = stored_byte(p, moves[i].child, &child, err);
         if (st != RDB_OK)
             return st;
-        int move_key = dots_rules_move(r, pos, bit, v);
-        a->line[a->nmoves] = l;
-        a->move_value[a->nmoves] = dots_key_score(r, move_key);
-        a->move_next_loony[a->nmoves] = dots_key_loony(r, move_key);
-        a->nmoves++;
-    }
-    return RDB_OK;
-}
-
-rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
-                                rdb_error *err)
-{
-    if (p->db.params.game != RDB_GAME_CRAM)
-        return rdb_fail(err, RDB_E_INPUT, "the database in '%s' is not a Cram table", p->db.dir);
-    rdb_status st = cram_value(p, covered, &a->nimber, err);
-    if (st != RDB_OK)
-        return st;
-    const cram_board *b = &p->db.cram.board;
-    a->nmoves = 0;
-    for (int d = 0; d < b->ndominoes; d++) {
-        if (covered & b->domino[d])
-            continue;
-        int v;
-        st = cram_value(p, covered | b->domino[d], &v, err);
-        if (st != RDB_OK)
-            return st;
-        for (int c = 0; c < 2; c++) {
-            a->cell[a->nmoves][c][0] = b->domino_cell[d][c] / b->cols;
-            a->cell[a->nmoves][c][1] = b->domino_cell[d][c] % b->cols;
-        }
-        a->move_nimber[a->nmoves++] = v;
+        rdb_move_value *m = &a->moves[a->nmoves++];
+        m->id = moves[i].id;
+        game->decode(state, game->move_value(state, pos, moves[i].bit, child), &m->value,
+                     &m->mark);
     }
     return RDB_OK;
 }

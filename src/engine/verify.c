@@ -9,21 +9,10 @@
 #include <string.h>
 
 #include "engine/db.h"
-#include "dots/dots_diagram.h"
 #include "engine/kernel.h"
 #include "store/manifest.h"
 
 #define MAX_REPORTED 5
-
-static void print_position(FILE *out, const rdb_db *db, uint64_t pos)
-{
-    if (db->params.game == RDB_GAME_CRAM) {
-        cram_diagram_print(out, db->params.rows, db->params.cols, cram_rules_cells(&db->cram, pos));
-        return;
-    }
-    uint64_t lines = dots_rules_lines(&db->rules, &db->game, pos);
-    dots_diagram_print(out, &db->game.board, lines, NULL);
-}
 
 /* Check one recorded slice's file; loads its values into vals. Returns 0
  * when the file is good. */
@@ -101,7 +90,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
                 rep->bad_files++;
                 continue;
             }
-            const int from = level + db.move_bits;
+            const int from = level + db.game->move_bits;
             if (!full || (from <= db.lay.nbits && (man.deleted >> from & 1)))
                 continue;
             rdb_error why;
@@ -117,7 +106,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
                 if (rep->disagreements++ < MAX_REPORTED) {
                     fprintf(out, "disagree: level %d, stored %d, recomputed %d, position:\n", level,
                             stored[j], fresh[j]);
-                    print_position(out, &db, rdb_layout_position(&db.lay, s, j));
+                    db.game->print(db.state, out, rdb_layout_position(&db.lay, s, j));
                 }
             }
         }

@@ -1,14 +1,16 @@
 /*
- * search.c — see search.h. Open addressing on canonical positions, grown
- * by doubling; recursion depth is at most the number of open lines.
+ * dots_search.c — see dots_search.h. Open addressing on canonical
+ * positions, grown by doubling; recursion depth is at most the number of
+ * open lines.
  */
-#include "dots/search.h"
+#include "dots/dots_search.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-    const rdb_db *db;
+    const rdb_layout *lay;
+    const dots_rules *rules;
     rdb_stored_fn stored;
     void *ctx;
     uint64_t *key;          /* canonical position + 1; 0 = empty slot */
@@ -50,10 +52,10 @@ static int grow(memo *m)
 
 static rdb_status solve(memo *m, uint64_t pos, int *value, rdb_error *err)
 {
-    const rdb_db *db = m->db;
-    uint64_t canon = rdb_layout_canonical(&db->lay, pos);
-    if (canon == (db->lay.nbits == 64 ? ~0ULL : (1ULL << db->lay.nbits) - 1)) {
-        *value = db->rules.full_value;
+    const rdb_layout *lay = m->lay;
+    uint64_t canon = rdb_layout_canonical(lay, pos);
+    if (canon == (lay->nbits == 64 ? ~0ULL : (1ULL << lay->nbits) - 1)) {
+        *value = m->rules->full_value;
         return RDB_OK;
     }
     rdb_status st = m->stored(m->ctx, canon, value, err);
@@ -67,18 +69,18 @@ static rdb_status solve(memo *m, uint64_t pos, int *value, rdb_error *err)
         return RDB_OK;
     }
     int best = -128;
-    for (int b = 0; b < db->lay.nbits; b++) {
+    for (int b = 0; b < lay->nbits; b++) {
         if (pos >> b & 1)
             continue;
         int v;
         st = solve(m, pos | 1ULL << b, &v, err);
         if (st != RDB_OK)
             return st;
-        int c = dots_rules_move(&db->rules, pos, b, v);
+        int c = dots_rules_move(m->rules, pos, b, v);
         if (c > best)
             best = c;
     }
-    best = dots_rules_key(&db->rules, pos, best);
+    best = dots_rules_key(m->rules, pos, best);
     /* the recursion may have grown the table: find the slot again */
     i = slot(m, canon + 1);
     m->key[i] = canon + 1;
@@ -88,17 +90,18 @@ static rdb_status solve(memo *m, uint64_t pos, int *value, rdb_error *err)
     return RDB_OK;
 }
 
-rdb_status rdb_search_value(const rdb_db *db, uint64_t pos, rdb_stored_fn stored, void *ctx,
-                            int *value, rdb_error *err)
+rdb_status dots_search_value(const dots_rules *r, const rdb_layout *lay, uint64_t pos,
+                             rdb_stored_fn stored, void *ctx, int *value, rdb_error *err)
 {
-    int open = db->lay.nbits - __builtin_popcountll(pos);
-    if (open > RDB_SEARCH_MAX_OPEN)
+    int open = lay->nbits - __builtin_popcountll(pos);
+    if (open > DOTS_SEARCH_MAX_OPEN)
         return rdb_fail(err, RDB_E_MISSING,
                         "the position has %d open lines and its level is not stored; on-the-spot search handles at most %d",
-                        open, RDB_SEARCH_MAX_OPEN);
+                        open, DOTS_SEARCH_MAX_OPEN);
     memo m;
     memset(&m, 0, sizeof m);
-    m.db = db;
+    m.lay = lay;
+    m.rules = r;
     m.stored = stored;
     m.ctx = ctx;
     rdb_status st = grow(&m) == 0 ? solve(&m, pos, value, err)

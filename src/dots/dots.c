@@ -1,0 +1,220 @@
+/*
+ * dots.c — Dots-and-Boxes through the game interface; see dots.h. Each
+ * function here only adapts: the rules are in dots_rules.c, the kernel in
+ * dots_kernel.c, the on-the-spot search in dots_search.c.
+ */
+#include "dots/dots.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dots/dots_diagram.h"
+#include "dots/dots_kernel.h"
+#include "dots/dots_search.h"
+#include "retrodb/probe.h" /* RDB_LOONY_* */
+
+/* A database's game: the natural order, then the layout's. */
+typedef struct {
+    dots_game game;
+    dots_rules rules;
+    char variant[32];        /* for messages */
+} dots_state;
+
+static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rdb_error *err)
+{
+    dots_board board;
+    rdb_status st = dots_board_init(&board, p->rows, p->cols, err);
+    if (st != RDB_OK)
+        return st;
+    if (p->start & ~dots_all_lines(&board))
+        return rdb_fail(err, RDB_E_INPUT, "start position has lines outside the %dx%d board",
+                        p->rows, p->cols);
+    if (p->full_value < -100 || p->full_value > 100)
+        return rdb_fail(err, RDB_E_INPUT, "value of the full position %d is out of range",
+                        p->full_value);
+    if (p->loony) {
+        int boxes = board.nboxes + abs(p->full_value);
+        if (boxes > RDB_LOONY_MAX_SCORE)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "loony analysis keeps scores within -%d..%d; %d boxes%s could exceed that",
+                            RDB_LOONY_MAX_SCORE, RDB_LOONY_MAX_SCORE, board.nboxes,
+                            p->full_value ? " with this penalty" : "");
+    }
+    if (p->loony && p->chains)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "loony analysis and chain pseudo-lines cannot be combined yet");
+    dots_state *d = calloc(1, sizeof *d);
+    if (!d)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    /* the loony flag is the layout-order rules' (dots_order) */
+    d->rules.loony = p->loony;
+    snprintf(d->variant, sizeof d->variant, "%s", p->variant);
+    st = dots_game_init(&d->game, &board, p->start, (int8_t)p->full_value, p->chains, err);
+    if (st != RDB_OK) {
+        free(d);
+        return st;
+    }
+    *u = d->game.u;
+    *out = d;
+    return RDB_OK;
+}
+
+static rdb_status dots_order(void *game, const rdb_layout_plan *plan, rdb_error *err)
+{
+    dots_state *d = game;
+    return dots_rules_init(&d->rules, &d->game, plan, d->rules.loony, err);
+}
+
+static void dots_close(void *game)
+{
+    free(game);
+}
+
+static void dots_describe(const void *game, FILE *out)
+{
+    const dots_state *d = game;
+    if (!d->game.nchains) {
+        fprintf(out, "open lines  %d\n", d->game.nbits);
+        return;
+    }
+    fprintf(out, "bits        %d\n", d->game.nbits);
+    fprintf(out, "chains      %d (each one bit; the other %d bits are open lines)\n",
+            d->game.nchains, d->game.nbits - d->game.nchains);
+}
+
+static rdb_status dots_kernel_open(const void *game, const rdb_layout *lay, void **kernel,
+                                   rdb_error *err)
+{
+    const dots_state *d = game;
+    dots_kernel *k;
+    rdb_status st = dots_kernel_new(&d->rules, lay, &k, err);
+    *kernel = k;
+    return st;
+}
+
+static void dots_kernel_close(void *kernel)
+{
+    dots_kernel_free(kernel);
+}
+
+static int dots_leads_to(const void *kernel, const rdb_slice *s, const rdb_slice *n)
+{
+    /* a group with an open bit has a move in every position of s */
+    (void)kernel;
+    (void)s;
+    (void)n;
+    return 1;
+}
+
+static rdb_status dots_check(const void *game, uint64_t lines, rdb_error *err)
+{
+    const dots_game *g = &((const dots_state *)game)->game;
+    if (lines & ~dots_all_lines(&g->board))
+        return rdb_fail(err, RDB_E_INPUT, "position has lines outside the %dx%d board",
+                        g->board.rows, g->board.cols);
+    uint64_t missing = g->start & ~lines;
+    if (missing) {
+        char name[32];
+        dots_line_name(&g->board, __builtin_ctzll(missing), name);
+        return rdb_fail(err, RDB_E_INPUT,
+                        "position lacks line %s of the database's start position (%s); it cannot arise in this database",
+                        name, ((const dots_state *)game)->variant);
+    }
+    int c = dots_game_partial_chain(g, lines);
+    if (c >= 0) {
+        char list[DOTS_MAX_LINES * 8] = "";
+        size_t n = 0;
+        for (uint64_t m = g->chains[c].lines; m && n < sizeof list - 16; m &= m - 1) {
+            char name[32];
+            dots_line_name(&g->board, __builtin_ctzll(m), name);
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " " : "", name);
+        }
+        return rdb_fail(err, RDB_E_INPUT,
+                        "position draws part of chain %d (lines %s); a database with chain pseudo-lines holds only positions where each chain is all drawn or all empty",
+                        c + 1, list);
+    }
+    return RDB_OK;
+}
+
+static uint64_t dots_position(const void *game, uint64_t lines)
+{
+    return dots_rules_position(&((const dots_state *)game)->rules, lines);
+}
+
+static uint64_t dots_board_position(const void *game, uint64_t pos)
+{
+    const dots_state *d = game;
+    return dots_rules_lines(&d->rules, &d->game, pos);
+}
+
+static void dots_print(const void *game, FILE *out, uint64_t pos)
+{
+    const dots_state *d = game;
+    dots_diagram_print(out, &d->game.board, dots_rules_lines(&d->rules, &d->game, pos), NULL);
+}
+
+/* Every open line, in line-id order: a line of a chain fills the whole
+ * chain, so every line of it is that move. */
+static int dots_moves(const void *game, uint64_t lines, rdb_game_move *out)
+{
+    const dots_state *d = game;
+    int n = 0;
+    for (int l = 0; l < d->game.board.nlines; l++) {
+        if (lines >> l & 1)
+            continue;
+        const int bit = d->rules.bit[l];
+        out[n].id = l;
+        out[n].bit = bit;
+        out[n].child = lines | d->rules.bit_lines[bit];
+        n++;
+    }
+    return n;
+}
+
+static int dots_move_value(const void *game, uint64_t pos, int bit, int child)
+{
+    return dots_rules_move(&((const dots_state *)game)->rules, pos, bit, child);
+}
+
+static void dots_decode(const void *game, int stored, int *value, int *mark)
+{
+    const dots_rules *r = &((const dots_state *)game)->rules;
+    *value = dots_key_score(r, stored);
+    *mark = dots_key_loony(r, stored);
+}
+
+static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, uint64_t pos,
+                                      rdb_stored_fn stored, void *ctx, int *value,
+                                      rdb_error *err)
+{
+    return dots_search_value(&((const dots_state *)game)->rules, lay, pos, stored, ctx, value,
+                             err);
+}
+
+const rdb_game dots_game_entry = {
+    .name = "dots",
+    .id = RDB_GAME_DOTS,
+    .move_bits = 1,
+    .kernel_bytes = 0,
+    .bits_name = "open lines",
+    .bit_noun = "lines",
+    .level_name = "lines drawn beyond the start",
+    .open = dots_open,
+    .order = dots_order,
+    .close = dots_close,
+    .describe = dots_describe,
+    .kernel_new = dots_kernel_open,
+    .kernel_free = dots_kernel_close,
+    .slice_begin = dots_slice_begin,
+    .leads_to = dots_leads_to,
+    .slice_relax = dots_slice_relax,
+    .slice_finish = dots_slice_finish,
+    .check = dots_check,
+    .position = dots_position,
+    .board = dots_board_position,
+    .print = dots_print,
+    .moves = dots_moves,
+    .move_value = dots_move_value,
+    .decode = dots_decode,
+    .solve_unstored = dots_solve_unstored,
+};

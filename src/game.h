@@ -1,0 +1,151 @@
+/*
+ * game.h — what a game gives the engine, and the table of games.
+ *
+ * The engine (src/engine/) builds, probes and verifies databases of any
+ * game in which every move takes bits of a universe of at most 64 (a line
+ * of Dots-and-Boxes, the two cells of a Cram domino), so that a position's
+ * level (bits taken) only ever rises. It knows a game only through an
+ * rdb_game: this header is the one the engine includes, never a game's
+ * own. A game gives
+ *
+ *   - its name (in PARAMS and on the command line) and its id (in every
+ *     slice file's header), the number of bits a move takes, and words for
+ *     reports;
+ *   - its universe and symmetries for a database's parameters (open), and
+ *     its rules in the bit order of the layout the engine chose (order);
+ *   - a slice kernel: the values of a slice from its neighbour slices, one
+ *     neighbour in memory at a time. The value type is a byte; the combine
+ *     rule is the game's own (the best score for Dots-and-Boxes, the mex of
+ *     the children's nimbers for Cram), applied over all neighbours between
+ *     slice_begin and slice_finish, so that a game keeps its fast paths;
+ *   - its positions as users write them (board positions: Dots-and-Boxes
+ *     lines by line id, Cram cells by r*C + c), their moves, the value of
+ *     a move from its child's stored value (the edge rule), and how a
+ *     stored byte reads as a value;
+ *   - optionally, a search for positions of levels a build did not keep.
+ *
+ * Adding a game is one folder that fills an rdb_game, plus one line in the
+ * table (game.c).
+ */
+#ifndef RDB_GAME_H
+#define RDB_GAME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "layout/layout.h"
+#include "layout/universe.h"
+
+/* The parameters a database is built from: everything its values depend
+ * on, as its PARAMS file records them. A game checks the ones it uses and
+ * refuses the ones it has no use for. */
+typedef struct {
+    int game;                /* rdb_game.id */
+    int rows, cols;
+    uint64_t start;          /* board position the database starts from */
+    int full_value;          /* value of the full position (a last-move penalty) */
+    int ngroups;             /* 0 = choose from the memory budget */
+    int zstd_level;
+    char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
+    int loony;               /* Dots-and-Boxes: values hold the loony state */
+    int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
+} rdb_params;
+
+/* A move of a board position, as a user sees it. */
+typedef struct {
+    int id;            /* the game's number for it (a line id, a domino) */
+    uint64_t child;    /* the board position after it */
+    int bit;           /* the universe bit it takes (layout order), for the
+                          edge rule; a move that takes several gives its lowest */
+} rdb_game_move;
+
+/* Most moves a board position of any game can have (Cram on 64 cells). */
+#define RDB_GAME_MAX_MOVES 112
+
+/* How the engine answers a search for what is stored: RDB_OK with *value
+ * (the stored byte) for a canonical position of a kept level, RDB_E_MISSING
+ * when its level is not stored, any other status on failure. */
+typedef rdb_status (*rdb_stored_fn)(void *ctx, uint64_t canonical, int *value, rdb_error *err);
+
+/* A game's state for one database (its board and rules, `game` below) and
+ * its slice kernel's tables (`kernel`) are the game's own types, opaque to
+ * the engine. */
+
+typedef struct {
+    const char *name;        /* "dots": PARAMS, command line, reports */
+    int id;                  /* in every slice file's header: never reused */
+    int move_bits;           /* bits every move takes: the step between levels */
+    int kernel_bytes;        /* working memory per position of a slice, beyond
+                                its value byte, while the kernel computes it */
+    const char *bits_name;   /* what the universe's bits are: "open lines" */
+    const char *bit_noun;    /* what one bit is, plural: "lines" */
+    const char *level_name;  /* what a level counts: "lines drawn beyond the start" */
+
+    /* ---- the game of a database ---- */
+
+    /* Check params (RDB_E_INPUT with a message naming what is wrong) and
+     * set up the game: its universe in natural order, with its symmetries
+     * and interchangeable bits. */
+    rdb_status (*open)(const rdb_params *p, rdb_universe *u, void **game,
+                       rdb_error *err);
+    /* The rules in the bit order of the layout plan the engine chose. */
+    rdb_status (*order)(void *game, const rdb_layout_plan *plan, rdb_error *err);
+    void (*close)(void *game);
+    /* The lines `info` prints about the universe ("open lines  24"). */
+    void (*describe)(const void *game, FILE *out);
+
+    /* ---- the slice kernel (rules in layout order) ---- */
+
+    rdb_status (*kernel_new)(const void *game, const rdb_layout *lay,
+                             void **kernel, rdb_error *err);
+    void (*kernel_free)(void *kernel);
+    /* Start slice s: values (s->size bytes) and the kernel's own working
+     * memory hold "no move seen" (the full position: its value). */
+    void (*slice_begin)(void *kernel, const rdb_slice *s, int8_t *values);
+    /* Whether some move of some position of s leads into slice n (n is one
+     * of the slices move_bits levels up whose counts are s's plus some in
+     * each group); the engine reads only those neighbours. */
+    int (*leads_to)(const void *kernel, const rdb_slice *s, const rdb_slice *n);
+    /* Combine into s's values the moves that lead into n, whose values
+     * are nvalues. Any order of neighbours gives the same result. */
+    void (*slice_relax)(void *kernel, const rdb_slice *s, const rdb_slice *n,
+                        const int8_t *nvalues, int8_t *values);
+    /* Finish slice s once every neighbour is combined: values then hold
+     * the stored bytes. Fails when a value does not fit. */
+    rdb_status (*slice_finish)(void *kernel, const rdb_slice *s, int8_t *values,
+                               rdb_error *err);
+
+    /* ---- positions (rules in layout order) ---- */
+
+    /* RDB_OK when board position b can arise in the database, else
+     * RDB_E_INPUT with a message saying why not. */
+    rdb_status (*check)(const void *game, uint64_t b, rdb_error *err);
+    /* Universe position (layout order) of a checked board position; and back. */
+    uint64_t (*position)(const void *game, uint64_t b);
+    uint64_t (*board)(const void *game, uint64_t pos);
+    /* Draw a universe position (layout order) as a diagram. */
+    void (*print)(const void *game, FILE *out, uint64_t pos);
+    /* The moves of a checked board position, in the game's order; returns
+     * how many (at most RDB_GAME_MAX_MOVES). */
+    int (*moves)(const void *game, uint64_t b, rdb_game_move *out);
+    /* Stored byte of a move for the player to move in pos (layout order)
+     * who takes `bit`, given the stored byte of the child. */
+    int (*move_value)(const void *game, uint64_t pos, int bit, int child);
+    /* What a stored byte says: the value for the player to move, and a
+     * mark (Dots-and-Boxes: who must make the next loony move, an
+     * RDB_LOONY_* of retrodb/probe.h; RDB_LOONY_NONE for games without). */
+    void (*decode)(const void *game, int stored, int *value, int *mark);
+    /* The stored byte of pos (layout order) whose level the build did not
+     * keep, by a search that asks `stored` for what is kept; NULL when the
+     * game's builds keep every level. */
+    rdb_status (*solve_unstored)(const void *game, const rdb_layout *lay,
+                                 uint64_t pos, rdb_stored_fn stored, void *ctx, int *value,
+                                 rdb_error *err);
+} rdb_game;
+
+/* The game with this name or id, or NULL. */
+const rdb_game *rdb_game_named(const char *name);
+const rdb_game *rdb_game_with_id(int id);
+
+#endif
