@@ -1,7 +1,7 @@
 /*
  * naive_dots.h — a naive reference solver for Dots-and-Boxes, written
  * independently of the library (only the line numbering documented in
- * src/dots_board.h is shared).
+ * src/dots/dots_board.h is shared).
  *
  * It stores one value per subset of the L lines of an R x C board (no
  * symmetry, no groups, no compression) and fills the table by plain

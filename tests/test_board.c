@@ -1,5 +1,5 @@
 /*
- * test_board.c — the board module (src/dots_board.c): line numbering
+ * test_board.c — the board module (src/dots/dots_board.c): line numbering
  * against the documented formula, line names (h<i>,<j> and v<i>,<j>) and
  * their parsing both ways, the symmetries (permutations that map every
  * box's four lines onto some box's four lines, 4 of them on a rectangle and

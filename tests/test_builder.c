@@ -1,6 +1,6 @@
 /*
  * test_builder.c — the core correctness test of the builder
- * (src/builder.c, through rdb_build and the public probe): databases are
+ * (src/engine/builder.c, through rdb_build and the public probe): databases are
  * built for many small games and every position containing the start (or,
  * on the 3x3 and 2x4 empty boards, a few thousand random ones) is looked up
  * with rdb_probe_moves; its value and every move's value must equal the

@@ -6,7 +6,7 @@
  *    geometry (tests/naive_dots.c) and a chain finder of its own: once a
  *    line of a chain of the start is drawn, only that chain's lines may be
  *    drawn until it is full. That is the assumption the chain rule
- *    (src/dots_chains.h) computes, so the database must agree with it
+ *    (src/dots/dots_chains.h) computes, so the database must agree with it
  *    exactly, on the value of every position and of every move (a move into
  *    a chain is worth the best of opening it at any of its lines);
  *  - the full game (naive_solve), which the chain analysis agrees with

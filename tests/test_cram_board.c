@@ -1,5 +1,5 @@
 /*
- * test_cram_board.c — the Cram board module (src/cram_board.c): domino
+ * test_cram_board.c — the Cram board module (src/cram/cram_board.c): domino
  * counts and order, the symmetries (permutations of the cells that map
  * dominoes to dominoes, all distinct, closed under composition), the size
  * limits, and diagrams: parsing with blank lines, trailing whitespace and

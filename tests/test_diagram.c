@@ -1,5 +1,5 @@
 /*
- * test_diagram.c — the ASCII diagram module (src/dots_diagram.c): parsing
+ * test_diagram.c — the ASCII diagram module (src/dots/dots_diagram.c): parsing
  * the documented example (a 1x2 board with h0,0 and v0,2 drawn), missing
  * trailing spaces, blank lines around the diagram (any number of them),
  * box letters, the errors for a wrong shape, an unknown character and a

@@ -1,5 +1,5 @@
 /*
- * test_layout.c — the layout module (src/layout.c) on the universes of
+ * test_layout.c — the layout module (src/layout/layout.c) on the universes of
  * several games (dots_game_init on 1x1, 1x3, 2x2, 2x3, 3x3, Swedish 2x2 and
  * 3x3, Icelandic 2x3), each with the planner's own group count and with 1,
  * 2 and 3 groups forced where the planner accepts them:

@@ -1,5 +1,5 @@
 /*
- * test_probe.c — the error paths of the public probe (src/probe.c):
+ * test_probe.c — the error paths of the public probe (src/engine/probe.c):
  * opening a folder that does not exist or holds no database, or whose
  * PARAMS is damaged; a position that lacks a line of a Swedish database's
  * start or has lines off the board (RDB_E_INPUT, naming the line); a

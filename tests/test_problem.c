@@ -1,6 +1,6 @@
 /*
  * test_problem.c — the problem-file parser and the scores of players A and
- * B (src/problem.c): a full header (value, memory, disk, player to move,
+ * B (src/dots/problem.c): a full header (value, memory, disk, player to move,
  * comments) and the bare minimum; every refusal of a malformed header or a
  * bad box letter, with the file name and the line in the message; line
  * numbers of diagram errors counted from the top of the file; queried

@@ -1,5 +1,5 @@
 /*
- * test_slicefile.c — the slice file module (src/slicefile.c): slices of 1,
+ * test_slicefile.c — the slice file module (src/store/slicefile.c): slices of 1,
  * 1000 and 3*RDB_FRAME_ENTRIES+5 random values in -25..25 are written,
  * reopened and read back whole and frame by frame; the file does not
  * depend on the number of threads; and damaged files (truncated at many

@@ -14,6 +14,7 @@
 #include "engine/db.h"
 #include "dots/dots.h"
 #include "dots/dots_board.h"
+#include "common/text_input.h"
 #include "dots/dots_diagram.h"
 #include "cli.h"
 #include "commands.h"

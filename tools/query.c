@@ -15,6 +15,7 @@
 #include "engine/db.h"
 #include "cram/cram.h"
 #include "dots/dots_board.h"
+#include "common/text_input.h"
 #include "dots/dots_diagram.h"
 #include "cli.h"
 #include "commands.h"

@@ -1,7 +1,7 @@
 /*
  * solve_cram.c — `retrodb solve cram RxC` and `retrodb solve cram
  * --position FILE`: the nimber of an empty Cram board or of any position,
- * by search (src/cram_solver.h), with statistics.
+ * by search (src/cram/cram_solver.h), with statistics.
  *
  * Every argument is checked, and the position read, before anything is
  * written, so that bad input leaves no file behind. With --tt-file the
@@ -20,7 +20,7 @@
 #include "commands.h"
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"
-#include "dots/dots_diagram.h"
+#include "common/text_input.h"
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024

@@ -43,10 +43,4 @@ void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
 void dots_diagram_print_scores(FILE *f, const dots_board *b, uint64_t drawn,
                                const char *owner, const int *value, const char *suffix);
 
-/* Read a whole stream into a NUL-terminated malloc'd buffer. */
-rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *err);
-
-/* Read a whole file (or standard input when path is NULL or "-"). */
-rdb_status rdb_read_file(const char *path, char **text, rdb_error *err);
-
 #endif

@@ -1,12 +1,12 @@
 /*
  * builder.c — the level loop; see builder.h.
  *
- * For every level, from the full board down to the start, each slice not
- * yet recorded in the manifest is computed (kernel.c), written durably
- * (slicefile.c) and only then recorded. A stop request is honoured between
- * slices, which is the safe point: nothing half-done is ever recorded.
- * Nothing here knows the game: a level's neighbours are game->move_bits
- * levels up.
+ * For every level, from the full position down to the start, each slice
+ * not yet recorded in the manifest is computed (kernel.c and the game's
+ * slice kernel), written durably (store/slicefile.c) and only then
+ * recorded. A stop request is honoured between slices, which is the safe
+ * point: nothing half-done is ever recorded. Nothing here knows the game:
+ * a level is computed from the level game->move_bits above it.
  */
 #define _GNU_SOURCE
 #include "engine/builder.h"

@@ -1,8 +1,8 @@
 /*
  * builder.h — building a database of any game (game.h) by backward induction.
  *
- * Levels (lines drawn beyond the start) are processed from the full board
- * down to the start position. Each slice of a level is computed from its
+ * Levels (bits taken beyond the start: lines drawn, cells covered) are
+ * processed from the full position down to the start position. Each slice of a level is computed from its
  * neighbour slices of the level above, one neighbour in memory at a time,
  * then written as a slice file and recorded in the manifest. A build on a
  * directory that holds an unfinished build of the same parameters carries
@@ -20,8 +20,8 @@ typedef struct {
     long memory_mb;         /* budget for the slices held in memory */
     int threads;            /* 0 = every core */
     int quiet;              /* no progress on stderr */
-    int keep_lines;         /* keep levels with at most this many lines drawn
-                               (start lines included); -1 = keep everything */
+    int keep_lines;         /* keep levels with at most this many bits taken
+                               (the start's included); -1 = keep everything */
     double disk_gb;         /* refuse when the estimated peak disk use is
                                higher; 0 = no limit */
 } rdb_build_options;

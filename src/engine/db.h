@@ -8,8 +8,8 @@
  *   MANIFEST    one line per finished slice, appended and fsync'ed after
  *               the slice's file is durable (text);
  *   LOCK        flock'ed by the builder, holding its pid;
- *   <level>/<k0>/.../<k(G-2)>.zst   one file per slice (level = lines
- *               drawn beyond the start position; k = lines per group).
+ *   <level>/<k0>/.../<k(G-2)>.zst   one file per slice (level = bits
+ *               taken beyond the start position; k = bits taken per group).
  * Both the builder and the probe set up a database from PARAMS the same
  * way, so their layouts agree bit for bit. The game is whichever one of
  * the table of games (game.h) PARAMS names; nothing here knows which.

@@ -8,7 +8,7 @@
  * that preserve the rules and the start position; transform 0 is the
  * identity) and the interchangeable classes (bits that are worth the same in
  * every position, so that only how many of a class are taken matters).
- * Game rules live elsewhere (dots_rules.h).
+ * Game rules live in the games' folders (game.h).
  */
 #ifndef RDB_UNIVERSE_H
 #define RDB_UNIVERSE_H

@@ -30,7 +30,7 @@
 
 /* What a slice file must say about itself to be the one expected. */
 typedef struct {
-    uint32_t game;          /* 1 = Dots-and-Boxes */
+    uint32_t game;          /* the game's id (game.h) */
     uint32_t rows, cols;
     uint64_t db_hash;       /* hash of every parameter that fixes the values */
     uint32_t level;
