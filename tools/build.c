@@ -10,18 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builder.h"
-#include "engine/db.h"
-#include "dots/dots.h"
-#include "dots/dots_board.h"
-#include "common/text_input.h"
-#include "dots/dots_diagram.h"
 #include "cli.h"
 #include "commands.h"
+
+#include "common/text_input.h"
+#include "dots/dots.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
+#include "dots/problem.h"
+#include "engine/builder.h"
+#include "engine/db.h"
+#include "retrodb/probe.h"
 #include "store/fsutil.h"
 #include "store/lock.h"
-#include "dots/problem.h"
-#include "retrodb/probe.h"
 
 /* Copy the problem file into dir as PROBLEM before the build, so that even
  * an unfinished database says what it analyses. A folder that already

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builder.h"
-#include "cram/cram.h"
-#include "cram/cram_board.h"
-#include "engine/db.h"
 #include "cli.h"
 #include "commands.h"
+
+#include "cram/cram.h"
+#include "cram/cram_board.h"
+#include "engine/builder.h"
+#include "engine/db.h"
 
 int rdb_cmd_build_cram(int argc, char **argv)
 {

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+
 #include "engine/db.h"
 #include "engine/verify.h"
 #include "store/checksum.h"

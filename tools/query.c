@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builder.h"
-#include "engine/db.h"
-#include "cram/cram.h"
-#include "dots/dots_board.h"
-#include "common/text_input.h"
-#include "dots/dots_diagram.h"
 #include "cli.h"
 #include "commands.h"
+
+#include "common/text_input.h"
+#include "cram/cram.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
 #include "dots/problem.h"
 #include "retrodb/probe.h"
 

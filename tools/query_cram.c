@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cram/cram_board.h"
 #include "cli.h"
 #include "commands.h"
+
+#include "cram/cram_board.h"
 #include "retrodb/probe.h"
 
 int rdb_query_cram(const char *dir, const char *text, const char *source, int json)

@@ -18,9 +18,10 @@
 
 #include "cli.h"
 #include "commands.h"
+
+#include "common/text_input.h"
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"
-#include "common/text_input.h"
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024
