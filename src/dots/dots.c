@@ -17,6 +17,7 @@
 typedef struct {
     dots_game game;
     dots_rules rules;
+    int loony;               /* rdb_params.loony, for dots_order */
     char variant[32];        /* for messages */
 } dots_state;
 
@@ -46,8 +47,7 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
     dots_state *d = calloc(1, sizeof *d);
     if (!d)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-    /* the loony flag is the layout-order rules' (dots_order) */
-    d->rules.loony = p->loony;
+    d->loony = p->loony;
     snprintf(d->variant, sizeof d->variant, "%s", p->variant);
     st = dots_game_init(&d->game, &board, p->start, (int8_t)p->full_value, p->chains, err);
     if (st != RDB_OK) {
@@ -62,7 +62,7 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
 static rdb_status dots_order(void *game, const rdb_layout_plan *plan, rdb_error *err)
 {
     dots_state *d = game;
-    return dots_rules_init(&d->rules, &d->game, plan, d->rules.loony, err);
+    return dots_rules_init(&d->rules, &d->game, plan, d->loony, err);
 }
 
 static void dots_close(void *game)
