@@ -63,6 +63,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: $(BIN)/retrodb $(BUILD)/test_runner
+	bash tests/architecture.sh
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh

@@ -1,0 +1,48 @@
+#!/bin/bash
+# The include rules that keep the folders an architecture (README, "How the
+# code is laid out"): data flows down, tools -> engine -> game.h -> games ->
+# layout, store -> common, and never back up.
+#   - the engine includes no game's header, only game.h;
+#   - a game includes no engine header and no other game's;
+#   - layout, store and common include nothing from above them;
+#   - the program's subcommand files include the shared helpers (cli.h),
+#     never the dispatcher, and no header of tools/ includes a tools/ file
+#     that includes it back.
+set -u
+cd "$(dirname "$0")/.."
+pass=0
+fail=0
+
+# includes FILES... -> "file: included" lines for the quoted includes
+includes() {
+    grep -H '^#include "' "$@" 2>/dev/null | sed 's/:#include "\([^"]*\)".*/: \1/'
+}
+
+# rule NAME PATTERN FILES...: no include of FILES may match PATTERN
+rule() {
+    local name=$1 pattern=$2
+    shift 2
+    local bad
+    bad=$(includes "$@" | grep -E ": ($pattern)$")
+    if [ -z "$bad" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $name:"
+        echo "$bad" | sed 's/^/  /'
+    fi
+}
+
+rule "the engine includes a game's own header" 'dots/.*|cram/.*' src/engine/*
+rule "dots includes the engine or cram" 'engine/.*|cram/.*' src/dots/*
+rule "cram includes the engine or dots" 'engine/.*|dots/.*' src/cram/*
+rule "layout includes from above it" 'engine/.*|dots/.*|cram/.*|store/.*|game\.h' src/layout/*
+rule "store includes from above it" 'engine/.*|dots/.*|cram/.*|game\.h' src/store/*
+rule "common includes from above it" 'engine/.*|dots/.*|cram/.*|store/.*|layout/.*|game\.h' src/common/*
+rule "game.h includes a game or the engine" 'engine/.*|dots/.*|cram/.*' src/game.h
+rule "a public header includes an internal one" '(common|layout|store|engine|dots|cram)/.*|game\.h' include/retrodb/*.h
+rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
+rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
+
+echo "architecture: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
