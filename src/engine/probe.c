@@ -329,6 +329,8 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_erro
     return st;
 }
 
+_Static_assert(RDB_GAME_MAX_MOVES <= RDB_MAX_MOVES, "an answer must hold every move of any game");
+
 rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
                                  rdb_error *err)
 {
