@@ -3,7 +3,8 @@
 # code is laid out"): data flows down, tools -> engine -> game.h -> games ->
 # layout, store -> common, and never back up.
 #   - the engine includes no game's header, only game.h;
-#   - a game includes no engine header and no other game's;
+#   - a game includes no engine header and no other game's (the public
+#     probe API, include/retrodb/, it may use as any program does);
 #   - layout, store and common include nothing from above them;
 #   - the program's subcommand files include the shared helpers (cli.h),
 #     never the dispatcher, and no header of tools/ includes a tools/ file

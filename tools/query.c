@@ -228,11 +228,12 @@ int rdb_cmd_query(int argc, char **argv)
     }
     rdb_dots_answer a;
     st = rdb_probe_moves(p, d.drawn, &a, &err);
-    loony_marks marks;
-    mark_answer(&a, rdb_probe_loony(p), has_problem ? pos.to_move : 'A', &marks);
+    const int loony = rdb_probe_loony(p);
     rdb_probe_close(p);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+    loony_marks marks;
+    mark_answer(&a, loony, has_problem ? pos.to_move : 'A', &marks);
 
     dots_board b;
     dots_board_init(&b, rows, cols, &err);

@@ -79,6 +79,7 @@ typedef struct {
     rdb_move_value moves[RDB_MAX_MOVES];
 } rdb_move_values;
 
+/* On failure a holds the moves found before it (nmoves of them). */
 rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
                                  rdb_error *err);
 

@@ -265,8 +265,6 @@ static void relax_pair(const cram_kernel *ck, const rdb_slice *s, const rdb_slic
     }
 }
 
-/* The neighbour of s reached by dominoes from group g1 to g2; 0 when there
- * is none (no such domino, or no room for it). */
 void cram_slice_begin(void *kernel, const rdb_slice *s, int8_t *values)
 {
     cram_kernel *ck = kernel;

@@ -13,6 +13,7 @@
 rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
                                 rdb_error *err)
 {
+    a->nmoves = 0;
     if (strcmp(rdb_probe_game(p), "cram") != 0)
         return rdb_fail(err, RDB_E_INPUT, "the database is a %s database, not a Cram table",
                         rdb_probe_game(p));
@@ -24,8 +25,8 @@ rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer 
     if (st != RDB_OK)
         return st;
     rdb_move_values mv;
-    if ((st = rdb_probe_move_values(p, covered, &mv, err)) != RDB_OK)
-        return st;
+    st = rdb_probe_move_values(p, covered, &mv, err);
+    /* copied on failure too: the answer then holds the moves found */
     a->nimber = mv.value;
     a->nmoves = mv.nmoves;
     for (int i = 0; i < mv.nmoves; i++) {
@@ -36,5 +37,5 @@ rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer 
         }
         a->move_nimber[i] = mv.moves[i].value;
     }
-    return RDB_OK;
+    return st;
 }

@@ -18,6 +18,7 @@ typedef struct {
     dots_game game;
     dots_rules rules;
     int loony;               /* rdb_params.loony, for dots_order */
+    int chains;              /* rdb_params.chains, for describe */
     char variant[32];        /* for messages */
 } dots_state;
 
@@ -48,6 +49,7 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
     if (!d)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     d->loony = p->loony;
+    d->chains = p->chains;
     snprintf(d->variant, sizeof d->variant, "%s", p->variant);
     st = dots_game_init(&d->game, &board, p->start, (int8_t)p->full_value, p->chains, err);
     if (st != RDB_OK) {
@@ -73,7 +75,7 @@ static void dots_close(void *game)
 static void dots_describe(const void *game, FILE *out)
 {
     const dots_state *d = game;
-    if (!d->game.nchains) {
+    if (!d->chains) {
         fprintf(out, "open lines  %d\n", d->game.nbits);
         return;
     }

@@ -10,13 +10,13 @@
 
 rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err)
 {
+    a->nmoves = 0;
     if (strcmp(rdb_probe_game(p), "dots") != 0)
         return rdb_fail(err, RDB_E_INPUT, "the database is a %s table, not a Dots-and-Boxes database",
                         rdb_probe_game(p));
     rdb_move_values mv;
     rdb_status st = rdb_probe_move_values(p, lines, &mv, err);
-    if (st != RDB_OK)
-        return st;
+    /* copied on failure too: the answer then holds the moves found */
     a->value = mv.value;
     a->next_loony = mv.mark;
     a->nmoves = mv.nmoves;
@@ -25,5 +25,5 @@ rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb
         a->move_value[i] = mv.moves[i].value;
         a->move_next_loony[i] = mv.moves[i].mark;
     }
-    return RDB_OK;
+    return st;
 }

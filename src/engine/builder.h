@@ -2,11 +2,12 @@
  * builder.h — building a database of any game (game.h) by backward induction.
  *
  * Levels (bits taken beyond the start: lines drawn, cells covered) are
- * processed from the full position down to the start position. Each slice of a level is computed from its
- * neighbour slices of the level above, one neighbour in memory at a time,
- * then written as a slice file and recorded in the manifest. A build on a
- * directory that holds an unfinished build of the same parameters carries
- * on from the slices already recorded.
+ * processed from the full position down to the start position. Each slice
+ * of a level is computed from its neighbour slices in the level a move
+ * leads to, one neighbour in memory at a time, then written as a slice
+ * file and recorded in the manifest. A build on a directory that holds an
+ * unfinished build of the same parameters carries on from the slices
+ * already recorded.
  */
 #ifndef RDB_BUILDER_H
 #define RDB_BUILDER_H

@@ -187,15 +187,22 @@ rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
         return st;
     if (p.ngroups < 0 || p.ngroups > RDB_MAX_GROUPS)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
-    const int no_groups = p.ngroups == 0;
+    if (p.ngroups == 0) {
+        /* only a database with nothing to build (a full start) has no
+         * groups: anything else would have its layout chosen anew */
+        const rdb_game *game = rdb_game_with_id(p.game);
+        rdb_universe u;
+        void *state = NULL;
+        rdb_error ignored;
+        st = game ? game->open(&p, &u, &state, &ignored) : RDB_E_INPUT;
+        if (st == RDB_OK)
+            game->close(state);
+        if (st != RDB_OK || u.nbits != 0)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
+    }
     st = rdb_db_setup(db, dir, &p, UINT64_MAX, err);
     if (st == RDB_E_INPUT)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: %s", dir, err->msg);
-    /* only a database with nothing to build (a full start) has no groups */
-    if (st == RDB_OK && no_groups && db->u.nbits != 0) {
-        rdb_db_free(db);
-        return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
-    }
     return st;
 }
 

@@ -48,7 +48,7 @@ typedef struct {
     int g[RDB_MAX_BITS];
 } neighbours;
 
-/* Whether adding one to each group of n->g[0..step-1] gives a slice of
+/* Whether adding one to each group of nbs->g[0..step-1] gives a slice of
  * the layout into which some move of s leads; that slice in *out. */
 static int neighbour(const neighbours *nbs, rdb_slice *out)
 {
@@ -62,7 +62,7 @@ static int neighbour(const neighbours *nbs, rdb_slice *out)
            nbs->kern->db->game->leads_to(nbs->kern->game_kernel, nbs->s, out);
 }
 
-/* Advance n->g to the next non-decreasing list of groups; 0 after the
+/* Advance nbs->g to the next non-decreasing list of groups; 0 after the
  * last. */
 static int next_groups(neighbours *nbs)
 {

@@ -336,6 +336,10 @@ rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_value
 {
     const rdb_game *game = p->db.game;
     const void *state = p->db.state;
+    /* on failure the answer holds what was found so far */
+    a->value = 0;
+    a->mark = RDB_LOONY_NONE;
+    a->nmoves = 0;
     int stored;
     rdb_status st = stored_byte(p, position, &stored, err);
     if (st != RDB_OK)
