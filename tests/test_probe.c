@@ -181,6 +181,47 @@ END_TEST
 
 /* Probe every position (fresh handle); each answer is the naive value or
  * RDB_E_CORRUPT. Returns the number of RDB_E_CORRUPT answers. */
+/* A position whose own value is stored but whose moves lead into a level
+ * whose files are gone: the answer fails, and what it holds is consistent
+ * (the value, and only moves that were found), whatever was in it before. */
+START_TEST(test_missing_children)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    build(dir, 2, 3, 0, "empty");
+    char **files;
+    int n = tu_list_files(dir, &files), removed = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(files[i], "/1/", 3) == 0 && strstr(files[i], ".zst")) {
+            char path[TU_DIR_MAX + 256];
+            snprintf(path, sizeof path, "%s%s", dir, files[i]);
+            ck_assert_int_eq(unlink(path), 0);
+            removed++;
+        }
+    tu_free_list(files, n);
+    ck_assert_int_gt(removed, 0);
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 3, 0, 0), 0);
+    rdb_probe *p = open_probe(dir);
+    rdb_error err;
+    rdb_dots_answer a;
+    memset(&a, 0x7f, sizeof a);
+    ck_assert_int_eq(rdb_probe_moves(p, 0, &a, &err), RDB_E_MISSING);
+    ck_assert_int_eq(a.value, naive_value(&nv, 0));
+    ck_assert(a.nmoves >= 0 && a.nmoves < nv.board.nlines);
+    for (int i = 0; i < a.nmoves; i++)
+        ck_assert(a.line[i] >= 0 && a.line[i] < nv.board.nlines);
+    rdb_move_values mv;
+    memset(&mv, 0x7f, sizeof mv);
+    ck_assert_int_eq(rdb_probe_move_values(p, 0, &mv, &err), RDB_E_MISSING);
+    ck_assert_int_eq(mv.value, naive_value(&nv, 0));
+    ck_assert_int_eq(mv.nmoves, a.nmoves);
+    naive_free(&nv);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+}
+END_TEST
+
 static int probe_all(const char *dir, const naive_dots *nv, const char *what)
 {
     rdb_probe *p = open_probe(dir);
@@ -292,6 +333,7 @@ Suite *probe_suite(void)
     tcase_add_test(tc, test_open_errors);
     tcase_add_test(tc, test_bad_positions);
     tcase_add_test(tc, test_deleted_slice);
+    tcase_add_test(tc, test_missing_children);
     tcase_add_test(tc, test_flipped_slice);
     tcase_add_test(tc, test_swapped_slices);
     suite_add_tcase(s, tc);
