@@ -58,6 +58,14 @@ expect 1 'damaged' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '
 cp -r "$T/d22" "$T/gone"
 rm -f "$(find "$T/gone" -name '*.zst' -path '*/0/*' | head -1)"
 expect 1 'no slice file' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/gone'"
+# PARAMS without groups belongs only to a database of the full position:
+# anywhere else the layout would be chosen anew, so it is damage
+cp -r "$T/d22" "$T/nogroups"
+sed -i 's/^groups .*/groups 0/' "$T/nogroups/PARAMS"
+expect 1 'damaged: bad group count' -- "$RETRODB" info --dir "$T/nogroups"
+# a chain build whose start has no chain still says so
+"$RETRODB" build dots 2x2 --chains --dir "$T/chains0" --quiet || bad "build 2x2 --chains"
+expect 0 'chains      0 (' -- "$RETRODB" info --dir "$T/chains0"
 for level in 0 1; do
     cp -r "$T/d33" "$T/flip$level"
     for f in $(find "$T/flip$level/$level" -name '*.zst'); do
