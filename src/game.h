@@ -121,9 +121,8 @@ typedef struct {
     /* RDB_OK when board position b can arise in the database, else
      * RDB_E_INPUT with a message saying why not. */
     rdb_status (*check)(const void *game, uint64_t b, rdb_error *err);
-    /* Universe position (layout order) of a checked board position; and back. */
+    /* Universe position (layout order) of a checked board position. */
     uint64_t (*position)(const void *game, uint64_t b);
-    uint64_t (*board)(const void *game, uint64_t pos);
     /* Draw a universe position (layout order) as a diagram. */
     void (*print)(const void *game, FILE *out, uint64_t pos);
     /* The moves of a checked board position, in the game's order; returns
