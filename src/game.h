@@ -37,6 +37,13 @@
 #include "layout/layout.h"
 #include "layout/universe.h"
 
+/* The ranges PARAMS may hold: a last-move penalty of up to 100 boxes (a
+ * value's byte must hold every score) and the zstd levels the command line
+ * offers. */
+#define RDB_MAX_FULL_VALUE 100
+#define RDB_ZSTD_LEVEL_MIN -7
+#define RDB_ZSTD_LEVEL_MAX 19
+
 /* The parameters a database is built from: everything its values depend
  * on, as its PARAMS file records them. A game checks the ones it uses and
  * refuses the ones it has no use for. */
@@ -44,7 +51,8 @@ typedef struct {
     int game;                /* rdb_game.id */
     int rows, cols;
     uint64_t start;          /* board position the database starts from */
-    int full_value;          /* value of the full position (a last-move penalty) */
+    int full_value;          /* value of the full position (a last-move penalty),
+                                within +-RDB_MAX_FULL_VALUE */
     int ngroups;             /* 0 = choose from the memory budget */
     int zstd_level;
     char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */

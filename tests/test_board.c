@@ -138,7 +138,9 @@ START_TEST(test_parse_bad_names)
     dots_board b;
     init(&b, 2, 3);
     const char *bad[] = {"", "h", "h0", "h0,", "x0,0", "H0,0", "h3,0", "h0,3", "h-1,0",
-                         "v2,0", "v0,4", "v0,-1", "h0,0x", "h0,0 ", "v1,1,", "hh0,0"};
+                         "v2,0", "v0,4", "v0,-1", "h0,0x", "h0,0 ", "v1,1,", "hh0,0",
+                         "h4294967296,0", "h0,4294967296", "v4294967297,1", "h 0,0",
+                         "h+0,0", "h0,+1", "h0, 1", "h,0", "h0,"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         TU_ASSERT_MSG(dots_parse_line_name(&b, bad[i]) == -1, "'%s' parsed", bad[i]);
     TU_ASSERT_EQ(dots_parse_line_name(&b, "h2,2"), 8);

@@ -374,6 +374,94 @@ START_TEST(test_tt_file)
 }
 END_TEST
 
+/* Seal a transposition-table file's records with a right checksum (the
+ * format of cram_tt.h: 24 bytes of head, 12 per record, FNV-1a last), as
+ * someone crafting one would. */
+static void seal_tt(unsigned char *data, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i + 8 < len; i++) {
+        h ^= data[i];
+        h *= 0x100000001b3ULL;
+    }
+    for (int i = 0; i < 8; i++)
+        data[len - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+/* A file with a valid checksum is still input: an entry that is no
+ * position of the board, or a small one with a wrong nimber, is refused
+ * when loaded; an entry too big to solve again that contradicts the rest
+ * stops the solve with an error, never an assertion or a wrong nimber. */
+START_TEST(test_tt_file_crafted)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt", dir);
+    rdb_error err;
+    /* 6x4: the layout is the board (4 cells across), so a key is a
+     * position of the board too */
+    uint64_t all = (1ULL << 24) - 1;
+    cram_solver *s = new_solver(6, 4, CRAM_PLAIN, 8, 0);
+    TU_ASSERT(solve(s, all) >= 0);
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+    cram_solver *clean = new_solver(6, 4, CRAM_PLAIN, 8, 0);
+    size_t len;
+    unsigned char *data = tu_read_file(path, &len);
+    TU_ASSERT(data != NULL && len > 24 + 8);
+    size_t count = (len - 32) / 12;
+    int wrong_small = 0, odd_key = 0, big_excluded = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned char *rec = data + 24 + 12 * i;
+        unsigned char saved[12];
+        memcpy(saved, rec, 12);
+        uint64_t key = 0;
+        for (int b = 0; b < 8; b++)
+            key |= (uint64_t)rec[b] << (8 * b);
+        int cells = __builtin_popcountll(key);
+        rdb_status expect = RDB_E_CORRUPT;
+        if (cells <= 16 && rec[8] != 255 && wrong_small < 40) {
+            rec[8] = rec[8] > 0 ? rec[8] - 1 : 1; /* a wrong nimber */
+            wrong_small++;
+        } else if (odd_key < 40 && (key >> 40) == 0) {
+            key = key << 1 | 1ULL << 40; /* two pieces: no component */
+            for (int b = 0; b < 8; b++)
+                rec[b] = (unsigned char)(key >> (8 * b));
+            odd_key++;
+        } else if (cells > 16 && big_excluded < 20) {
+            rec[8] = 255; /* "every nimber below 16 ruled out" */
+            rec[10] = rec[11] = 0xff;
+            big_excluded++;
+            expect = RDB_OK; /* too big to solve again when loaded */
+        } else {
+            continue;
+        }
+        seal_tt(data, len);
+        TU_ASSERT_EQ(tu_write_file(path, data, len), 0);
+        cram_solver *t = new_solver(6, 4, CRAM_ASPIRATION, 8, 0);
+        err.msg[0] = '\0';
+        rdb_status st = cram_solver_load_tt(t, path, &err);
+        TU_ASSERT_MSG(st == expect, "entry %zu: load gave %d (%s)", i, (int)st, err.msg);
+        if (st == RDB_OK) {
+            /* the crafted component itself, whose entry the search meets
+             * first */
+            int v = -1, want = solve(clean, key);
+            st = cram_solver_solve(t, key, &v, &err);
+            TU_ASSERT_MSG(st == RDB_E_CORRUPT || (st == RDB_OK && v == want),
+                          "entry %zu: solve gave %d, nimber %d (want %d)", i, (int)st, v, want);
+        } else {
+            TU_ASSERT_MSG(strstr(err.msg, path) != NULL, "message '%s' names no file", err.msg);
+        }
+        cram_solver_free(t);
+        memcpy(rec, saved, 12);
+    }
+    TU_ASSERT(wrong_small > 10 && odd_key > 10 && big_excluded > 5);
+    cram_solver_free(clean);
+    cram_solver_free(s);
+    free(data);
+    tu_rmrf(dir);
+}
+END_TEST
+
 START_TEST(test_tt_replacement)
 {
     rdb_error err;
@@ -465,6 +553,7 @@ Suite *cram_solver_suite(void)
     tc = tcase_create("files");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tt_file);
+    tcase_add_test(tc, test_tt_file_crafted);
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_stop_and_resume);
     tcase_add_test(tc, test_bad_input);

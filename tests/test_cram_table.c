@@ -150,8 +150,8 @@ static void assert_same_tables(const char *d1, const char *d2)
     rdb_error err;
     ck_assert_msg(rdb_db_open(&db, d1, &err) == RDB_OK, "%s", err.msg);
     rdb_manifest m1, m2;
-    ck_assert(rdb_manifest_load(&m1, d1, db.lay.ngroups, &err) == RDB_OK);
-    ck_assert(rdb_manifest_load(&m2, d2, db.lay.ngroups, &err) == RDB_OK);
+    ck_assert(rdb_manifest_load(&m1, d1, db.lay.ngroups, db.lay.nbits, &err) == RDB_OK);
+    ck_assert(rdb_manifest_load(&m2, d2, db.lay.ngroups, db.lay.nbits, &err) == RDB_OK);
     ck_assert_int_eq(m1.n, m2.n);
     ck_assert_int_gt(m1.n, 20);
     for (size_t i = 0; i < m1.n; i++) {

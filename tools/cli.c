@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/number.h"
 #include "engine/db.h"
 
 static const char usage_text[] =
@@ -62,13 +63,7 @@ int rdb_tool_report(rdb_status st, const rdb_error *err)
 
 int rdb_tool_parse_long(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
+    return rdb_parse_long(s, lo, hi, out);
 }
 
 const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name)
@@ -111,15 +106,16 @@ int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
             return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), -1;
         opt->params.ngroups = (int)n;
     } else if ((v = rdb_tool_opt_value(argc, argv, i, "--zstd-level"))) {
-        if (rdb_tool_parse_long(v, -7, 19, &n))
-            return fprintf(stderr, "retrodb: bad --zstd-level '%s' (-7..19; negative is faster)\n", v), -1;
+        if (rdb_tool_parse_long(v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX, &n))
+            return fprintf(stderr, "retrodb: bad --zstd-level '%s' (%d..%d; negative is faster)\n",
+                           v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX), -1;
         opt->params.zstd_level = (int)n;
     } else if (strcmp(argv[*i], "--quiet") == 0) {
         opt->quiet = 1;
     } else if (argv[*i][0] != '-' && !*board_seen) {
-        char end;
-        if (sscanf(argv[*i], "%dx%d%c", &opt->params.rows, &opt->params.cols, &end) != 2)
-            return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5)\n", argv[*i]), -1;
+        if (rdb_parse_board(argv[*i], RDB_TOOL_MAX_SIDE, &opt->params.rows, &opt->params.cols))
+            return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5, sides 1..%d)\n",
+                           argv[*i], RDB_TOOL_MAX_SIDE), -1;
         *board_seen = 1;
     } else {
         return 0;
@@ -127,11 +123,12 @@ int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
     return 1;
 }
 
-int rdb_tool_database_game(const char *dir)
+rdb_status rdb_tool_database_game(const char *dir, int *game, rdb_error *err)
 {
     rdb_params p;
-    rdb_error ignored;
-    return rdb_params_read(dir, &p, &ignored) == RDB_OK ? p.game : 0;
+    rdb_status st = rdb_params_read(dir, &p, err);
+    *game = st == RDB_OK ? p.game : 0;
+    return st;
 }
 
 void rdb_tool_catch_signals(void)

@@ -31,6 +31,11 @@ const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name);
 /* A decimal integer in [lo, hi]; -1 when s is not one. */
 int rdb_tool_parse_long(const char *s, long lo, long hi, long *out);
 
+/* The largest side of a board the command line accepts: a board of more
+ * than 64 lines or cells is refused by its game anyway, with a message
+ * that says so; this bound only keeps the numbers far from overflow. */
+#define RDB_TOOL_MAX_SIDE 64
+
 /* The options every build takes (--memory, --threads, --groups,
  * --zstd-level, --quiet) and the board RxC: 1 when argv[*i] was one of them
  * (*i then points at its last word), 0 when it was not, -1 after a message
@@ -38,9 +43,10 @@ int rdb_tool_parse_long(const char *s, long lo, long hi, long *out);
 int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
                           int *board_seen);
 
-/* The game id of the database in dir (rdb_params.game), or 0 when it cannot
- * be told (the caller's own open then reports why). */
-int rdb_tool_database_game(const char *dir);
+/* The game id of the database in dir (rdb_params.game) in *game; when its
+ * PARAMS cannot be read, the reason (the folder's, not the position's:
+ * a query reads the database before the position it asks about). */
+rdb_status rdb_tool_database_game(const char *dir, int *game, rdb_error *err);
 
 /* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
 void rdb_tool_catch_signals(void);

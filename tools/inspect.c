@@ -60,7 +60,7 @@ static int open_database(const char *dir, rdb_db *db, rdb_manifest *man)
     rdb_status st = rdb_db_open(db, dir, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    st = rdb_manifest_load(man, dir, db->lay.ngroups, &err);
+    st = rdb_manifest_load(man, dir, db->lay.ngroups, db->lay.nbits, &err);
     if (st != RDB_OK) {
         rdb_db_free(db);
         return rdb_tool_report(st, &err);
@@ -146,7 +146,7 @@ int rdb_cmd_info(int argc, char **argv)
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "  %7.1f  %7.1f%s\n",
                    level, ls.slices, ls.done, ls.positions, ls.bytes, ls.checksum, ls.seconds,
                    ls.seconds > 0 ? (double)ls.timed_positions / ls.seconds / 1e6 : 0.0,
-                   man.deleted >> level & 1 ? "  (deleted)" : "");
+                   rdb_level_deleted(man.deleted, level) ? "  (deleted)" : "");
         else
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ls.slices, ls.done,
                    ls.positions, ls.bytes);
@@ -205,7 +205,7 @@ int rdb_cmd_status(int argc, char **argv)
     if (man.deleted) {
         printf("deleted     levels");
         for (int l = 64; l >= 0; l--)
-            if (man.deleted >> l & 1)
+            if (rdb_level_deleted(man.deleted, l))
                 printf(" %d", l);
         printf(" (not kept)\n");
     }

@@ -189,15 +189,18 @@ int rdb_cmd_query(int argc, char **argv)
     }
     rdb_error err;
     rdb_problem prob, pos;
-    int has_problem;
-    rdb_status st = read_problem(dir, &prob, &has_problem, &err);
+    int has_problem, game;
+    rdb_status st = rdb_tool_database_game(dir, &game, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    st = read_problem(dir, &prob, &has_problem, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     char *text;
     st = rdb_read_file(file, &text, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    if (rdb_tool_database_game(dir) == RDB_GAME_CRAM) {
+    if (game == RDB_GAME_CRAM) {
         int rc = rdb_query_cram(dir, text, file ? file : "standard input", json);
         free(text);
         return rc;

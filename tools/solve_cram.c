@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/number.h"
 #include "common/text_input.h"
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"
@@ -148,8 +149,7 @@ int rdb_cmd_solve(int argc, char **argv)
     int rows, cols;
     uint64_t covered = 0;
     if (board) {
-        char end;
-        if (sscanf(board, "%dx%d%c", &rows, &cols, &end) != 2)
+        if (rdb_parse_board(board, RDB_TOOL_MAX_SIDE, &rows, &cols))
             return bad("bad board '%s' (want RxC, e.g. 5x7)", board);
         cram_board b;
         rdb_status st = cram_board_init(&b, rows, cols, &err);

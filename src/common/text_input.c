@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *err)
 {
@@ -50,6 +51,11 @@ rdb_status rdb_read_file(const char *path, char **text, rdb_error *err)
     FILE *f = fopen(path, "r");
     if (!f)
         return rdb_fail_errno(err, errno == ENOENT ? RDB_E_INPUT : RDB_E_IO, "cannot open '%s'", path);
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return rdb_fail(err, RDB_E_INPUT, "'%s' is a folder; give a file", path);
+    }
     rdb_status st = rdb_read_stream(f, path, text, err);
     fclose(f);
     return st;

@@ -139,6 +139,7 @@ struct cram_solver {
     rdb_error *err;
     double start, last_report;
     int root_move, root_moves, trial;
+    cram_solver *verifier; /* checks entries of a loaded table file */
 };
 
 static const char *const method_names[CRAM_NMETHODS] = {"plain", "simple-cuts", "set-cuts", "etc",
@@ -193,6 +194,7 @@ void cram_solver_free(cram_solver *s)
 {
     if (!s)
         return;
+    cram_solver_free(s->verifier);
     for (int i = 0; i < s->ntables; i++)
         cram_table_close(s->tables[i].table);
     cram_tt_free(&s->tt);
@@ -232,10 +234,60 @@ rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error
     return cram_tt_save(&s->tt, path, s->g.stride, err);
 }
 
+/* Entries of a transposition-table file with at most this many cells are
+ * solved again when the file is loaded: a few microseconds each, and the
+ * small components are the ones every search meets most. */
+#define TT_VERIFY_CELLS 16
+
+/* The nimber of a component of at most TT_VERIFY_CELLS cells, solved by a
+ * solver of its own that trusts no file; -1 when that fails. */
+static int solve_small(cram_solver *s, uint64_t key)
+{
+    if (!s->verifier) {
+        cram_solver_options opt = {.method = CRAM_PLAIN, .tt_mb = 16};
+        rdb_error ignored;
+        /* in the layout's own shape, which needs no turn: the layout's
+         * coordinates are the verifier's board coordinates */
+        if (cram_solver_new(s->g.height, s->g.stride, &opt, &s->verifier, &ignored) != RDB_OK)
+            return -1;
+    }
+    int v;
+    rdb_error why;
+    return cram_solver_solve(s->verifier, key, &v, &why) == RDB_OK ? v : -1;
+}
+
+/* cram_tt_entry_check: a key the solver could have stored (a canonical
+ * connected component of four cells or more in the layout: make_child
+ * values smaller ones on the spot) with a nimber it can have. A position
+ * with m moves has a nimber of at most m (the mex of m values), so a
+ * nimber above m, or nimbers excluded up to m, cannot be right. Small
+ * components are solved again and must agree. */
+static int tt_entry_possible(void *ctx, uint64_t key, int nimber, unsigned excluded)
+{
+    cram_solver *s = ctx;
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    if ((key & ~s->g.all) || __builtin_popcountll(key) < 4 || cram_split(&s->g, key, comp) != 1 ||
+        comp[0] != key || cram_canonical(&s->g, key, NULL, NULL) != key)
+        return 0;
+    int moves = __builtin_popcountll(cram_hmoves(&s->g, key)) +
+                __builtin_popcountll(cram_vmoves(&s->g, key));
+    if (nimber != CRAM_TT_UNKNOWN && nimber > moves)
+        return 0;
+    unsigned possible = moves >= 15 ? 0xffffu : (2u << moves) - 1;
+    if (nimber == CRAM_TT_UNKNOWN && (possible & ~excluded) == 0 && moves < 16)
+        return 0;
+    if (__builtin_popcountll(key) > TT_VERIFY_CELLS)
+        return 1;
+    int v = solve_small(s, key);
+    if (v < 0)
+        return 0;
+    return nimber != CRAM_TT_UNKNOWN ? v == nimber : v >= 16 || !(excluded >> v & 1);
+}
+
 rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
 {
     uint64_t n = 0;
-    rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, &n, err);
+    rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, tt_entry_possible, s, &n, err);
     s->stats.tt_loaded += n;
     return st;
 }
@@ -437,6 +489,18 @@ static int plain(cram_solver *s, uint64_t x, int ply)
     return result;
 }
 
+/* A search asked for every nimber found none: the table holds a result
+ * that is not true, which only a transposition-table file can bring in
+ * (its entries are checked for form when loaded, not solved again). Stop
+ * with an error rather than answer. */
+static int contradiction(cram_solver *s)
+{
+    s->fail = rdb_fail(s->err, RDB_E_CORRUPT,
+                       "the transposition table contradicts itself: a --tt-file holds a wrong entry; solve without it");
+    s->stopped = 1;
+    return STOPPED;
+}
+
 /* ---- the cut methods ---- */
 
 static int cut(cram_solver *s, uint64_t x, nimset want, int ply);
@@ -463,7 +527,8 @@ static int child_value(cram_solver *s, cram_child *c, nimset want, int ply)
             v = cut(s, c->part[j], ALL_NIMBERS, ply);
         if (v == STOPPED)
             return STOPPED;
-        assert(v >= 0);
+        if (v < 0)
+            return contradiction(s);
         x ^= v;
     }
     int v = known(s, c->part[last]);
@@ -669,9 +734,11 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
     s->stats.seconds += rdb_now() - s->start;
     if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
         report_progress(s, rdb_now());
-    if (v == STOPPED || s->stopped)
-        return s->fail != RDB_OK ? s->fail : rdb_fail(err, RDB_E_STOPPED, "stopped");
-    assert(v >= 0 && v < 128);
-    *nimber = v;
-    return RDB_OK;
+    if (v >= 0 && v < 128 && !s->stopped) {
+        *nimber = v;
+        return RDB_OK;
+    }
+    if (v != STOPPED && !s->stopped)
+        contradiction(s);
+    return s->fail != RDB_OK ? s->fail : rdb_fail(err, RDB_E_STOPPED, "stopped");
 }

@@ -173,16 +173,23 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
     return rdb_commit_temp(fd, tmp, path, st, err);
 }
 
-rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *loaded, rdb_error *err)
+rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
+                        void *ctx, uint64_t *loaded, rdb_error *err)
 {
     *loaded = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO given as the file must not hang the solver */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         if (errno == ENOENT)
             return rdb_fail(err, RDB_E_MISSING, "'%s' does not exist", path);
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     }
-    rdb_status st = RDB_OK;
+    rdb_status st = rdb_check_regular(fd, path, err);
+    FILE *f = st == RDB_OK ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return st != RDB_OK ? st : rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
+    }
     unsigned char head[24];
     if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, TT_MAGIC, 8) != 0) {
         st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a cram transposition table file", path);
@@ -212,8 +219,11 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *load
             uint64_t key = get_le(rec, 8);
             if (pass == 0) {
                 sum = fnv1a(sum, rec, TT_RECORD);
-                if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN)) {
-                    st = rdb_fail(err, RDB_E_CORRUPT, "'%s' holds a damaged entry", path);
+                if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN) ||
+                    !check(ctx, key, rec[8], (unsigned)get_le(rec + 10, 2))) {
+                    st = rdb_fail(err, RDB_E_CORRUPT,
+                                  "'%s' holds entry %llu, which is no position of this board or has an impossible nimber",
+                                  path, (unsigned long long)i + 1);
                     break;
                 }
             } else if (rec[8] != CRAM_TT_UNKNOWN) {

@@ -89,10 +89,16 @@ void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work);
 /* Write every entry to path atomically (temporary file, fsync, rename). */
 rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err);
 
+/* Whether an entry read from a file can be one of the solver's: its key a
+ * canonical component of the board, its nimber (CRAM_TT_UNKNOWN when not
+ * known) and the nimbers it excludes possible for that component. */
+typedef int (*cram_tt_entry_check)(void *ctx, uint64_t key, int nimber, unsigned excluded);
+
 /* Add the entries of a file written by cram_tt_save for the same stride;
- * *loaded gets how many. A missing file is RDB_E_MISSING; a damaged one
- * RDB_E_CORRUPT; another stride RDB_E_INPUT. */
-rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, uint64_t *loaded,
-                        rdb_error *err);
+ * *loaded gets how many. Every entry must pass `check`, and the checksum
+ * must hold, before any is added. A missing file is RDB_E_MISSING; a
+ * damaged one RDB_E_CORRUPT; another stride RDB_E_INPUT. */
+rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
+                        void *ctx, uint64_t *loaded, rdb_error *err);
 
 #endif

@@ -10,8 +10,12 @@
 #include "dots/dots_board.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "common/number.h"
 
 int dots_hline(const dots_board *b, int i, int j)
 {
@@ -111,13 +115,22 @@ void dots_line_name(const dots_board *b, int line, char *buf)
 
 int dots_parse_line_name(const dots_board *b, const char *name)
 {
-    char kind, end;
-    int i, j;
-    if (sscanf(name, "%c%d,%d%c", &kind, &i, &j, &end) != 3)
+    /* kind letter, row, comma, column: digits only, so that no number can
+     * wrap into a small one ("h4294967296,0" is not h0,0) */
+    const char *comma = strchr(name, ',');
+    if ((name[0] != 'h' && name[0] != 'v') || !comma || comma - name > 12)
         return -1;
-    if (kind == 'h' && i >= 0 && i <= b->rows && j >= 0 && j < b->cols)
+    char row[16];
+    memcpy(row, name + 1, (size_t)(comma - name - 1));
+    row[comma - name - 1] = '\0';
+    int i, j;
+    if (!isdigit((unsigned char)row[0]) || !isdigit((unsigned char)comma[1]) ||
+        rdb_parse_int(row, 0, DOTS_MAX_LINES, &i) != 0 ||
+        rdb_parse_int(comma + 1, 0, DOTS_MAX_LINES, &j) != 0)
+        return -1;
+    if (name[0] == 'h' && i <= b->rows && j < b->cols)
         return dots_hline(b, i, j);
-    if (kind == 'v' && i >= 0 && i < b->rows && j >= 0 && j <= b->cols)
+    if (name[0] == 'v' && i < b->rows && j <= b->cols)
         return dots_vline(b, i, j);
     return -1;
 }

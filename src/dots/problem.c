@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "game.h"
 
 /* Where the header is: each line moves the parse forward, never back. */
 enum { EXPECT_VALUE, EXPECT_MEMORY, EXPECT_DISK, EXPECT_TO_MOVE, EXPECT_DIAGRAM };
@@ -64,10 +65,10 @@ static rdb_status parse_value(const char *tok, const char *source, int lineno, i
     }
     errno = 0;
     long v = strtol(tok, NULL, 10);
-    if (errno || v < -100 || v > 100)
+    if (errno || v < -RDB_MAX_FULL_VALUE || v > RDB_MAX_FULL_VALUE)
         return rdb_fail(err, RDB_E_INPUT,
-                        "%s: line %d: the value of the full position %s is out of range (-100..100)",
-                        source, lineno, tok);
+                        "%s: line %d: the value of the full position %s is out of range (-%d..%d)",
+                        source, lineno, tok, RDB_MAX_FULL_VALUE, RDB_MAX_FULL_VALUE);
     *out = (int)v;
     return RDB_OK;
 }

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include "engine/builder.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,34 +24,28 @@
 #include "store/lock.h"
 #include "store/manifest.h"
 #include "engine/progress.h"
+#include "engine/sweep.h"
 #include "store/writer.h"
 
 /* ---- the level loop ---- */
 
-static int remove_temp(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    size_t n = strlen(path);
-    if (type == FTW_F && n > 4 && strcmp(path + n - 4, ".tmp") == 0)
-        unlink(path);
-    return 0;
-}
-
-/* Check or write PARAMS so that a build only ever continues its own work. */
+/* Check or write PARAMS so that a build only ever continues its own work.
+ * An existing PARAMS is read the way every reader reads it (rdb_db_open),
+ * so a build never resumes a database that queries would refuse. */
 static rdb_status pin_params(const rdb_build_options *opt, rdb_params *p, uint64_t max_slice,
                              rdb_db *db, rdb_error *err)
 {
-    rdb_params old;
-    rdb_status st = rdb_params_read(opt->dir, &old, err);
+    rdb_status st = rdb_db_open(db, opt->dir, err);
     if (st == RDB_OK) {
         char why[256];
-        if (rdb_params_diff(&old, p, why, sizeof why))
+        if (rdb_params_diff(&db->params, p, why, sizeof why)) {
+            rdb_db_free(db);
             return rdb_fail(err, RDB_E_INPUT,
                             "'%s' holds a build with other parameters (%s); use another --dir",
                             opt->dir, why);
-        p->ngroups = old.ngroups;
-        return rdb_db_setup(db, opt->dir, p, max_slice, err);
+        }
+        *p = db->params;
+        return RDB_OK;
     }
     if (st != RDB_E_MISSING)
         return st;
@@ -71,7 +64,7 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
 {
     for (size_t i = man->n; i-- > 0;) {
         const rdb_manifest_entry *e = &man->e[i];
-        if (man->deleted >> e->level & 1)
+        if (rdb_level_deleted(man->deleted, e->level))
             continue;
         rdb_slice s;
         memset(&s, 0, sizeof s);
@@ -81,19 +74,15 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
         if (s.level != e->level || s.size != e->entries)
             return rdb_fail(err, RDB_E_CORRUPT, "'%s/MANIFEST' records a slice this layout does not have",
                             db->dir);
-        char path[4096];
-        rdb_slice_path(db, &s, path, sizeof path);
-        rdb_slice_id id;
-        rdb_slice_identity(db, &s, &id);
         rdb_slice_file sf;
         rdb_error why;
-        rdb_status st = rdb_slice_open(path, &id, &sf, &why);
+        rdb_status st = rdb_slice_open_in(db, &s, &sf, &why);
         if (st == RDB_OK) {
             int same = sf.values_checksum == e->checksum && sf.file_bytes == e->bytes;
             rdb_slice_close(&sf);
             if (same)
                 continue;
-            rdb_fail(&why, RDB_E_CORRUPT, "'%s' is not the file recorded in the manifest", path);
+            rdb_fail(&why, RDB_E_CORRUPT, "'%s' is not the file recorded in the manifest", sf.path);
         } else if (st != RDB_E_CORRUPT && st != RDB_E_MISSING) {
             return rdb_fail(err, st, "%s", why.msg);
         }
@@ -103,6 +92,10 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
     }
     return RDB_OK;
 }
+
+/* Damaged slices found while reading that a build redoes before it gives
+ * up: a disk that damages every file it writes must not loop for ever. */
+#define MAX_REDONE 64
 
 /* Everything a running build holds. */
 typedef struct {
@@ -122,14 +115,12 @@ typedef struct {
  * order: a crash in between leaves files that are merely unused). */
 static rdb_status delete_level(build_state *b, int level, rdb_error *err)
 {
-    if (!(b->man.deleted >> level & 1)) {
+    if (!rdb_level_deleted(b->man.deleted, level)) {
         rdb_status st = rdb_manifest_append_deleted(&b->man, b->opt->dir, level, err);
         if (st != RDB_OK)
             return st;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%d", b->opt->dir, level);
-    return rdb_remove_tree(path, err);
+    return rdb_sweep_level(&b->db, level, err);
 }
 
 static rdb_status build_level(build_state *b, int level, rdb_error *err)
@@ -164,7 +155,7 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
             break;
         }
         const int from = level + db->game->move_bits;
-        if (from <= db->lay.nbits && (b->man.deleted >> from & 1)) {
+        if (rdb_level_deleted(b->man.deleted, from)) {
             st = rdb_fail(err, RDB_E_CORRUPT,
                           "a slice of level %d is missing or damaged, and level %d it is computed from was deleted (--keep-lines); rebuild in a new directory",
                           level, from);
@@ -174,8 +165,10 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
         st = rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
         if (st != RDB_OK)
             break;
-        char path[4096];
-        rdb_slice_path(db, s, path, sizeof path);
+        char path[RDB_PATH_MAX];
+        st = rdb_slice_path(db, s, path, sizeof path, err);
+        if (st != RDB_OK)
+            break;
         rdb_slice_id id;
         rdb_slice_identity(db, s, &id);
         rdb_level_cache_put(&b->cache, s, b->best);
@@ -239,14 +232,16 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     if (opt->threads > 0)
         omp_set_num_threads(opt->threads);
 #endif
-    rdb_status st = rdb_mkdirs(opt->dir, err);
+    rdb_status st = rdb_check_dir_name(opt->dir, err);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_mkdirs(opt->dir, err);
     if (st != RDB_OK)
         return st;
     int lock = -1;
     st = rdb_lock_acquire(opt->dir, &lock, err);
     if (st != RDB_OK)
         return st;
-    nftw(opt->dir, remove_temp, 16, FTW_PHYS);
 
     build_state b;
     memset(&b, 0, sizeof b);
@@ -267,6 +262,11 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
     if (st != RDB_OK)
         goto done;
+    /* only now, with the lock held and PARAMS ours: a killed build's
+     * temporary files, by their exact names */
+    st = rdb_sweep_temp_files(&b.db, err);
+    if (st != RDB_OK)
+        goto done;
     const rdb_layout *lay = &b.db.lay;
     int start_lines = __builtin_popcountll(b.db.params.start);
     b.keep_level = opt->keep_lines < 0 ? lay->nbits : opt->keep_lines - start_lines;
@@ -281,7 +281,7 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
             goto done;
         }
     }
-    st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, err);
+    st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, lay->nbits, err);
     if (st != RDB_OK)
         goto done;
     st = check_finished_slices(&b.db, &b.man, opt->quiet, err);
@@ -313,8 +313,23 @@ rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
     if (st != RDB_OK)
         goto done;
     rdb_progress_start(&b.prog, opt->quiet, rdb_layout_total_positions(lay));
+    int redone = 0;
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
         st = build_level(&b, level, err);
+        if (b.nb.damaged && b.nb.slice.level > level && redone < MAX_REDONE &&
+            (st == RDB_E_CORRUPT || st == RDB_E_MISSING)) {
+            /* A finished slice failed its checksums when read (damage
+             * inside a frame, which the check at start does not decode):
+             * forget it and go back up to redo it, then carry on here. */
+            if (!opt->quiet)
+                fprintf(stderr, "redoing a damaged slice: %s\n", err->msg);
+            rdb_manifest_forget(&b.man, &b.nb.slice);
+            b.nb.damaged = 0;
+            level = b.nb.slice.level + 1;
+            redone++;
+            st = RDB_OK;
+            continue;
+        }
         /* level+step is needed by nothing now (finished levels never need
          * redoing from it unless damaged, which then asks for a rebuild) */
         const int done_with = level + b.db.game->move_bits;

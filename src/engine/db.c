@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/number.h"
+#include "common/path.h"
 #include "store/checksum.h"
 #include "store/fsutil.h"
 
@@ -26,8 +29,10 @@ const char *rdb_game_name(int game)
 
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err)
 {
-    char path[4096], text[1024];
-    snprintf(path, sizeof path, "%s/PARAMS", dir);
+    char path[RDB_PATH_MAX], text[1024];
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/PARAMS", dir);
+    if (st != RDB_OK)
+        return st;
     int n = snprintf(text, sizeof text,
                      "retrodb-params 1\n"
                      "game %s\n"
@@ -47,50 +52,100 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
 
+/* One "key value" line of PARAMS. Every number is read strictly and
+ * range-checked here; whether the values fit together (a board the game
+ * has, groups that split it) is checked when the database is set up.
+ * Returns the bit of `seen` the key sets, 0 for a key this version does not
+ * know (ignored, so that newer keys do not make old readers fail), or -1
+ * for a known key with a bad value. */
+static int params_field(const char *key, const char *val, rdb_params *p)
+{
+    if (strcmp(key, "retrodb-params") == 0)
+        return strcmp(val, "1") == 0 ? 1 : -1;
+    if (strcmp(key, "game") == 0) {
+        const rdb_game *g = rdb_game_named(val);
+        if (!g)
+            return -1;
+        p->game = g->id;
+        return 2;
+    }
+    if (strcmp(key, "board") == 0)
+        return rdb_parse_board(val, RDB_MAX_BITS, &p->rows, &p->cols) == 0 ? 4 : -1;
+    if (strcmp(key, "variant") == 0) {
+        if (strlen(val) >= sizeof p->variant)
+            return -1;
+        snprintf(p->variant, sizeof p->variant, "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "start") == 0)
+        return rdb_parse_u64(val, 16, UINT64_MAX, &p->start) == 0 ? 8 : -1;
+    if (strcmp(key, "full-value") == 0)
+        return rdb_parse_int(val, -RDB_MAX_FULL_VALUE, RDB_MAX_FULL_VALUE, &p->full_value) == 0 ? 16 : -1;
+    if (strcmp(key, "groups") == 0)
+        return rdb_parse_int(val, 0, RDB_MAX_GROUPS, &p->ngroups) == 0 ? 32 : -1;
+    if (strcmp(key, "zstd-level") == 0)
+        return rdb_parse_int(val, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX, &p->zstd_level) == 0
+                   ? 64 : -1;
+    if (strcmp(key, "loony") == 0 || strcmp(key, "chains") == 0) {
+        if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+            return -1;
+        *(key[0] == 'l' ? &p->loony : &p->chains) = val[0] == '1';
+        return 0;
+    }
+    return 0;
+}
+
 rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/PARAMS", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return rdb_fail(err, RDB_E_MISSING, "'%s' is not a retrodb database (no PARAMS file)", dir);
+    char path[RDB_PATH_MAX];
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/PARAMS", dir);
+    if (st != RDB_OK)
+        return st;
+    memset(p, 0, sizeof *p);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        int gone = errno == ENOENT || errno == ENOTDIR;
+        struct stat sb;
+        if (gone && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+            return rdb_fail(err, RDB_E_INPUT, "'%s' is a file, not a database folder", dir);
+        if (gone)
+            return rdb_fail(err, RDB_E_MISSING, "'%s' is not a retrodb database (%s)", dir,
+                            access(dir, F_OK) == 0 ? "no PARAMS file" : "no such folder");
+        if (errno == ELOOP)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is a symbolic link; PARAMS must be a file", path);
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     }
-    memset(p, 0, sizeof *p);
-    p->zstd_level = -1000;
-    int seen = 0;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        char key[64], val[128];
-        if (sscanf(line, "%63s %127s", key, val) != 2)
-            continue;
-        if (strcmp(key, "retrodb-params") == 0 && strcmp(val, "1") == 0)
-            seen |= 1;
-        else if (strcmp(key, "game") == 0 && rdb_game_named(val)) {
-            p->game = rdb_game_named(val)->id;
-            seen |= 2;
-        } else if (strcmp(key, "board") == 0 && sscanf(val, "%dx%d", &p->rows, &p->cols) == 2)
-            seen |= 4;
-        else if (strcmp(key, "variant") == 0)
-            snprintf(p->variant, sizeof p->variant, "%.31s", val);
-        else if (strcmp(key, "start") == 0 && sscanf(val, "%" SCNx64, &p->start) == 1)
-            seen |= 8;
-        else if (strcmp(key, "full-value") == 0 && sscanf(val, "%d", &p->full_value) == 1)
-            seen |= 16;
-        else if (strcmp(key, "groups") == 0 && sscanf(val, "%d", &p->ngroups) == 1)
-            seen |= 32;
-        else if (strcmp(key, "zstd-level") == 0 && sscanf(val, "%d", &p->zstd_level) == 1)
-            seen |= 64;
-        else if (strcmp(key, "loony") == 0)
-            p->loony = strcmp(val, "1") == 0;
-        else if (strcmp(key, "chains") == 0)
-            p->chains = strcmp(val, "1") == 0;
+    char text[RDB_PARAMS_MAX_BYTES + 1];
+    size_t len = 0;
+    st = rdb_read_small_file(fd, path, text, sizeof text - 1, &len, err);
+    close(fd);
+    if (st != RDB_OK)
+        return st;
+    text[len] = '\0';
+    if (memchr(text, '\0', len))
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged or from another program", path);
+    int seen = 0, lineno = 0;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        lineno++;
+        char key[64], val[128], extra;
+        int n = sscanf(line, "%63s %127s %c", key, val, &extra);
+        if (n == 2) {
+            int bit = params_field(key, val, p);
+            if (bit < 0)
+                return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged: line %d: bad %s '%.40s'",
+                                path, lineno, key, val);
+            seen |= bit;
+        } else if (n > 0) {
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged: line %d is not 'key value'",
+                            path, lineno);
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
     if (seen != 127)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged or from another program", path);
     return RDB_OK;
@@ -131,11 +186,14 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                         uint64_t max_slice_bytes, rdb_error *err)
 {
     memset(db, 0, sizeof *db);
+    rdb_status st = rdb_check_dir_name(dir, err);
+    if (st != RDB_OK)
+        return st;
     snprintf(db->dir, sizeof db->dir, "%s", dir);
     db->game = rdb_game_with_id(params->game);
     if (!db->game)
         return rdb_fail(err, RDB_E_INPUT, "unknown game");
-    rdb_status st = db->game->open(params, &db->u, &db->state, err);
+    st = db->game->open(params, &db->u, &db->state, err);
     if (st != RDB_OK)
         goto fail;
     st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan, err);
@@ -206,16 +264,32 @@ rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
     return st;
 }
 
-void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize)
+rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize,
+                          rdb_error *err)
 {
-    int n = snprintf(buf, bufsize, "%s/%d", db->dir, s->level);
+    /* level and counts are small numbers: the whole suffix takes at most
+     * 4 + 16 * 4 + 4 characters, well inside what RDB_DIR_MAX leaves */
+    char suffix[128];
     int G = db->lay.ngroups;
-    if (G <= 1) {
-        snprintf(buf + n, bufsize - (size_t)n, "/all.zst");
-        return;
-    }
-    for (int g = 0; g < G - 1 && (size_t)n < bufsize; g++)
-        n += snprintf(buf + n, bufsize - (size_t)n, g == G - 2 ? "/%d.zst" : "/%d", s->counts[g]);
+    int n = snprintf(suffix, sizeof suffix, "/%d", s->level);
+    if (G <= 1)
+        snprintf(suffix + n, sizeof suffix - (size_t)n, "/all.zst");
+    for (int g = 0; g < G - 1; g++)
+        n += snprintf(suffix + n, sizeof suffix - (size_t)n, g == G - 2 ? "/%d.zst" : "/%d",
+                      s->counts[g]);
+    return rdb_path_format(buf, bufsize, err, "%s%s", db->dir, suffix);
+}
+
+rdb_status rdb_slice_open_in(const rdb_db *db, const rdb_slice *s, rdb_slice_file *sf,
+                             rdb_error *err)
+{
+    char path[RDB_PATH_MAX];
+    rdb_status st = rdb_slice_path(db, s, path, sizeof path, err);
+    if (st != RDB_OK)
+        return st;
+    rdb_slice_id id;
+    rdb_slice_identity(db, s, &id);
+    return rdb_slice_open(path, &id, sf, err);
 }
 
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)

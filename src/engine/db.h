@@ -19,12 +19,13 @@
 
 #include <stdint.h>
 
+#include "common/path.h"
 #include "game.h"
 #include "layout/layout.h"
 #include "store/slicefile.h"
 
 typedef struct {
-    char dir[4000];
+    char dir[RDB_DIR_MAX + 1];
     rdb_params params;       /* rdb_params: game.h */
     const rdb_game *game;
     void *state;             /* the game's own state, rules in layout order */
@@ -44,6 +45,9 @@ void rdb_db_free(rdb_db *db);
 /* Name of a game id, for messages ("unknown" when no game has it). */
 const char *rdb_game_name(int game);
 
+/* A PARAMS file is a few lines; anything longer is not one. */
+#define RDB_PARAMS_MAX_BYTES 4096
+
 /* PARAMS file. rdb_params_read returns RDB_E_MISSING when there is none. */
 rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err);
 rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err);
@@ -55,8 +59,14 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
 /* Open an existing database for lookups. */
 rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err);
 
-/* Path of a slice's file, and the folder that holds it. */
-void rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize);
+/* Path of a slice's file (RDB_E_INPUT when it would not fit bufsize). */
+rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_t bufsize,
+                          rdb_error *err);
+
+/* Open a slice's file and check that it is that slice's (its path and
+ * identity); sf->path names it for messages. */
+rdb_status rdb_slice_open_in(const rdb_db *db, const rdb_slice *s, rdb_slice_file *sf,
+                             rdb_error *err);
 
 /* The identity a slice's file must carry. */
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);

@@ -16,6 +16,7 @@ rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbou
                               rdb_error *err)
 {
     nb->valid = 0;
+    nb->damaged = 0;
     nb->slice = *n;
     const int8_t *cached = nb->cache ? rdb_level_cache_get(nb->cache, n) : NULL;
     if (cached) {
@@ -23,16 +24,13 @@ rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbou
         nb->valid = 1;
         return RDB_OK;
     }
-    char path[4096];
-    rdb_slice_path(db, n, path, sizeof path);
-    rdb_slice_id id;
-    rdb_slice_identity(db, n, &id);
     rdb_slice_file sf;
-    rdb_status st = rdb_slice_open(path, &id, &sf, err);
-    if (st != RDB_OK)
-        return st;
-    st = rdb_slice_read_all(&sf, nb->buffer, err);
-    rdb_slice_close(&sf);
+    rdb_status st = rdb_slice_open_in(db, n, &sf, err);
+    if (st == RDB_OK) {
+        st = rdb_slice_read_all(&sf, nb->buffer, err);
+        rdb_slice_close(&sf);
+    }
+    nb->damaged = st == RDB_E_CORRUPT || st == RDB_E_MISSING;
     nb->values = nb->buffer;
     nb->valid = st == RDB_OK;
     return st;

@@ -34,6 +34,8 @@ typedef struct {
     const int8_t *values;   /* the neighbour's values: buffer or a cached copy */
     rdb_slice slice;
     int valid;
+    int damaged;            /* the last load found slice's file missing or
+                               damaged (the builder then redoes it) */
     const rdb_level_cache *cache; /* slices held in memory, or NULL */
     double read_seconds;    /* time spent reading neighbours, for reports */
 } rdb_neighbour;

@@ -66,7 +66,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         return st;
     }
     rdb_manifest man;
-    st = rdb_manifest_load(&man, dir, p->db.lay.ngroups, err);
+    st = rdb_manifest_load(&man, dir, p->db.lay.ngroups, p->db.lay.nbits, err);
     if (st != RDB_OK) {
         rdb_db_free(&p->db);
         free(p);
@@ -104,6 +104,7 @@ void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_l
 static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **sf, rdb_error *err)
 {
     int G = p->db.lay.ngroups, victim = 0;
+    *sf = NULL;
     for (int i = 0; i < FILE_CACHE; i++) {
         cached_file *c = &p->files[i];
         if (c->used && rdb_slice_equal(&c->slice, s, G)) {
@@ -118,15 +119,11 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
     if (c->used)
         rdb_slice_close(&c->sf);
     c->used = 0;
-    char path[4096];
-    rdb_slice_path(&p->db, s, path, sizeof path);
-    rdb_slice_id id;
-    rdb_slice_identity(&p->db, s, &id);
-    rdb_status st = rdb_slice_open(path, &id, &c->sf, err);
+    rdb_status st = rdb_slice_open_in(&p->db, s, &c->sf, err);
     if (st == RDB_E_MISSING)
         return rdb_fail(err, RDB_E_MISSING,
                         "the database in '%s' has no slice file '%s' (build unfinished or level deleted)",
-                        p->db.dir, path);
+                        p->db.dir, c->sf.path);
     if (st != RDB_OK)
         return st;
     c->used = 1;
@@ -172,7 +169,7 @@ rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
     uint64_t total = 0;
     size_t n = 0;
     for (int level = 0; level <= lay->nbits; level++) {
-        if (p->deleted >> level & 1)
+        if (rdb_level_deleted(p->deleted, level))
             continue;
         rdb_slice *slices;
         int ns = rdb_level_slices(lay, level, &slices);
@@ -192,7 +189,7 @@ rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
     size_t k = 0;
     rdb_status st = RDB_OK;
     for (int level = 0; level <= lay->nbits && st == RDB_OK; level++) {
-        if (p->deleted >> level & 1)
+        if (rdb_level_deleted(p->deleted, level))
             continue;
         rdb_slice *slices;
         int ns = rdb_level_slices(lay, level, &slices);
@@ -204,12 +201,8 @@ rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
                 st = rdb_fail(err, RDB_E_NOMEM, "out of memory loading '%s'", p->db.dir);
                 break;
             }
-            char path[4096];
-            rdb_slice_path(&p->db, &slices[i], path, sizeof path);
-            rdb_slice_id id;
-            rdb_slice_identity(&p->db, &slices[i], &id);
             rdb_slice_file sf;
-            st = rdb_slice_open(path, &id, &sf, err);
+            st = rdb_slice_open_in(&p->db, &slices[i], &sf, err);
             if (st == RDB_OK) {
                 st = rdb_slice_read_all(&sf, ls->values, err);
                 rdb_slice_close(&sf);
@@ -259,10 +252,7 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     c->used = 0;
     if (!c->values && !(c->values = malloc(RDB_FRAME_ENTRIES)))
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-    size_t n;
-    if (sf->frame_entries != RDB_FRAME_ENTRIES)
-        return rdb_fail(err, RDB_E_CORRUPT, "'%s' uses %u values per frame, not %u", sf->path,
-                        sf->frame_entries, RDB_FRAME_ENTRIES);
+    size_t n; /* rdb_slice_open refused any frame size but RDB_FRAME_ENTRIES */
     st = rdb_slice_read_frame(sf, frame, c->values, &n, err);
     if (st != RDB_OK)
         return st;
@@ -282,7 +272,7 @@ static rdb_status stored_value(void *ctx, uint64_t canonical, int *value, rdb_er
     rdb_slice s;
     uint64_t index;
     rdb_layout_locate(&p->db.lay, canonical, &s, &index);
-    if (p->deleted >> s.level & 1)
+    if (rdb_level_deleted(p->deleted, s.level))
         return RDB_E_MISSING;
     rdb_status st = lookup(p, &s, index, value, err);
     return st == RDB_E_MISSING ? RDB_E_CORRUPT : st;
@@ -311,7 +301,7 @@ static rdb_status stored_byte(rdb_probe *p, uint64_t board, int *value, rdb_erro
     rdb_slice s;
     uint64_t index;
     rdb_layout_locate(lay, rdb_layout_canonical(lay, pos), &s, &index);
-    if (p->deleted >> s.level & 1) {
+    if (rdb_level_deleted(p->deleted, s.level)) {
         if (!game->solve_unstored)
             return rdb_fail(err, RDB_E_CORRUPT, "the database in '%s' does not hold level %d",
                             p->db.dir, s.level);

@@ -19,18 +19,14 @@
 static int check_file(const rdb_db *db, const rdb_slice *s, const rdb_manifest_entry *e,
                       int8_t *vals, FILE *out)
 {
-    char path[4096];
-    rdb_slice_path(db, s, path, sizeof path);
-    rdb_slice_id id;
-    rdb_slice_identity(db, s, &id);
     rdb_slice_file sf;
     rdb_error why;
-    rdb_status st = rdb_slice_open(path, &id, &sf, &why);
+    rdb_status st = rdb_slice_open_in(db, s, &sf, &why);
     if (st == RDB_OK) {
         st = rdb_slice_read_all(&sf, vals, &why);
         if (st == RDB_OK && sf.values_checksum != e->checksum)
             st = rdb_fail(&why, RDB_E_CORRUPT, "'%s' holds other values than the manifest records",
-                          path);
+                          sf.path);
         rdb_slice_close(&sf);
     }
     if (st != RDB_OK) {
@@ -55,7 +51,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
     rdb_neighbour nb;
     memset(&nb, 0, sizeof nb);
     rdb_slice *slices = NULL;
-    st = rdb_manifest_load(&man, dir, db.lay.ngroups, err);
+    st = rdb_manifest_load(&man, dir, db.lay.ngroups, db.lay.nbits, err);
     if (st != RDB_OK) {
         rdb_db_free(&db);
         return st;
@@ -75,7 +71,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
         goto done;
     }
     for (int level = db.lay.nbits; level >= 0; level--) {
-        if (man.deleted >> level & 1)
+        if (rdb_level_deleted(man.deleted, level))
             continue;
         int ns = rdb_level_slices(&db.lay, level, &slices);
         for (int i = 0; i < ns; i++) {
@@ -91,7 +87,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
                 continue;
             }
             const int from = level + db.game->move_bits;
-            if (!full || (from <= db.lay.nbits && (man.deleted >> from & 1)))
+            if (!full || rdb_level_deleted(man.deleted, from))
                 continue;
             rdb_error why;
             if (rdb_compute_slice(&kern, s, fresh, &nb, &why) != RDB_OK) {

@@ -28,7 +28,11 @@ rdb_status rdb_mkdirs(const char *path, rdb_error *err)
         *p = '/';
     }
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+        return rdb_fail_errno(err, errno == ENOTDIR ? RDB_E_INPUT : RDB_E_IO,
+                              "cannot create folder '%s'", buf);
+    struct stat sb;
+    if (stat(buf, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return rdb_fail(err, RDB_E_INPUT, "'%s' is a file, not a folder", buf);
     return RDB_OK;
 }
 
@@ -67,6 +71,40 @@ rdb_status rdb_pread_all(int fd, void *buf, size_t len, uint64_t offset, const c
         offset += (uint64_t)n;
     }
     return RDB_OK;
+}
+
+rdb_status rdb_check_regular(int fd, const char *name, rdb_error *err)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot stat '%s'", name);
+    if (!S_ISREG(sb.st_mode))
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a regular file; remove or rename it", name);
+    return RDB_OK;
+}
+
+rdb_status rdb_read_small_file(int fd, const char *name, char *buf, size_t cap, size_t *len,
+                               rdb_error *err)
+{
+    *len = 0;
+    rdb_status st = rdb_check_regular(fd, name, err);
+    if (st != RDB_OK)
+        return st;
+    for (;;) {
+        /* one byte more than cap, to tell a full buffer from a longer file */
+        char extra;
+        ssize_t n = *len < cap ? read(fd, buf + *len, cap - *len) : read(fd, &extra, 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", name);
+        }
+        if (n == 0)
+            return RDB_OK;
+        if (*len == cap)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged: longer than %zu bytes", name, cap);
+        *len += (size_t)n;
+    }
 }
 
 rdb_status rdb_fsync_parent(const char *path, rdb_error *err)

@@ -24,6 +24,17 @@ rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, 
 rdb_status rdb_pread_all(int fd, void *buf, size_t len, uint64_t offset, const char *name,
                          rdb_error *err);
 
+/* Read a whole small file from fd (opened by the caller, who names it
+ * `name`) into buf: at most cap bytes, *len gets the count. A file that is
+ * not a regular file (a FIFO would hang the reader, a device never ends)
+ * or is longer than cap is refused as RDB_E_CORRUPT. */
+rdb_status rdb_read_small_file(int fd, const char *name, char *buf, size_t cap, size_t *len,
+                               rdb_error *err);
+
+/* Refuse (RDB_E_CORRUPT) a database file that is not a regular file:
+ * fd is open on it, name is for the message. */
+rdb_status rdb_check_regular(int fd, const char *name, rdb_error *err);
+
 /* fsync the folder that holds path. */
 rdb_status rdb_fsync_parent(const char *path, rdb_error *err);
 

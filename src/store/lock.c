@@ -12,13 +12,30 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/path.h"
+#include "store/fsutil.h"
+
 rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/LOCK", dir);
-    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (f < 0)
+    *fd = -1;
+    char path[RDB_PATH_MAX];
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/LOCK", dir);
+    if (st != RDB_OK)
+        return st;
+    /* The lock is truncated and written: a symbolic link planted as LOCK
+     * must not lead that into another file, and a FIFO must not block. */
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    if (f < 0) {
+        if (errno == ELOOP)
+            return rdb_fail(err, RDB_E_CORRUPT,
+                            "'%s' is a symbolic link, not a lock file; remove it", path);
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+    }
+    st = rdb_check_regular(f, path, err);
+    if (st != RDB_OK) {
+        close(f);
+        return st;
+    }
     if (flock(f, LOCK_EX | LOCK_NB) != 0) {
         int busy = errno == EWOULDBLOCK;
         close(f);
@@ -33,7 +50,7 @@ rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
     char text[32];
     int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
     if (ftruncate(f, 0) != 0 || pwrite(f, text, (size_t)n, 0) != n) {
-        rdb_status st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", path);
+        st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", path);
         close(f);
         return st;
     }
@@ -49,11 +66,17 @@ void rdb_lock_release(int fd)
 
 long rdb_lock_holder(const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/LOCK", dir);
-    int f = open(path, O_RDONLY | O_CLOEXEC);
+    char path[RDB_PATH_MAX];
+    rdb_error ignored;
+    if (rdb_path_format(path, sizeof path, &ignored, "%s/LOCK", dir) != RDB_OK)
+        return 0;
+    int f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (f < 0)
         return 0;
+    if (rdb_check_regular(f, path, &ignored) != RDB_OK) {
+        close(f);
+        return 0;
+    }
     long pid = 0;
     if (flock(f, LOCK_SH | LOCK_NB) != 0) {
         char text[32] = {0};

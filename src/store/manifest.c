@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "store/manifest.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/path.h"
 #include "store/fsutil.h"
 
 static int key_cmp(const rdb_manifest_entry *a, const rdb_manifest_entry *b)
@@ -71,61 +73,94 @@ static int put(rdb_manifest *m, const rdb_manifest_entry *e)
 
 /* Parse one complete line; returns 1 for a slice record, 2 for a deleted
  * level, 0 for anything else. */
-static int parse_line(char *line, int ngroups, rdb_manifest_entry *e, int *deleted)
+/* A decimal number in [lo, hi] at *p, ended by
+ * `stop`; advances *p past the stop character. */
+static int take_number(char **p, long lo, long hi, char stop, long *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    errno = 0;
+    long v = strtol(*p, &end, 10);
+    if (errno || *end != stop || v < lo || v > hi)
+        return -1;
+    *out = v;
+    *p = end + 1;
+    return 0;
+}
+
+/* Parse one complete line; returns 1 for a slice record, 2 for a deleted
+ * level, 0 for anything else. */
+static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, int *deleted)
 {
     memset(e, 0, sizeof *e);
-    char *p = line, *end;
+    char *p = line;
+    long v;
     if (strncmp(p, "deleted ", 8) == 0) {
-        long level = strtol(p + 8, &end, 10);
-        if (end == p + 8 || *end != '\n' || level < 0 || level > 64)
+        p += 8;
+        if (take_number(&p, 1, m->nbits, '\n', &v) != 0)
             return 0;
-        *deleted = (int)level;
+        *deleted = (int)v;
         return 2;
     }
     if (strncmp(p, "slice ", 6) != 0)
         return 0;
     p += 6;
-    e->level = (int)strtol(p, &end, 10);
-    if (end == p || *end != ' ' || e->level < 0 || e->level > 64)
+    if (take_number(&p, 0, m->nbits, ' ', &v) != 0)
         return 0;
-    p = end + 1;
-    for (int g = 0; g < ngroups; g++) {
-        long k = strtol(p, &end, 10);
-        if (end == p || k < 0 || k > RDB_MAX_GROUP_BITS || *end != (g == ngroups - 1 ? ' ' : ','))
+    e->level = (int)v;
+    for (int g = 0; g < m->ngroups; g++) {
+        if (take_number(&p, 0, RDB_MAX_GROUP_BITS, g == m->ngroups - 1 ? ' ' : ',', &v) != 0)
             return 0;
-        e->counts[g] = (uint8_t)k;
-        p = end + 1;
+        e->counts[g] = (uint8_t)v;
     }
-    if (ngroups == 0 && *p == ' ')
+    if (m->ngroups == 0 && *p == ' ')
         p++;
     int n = sscanf(p, "%" SCNu64 " %" SCNx64 " %" SCNu64 " %lf", &e->entries, &e->checksum,
                    &e->bytes, &e->seconds);
     return n >= 3 ? 1 : 0;
 }
 
-rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, rdb_error *err)
+rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
+                             rdb_error *err)
 {
     memset(m, 0, sizeof *m);
     m->fd = -1;
     m->ngroups = ngroups;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/MANIFEST", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    m->nbits = nbits;
+    char path[RDB_PATH_MAX];
+    rdb_status pst = rdb_path_format(path, sizeof path, err, "%s/MANIFEST", dir);
+    if (pst != RDB_OK)
+        return pst;
+    /* the manifest is appended to: never through a symbolic link, and a
+     * FIFO in its place must not block */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
         if (errno == ENOENT)
             return RDB_OK;
+        if (errno == ELOOP)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is a symbolic link, not a manifest", path);
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     }
+    FILE *f = NULL;
+    pst = rdb_check_regular(fd, path, err);
+    if (pst != RDB_OK || !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return pst != RDB_OK ? pst : rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
+    }
     char line[512];
+    int continued = 0; /* the last fragment fgets gave did not end its line */
     while (fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
-        if (len == 0 || line[len - 1] != '\n')
-            continue; /* a line cut short by a crash */
+        int skip = continued;
+        continued = len == 0 || line[len - 1] != '\n';
+        if (skip || continued)
+            continue; /* a line cut short by a crash, or too long to be ours */
         rdb_manifest_entry e;
         int level;
-        int kind = parse_line(line, ngroups, &e, &level);
+        int kind = parse_line(line, m, &e, &level);
         if (kind == 2) {
-            m->deleted |= 1ULL << level;
+            m->deleted |= 1ULL << (level - 1);
         } else if (kind == 1) {
             e.seq = m->seq++;
             if (put(m, &e) != 0) {
@@ -167,12 +202,21 @@ void rdb_manifest_forget(rdb_manifest *m, const rdb_slice *s)
 static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line, size_t len,
                               rdb_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/MANIFEST", dir);
+    char path[RDB_PATH_MAX];
+    rdb_status pst = rdb_path_format(path, sizeof path, err, "%s/MANIFEST", dir);
+    if (pst != RDB_OK)
+        return pst;
     if (m->fd < 0) {
-        m->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+        m->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
         if (m->fd < 0)
-            return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
+                                  "cannot open '%s'", path);
+        pst = rdb_check_regular(m->fd, path, err);
+        if (pst != RDB_OK) {
+            close(m->fd);
+            m->fd = -1;
+            return pst;
+        }
         off_t end = lseek(m->fd, 0, SEEK_END);
         char last;
         if (end > 0 && pread(m->fd, &last, 1, end - 1) == 1 && last != '\n') {
@@ -217,11 +261,13 @@ rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice
 
 rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err)
 {
+    if (level < 1 || level > m->nbits)
+        return rdb_fail(err, RDB_E_INPUT, "level %d cannot be deleted", level);
     char line[64];
     int n = snprintf(line, sizeof line, "deleted %d\n", level);
     rdb_status st = append_line(m, dir, line, (size_t)n, err);
     if (st == RDB_OK)
-        m->deleted |= 1ULL << level;
+        m->deleted |= 1ULL << (level - 1);
     return st;
 }
 

@@ -8,7 +8,10 @@
  *   deleted <level>
  * A slice may be recorded more than once (it was redone after damage): the
  * last record counts. A line cut short by a crash is ignored, and the next
- * append starts on a fresh line.
+ * append starts on a fresh line. So is any line that does not name a
+ * level of the database (0..nbits; a deleted level 1..nbits) or a count a
+ * group can hold: the manifest only ever vouches for what it names
+ * exactly, and whatever it does not vouch for is redone or checked.
  */
 #ifndef RDB_MANIFEST_H
 #define RDB_MANIFEST_H
@@ -30,13 +33,23 @@ typedef struct {
 typedef struct {
     rdb_manifest_entry *e;   /* sorted by (level, counts), one per slice */
     size_t n, cap, seq;
-    int ngroups;
-    uint64_t deleted;        /* bit L set: level L's files were deleted */
+    int ngroups, nbits;
+    uint64_t deleted;        /* deleted levels: see rdb_level_deleted */
     int fd;                  /* open for appending once something is added */
 } rdb_manifest;
 
-/* Read DIR/MANIFEST (a missing file is an empty manifest). */
-rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, rdb_error *err);
+/* Whether level `level` is in a mask of deleted levels. Level 0, the
+ * start, is never deleted, so level L is bit L-1 and the 64 levels above
+ * the start of a 64-bit board fit; any other level is not deleted. */
+static inline int rdb_level_deleted(uint64_t deleted, int level)
+{
+    return level >= 1 && level <= 64 && (deleted >> (level - 1) & 1);
+}
+
+/* Read DIR/MANIFEST of a database of nbits bits in ngroups groups (a
+ * missing file is an empty manifest). */
+rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
+                             rdb_error *err);
 
 /* The record of a slice, or NULL. */
 const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_slice *s);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/path.h"
 #include "store/checksum.h"
 #include "store/fsutil.h"
 
@@ -233,24 +234,35 @@ rdb_status rdb_slice_open(const char *path, const rdb_slice_id *expect, rdb_slic
 {
     memset(sf, 0, sizeof *sf);
     sf->fd = -1;
-    snprintf(sf->path, sizeof sf->path, "%s", path);
-    sf->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (sf->fd < 0)
+    rdb_status st = rdb_path_format(sf->path, sizeof sf->path, err, "%s", path);
+    if (st != RDB_OK)
+        return st;
+    /* A slice is a regular file of ours: a symbolic link is not followed
+     * and a FIFO must not block the reader (O_NONBLOCK; a regular file
+     * ignores it). Both count as damage, so that a resume redoes the slice
+     * and its rename replaces the odd file. */
+    sf->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (sf->fd < 0) {
+        if (errno == ELOOP)
+            return rdb_fail(err, RDB_E_CORRUPT, "'%s' is a symbolic link, not a slice file", path);
         return rdb_fail_errno(err, errno == ENOENT ? RDB_E_MISSING : RDB_E_IO,
                               "cannot open '%s'", path);
+    }
     struct stat sb;
     if (fstat(sf->fd, &sb) != 0) {
         rdb_fail_errno(err, RDB_E_IO, "cannot stat '%s'", path);
         rdb_slice_close(sf);
         return RDB_E_IO;
     }
+    if (!S_ISREG(sb.st_mode))
+        return corrupt(sf, err, "not a regular file");
     sf->file_bytes = (uint64_t)sb.st_size;
 
     unsigned char hbuf[HEADER_MAX];
     size_t hlen = sf->file_bytes < HEADER_MAX ? (size_t)sf->file_bytes : HEADER_MAX;
     if (hlen < 8 + 8 + 4 * 4)
         return corrupt(sf, err, "too short for a header");
-    rdb_status st = rdb_pread_all(sf->fd, hbuf, hlen, 0, path, err);
+    st = rdb_pread_all(sf->fd, hbuf, hlen, 0, path, err);
     if (st != RDB_OK) {
         rdb_slice_close(sf);
         return st;
@@ -296,8 +308,11 @@ rdb_status rdb_slice_open(const char *path, const rdb_slice_id *expect, rdb_slic
         rdb_slice_close(sf);
         return RDB_E_CORRUPT;
     }
-    if (sf->frame_entries == 0 ||
-        sf->nframes != (sf->id.entries + sf->frame_entries - 1) / sf->frame_entries)
+    /* Every writer uses one frame size; a header that claims another (say
+     * 4 GiB, under a valid checksum) must not size any buffer. */
+    if (sf->frame_entries != RDB_FRAME_ENTRIES)
+        return corrupt(sf, err, "unexpected frame size");
+    if (sf->nframes != (sf->id.entries + sf->frame_entries - 1) / sf->frame_entries)
         return corrupt(sf, err, "frame count does not match entry count");
     uint64_t header_end = 8 + (uint64_t)payload;
 
