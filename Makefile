@@ -68,6 +68,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
+	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

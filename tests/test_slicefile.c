@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/checksum.h"
 #include "store/slicefile.h"
 #include "test_util.h"
 
@@ -423,6 +424,42 @@ START_TEST(test_huge_header_size)
 }
 END_TEST
 
+/* A header with a valid checksum is still input: one that claims frames of
+ * 4 GiB (which every reading thread would allocate) is refused. The
+ * offsets are those of a header of two groups (slicefile.h). */
+START_TEST(test_crafted_frame_size)
+{
+    char dir[TU_DIR_MAX], path[256], bad[256];
+    tu_mkdtemp(dir);
+    rdb_slice_id id = make_id(1000);
+    int8_t *v = random_values(1000, 12);
+    int8_t *buf = malloc(RDB_FRAME_ENTRIES);
+    snprintf(path, sizeof path, "%s/s.zst", dir);
+    snprintf(bad, sizeof bad, "%s/bad.zst", dir);
+    write_slice(path, &id, v);
+    size_t len;
+    unsigned char *data = tu_read_file(path, &len);
+    ck_assert(data != NULL && len > 88);
+    const size_t payload = 80, frame_entries_at = 64, checksum_at = 80;
+    ck_assert_uint_eq(data[4], payload);
+    const uint32_t claims[] = {0xFFFFFFFFu, 0x80000000u, RDB_FRAME_ENTRIES * 2, 1000};
+    for (size_t k = 0; k < sizeof claims / sizeof claims[0]; k++) {
+        for (int i = 0; i < 4; i++)
+            data[frame_entries_at + i] = (unsigned char)(claims[k] >> (8 * i));
+        uint64_t hc = rdb_checksum64(data + 8, payload - 8, 0);
+        for (int i = 0; i < 8; i++)
+            data[checksum_at + i] = (unsigned char)(hc >> (8 * i));
+        ck_assert_int_eq(tu_write_file(bad, data, len), 0);
+        rdb_status st = open_and_read(bad, &id, v, buf);
+        ck_assert_msg(st == RDB_E_CORRUPT, "frames of %u values: status %d", claims[k], (int)st);
+    }
+    free(data);
+    free(buf);
+    free(v);
+    tu_rmrf(dir);
+}
+END_TEST
+
 Suite *slicefile_suite(void)
 {
     Suite *s = suite_create("slicefile");
@@ -436,6 +473,7 @@ Suite *slicefile_suite(void)
     tcase_add_test(tc, test_empty_and_missing);
     tcase_add_test(tc, test_spliced);
     tcase_add_test(tc, test_huge_header_size);
+    tcase_add_test(tc, test_crafted_frame_size);
     suite_add_tcase(s, tc);
     return s;
 }

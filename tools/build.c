@@ -118,7 +118,8 @@ int rdb_cmd_build(int argc, char **argv)
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--disk"))) {
             char *end;
             opt.disk_gb = strtod(v, &end);
-            if (end == v || *end || !(opt.disk_gb > 0))
+            /* "inf", "nan" and 1e999 are numbers to strtod, not sizes */
+            if (end == v || *end || !(opt.disk_gb > 0) || !(opt.disk_gb < 1e9))
                 return fprintf(stderr, "retrodb: bad --disk '%s' (gigabytes)\n", v), 2;
             disk_given = 1;
         } else if (strcmp(argv[i], "--loony") == 0)

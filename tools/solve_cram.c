@@ -52,15 +52,9 @@ static int bad(const char *fmt, const char *arg)
 static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t *covered,
                                 rdb_error *err)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "standard input" : path;
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
-    if (!f)
-        return rdb_fail_errno(err, RDB_E_INPUT, "cannot open '%s'", path);
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
     char *text;
-    rdb_status st = rdb_read_stream(f, name, &text, err);
-    if (!is_stdin)
-        fclose(f);
+    rdb_status st = rdb_read_file(path, &text, err);
     if (st != RDB_OK)
         return st;
     st = cram_diagram_parse(text, name, rows, cols, covered, err);

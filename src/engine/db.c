@@ -240,7 +240,10 @@ void rdb_db_free(rdb_db *db)
 rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
 {
     rdb_params p;
-    rdb_status st = rdb_params_read(dir, &p, err);
+    rdb_status st = rdb_check_dir_name(dir, err);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_params_read(dir, &p, err);
     if (st != RDB_OK)
         return st;
     if (p.ngroups < 0 || p.ngroups > RDB_MAX_GROUPS)
