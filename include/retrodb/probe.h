@@ -26,6 +26,9 @@
 
 typedef struct rdb_probe rdb_probe;
 
+/* Every function here sets its out-parameters on failure too: *out to
+ * NULL, a value to 0, an answer to what was found before the failure. */
+
 /* Open the database in folder dir. */
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
 void rdb_probe_close(rdb_probe *p);

@@ -10,6 +10,7 @@
 
 rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *err)
 {
+    *text = NULL;
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     if (!buf)
@@ -46,6 +47,7 @@ rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *er
 
 rdb_status rdb_read_file(const char *path, char **text, rdb_error *err)
 {
+    *text = NULL;
     if (!path || strcmp(path, "-") == 0)
         return rdb_read_stream(stdin, "standard input", text, err);
     FILE *f = fopen(path, "r");

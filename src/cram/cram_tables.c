@@ -21,6 +21,7 @@ struct cram_table {
 
 rdb_status cram_table_open(const char *dir, cram_table **out, rdb_error *err)
 {
+    *out = NULL;
     cram_table *t = calloc(1, sizeof *t);
     if (!t)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory opening '%s'", dir);

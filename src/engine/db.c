@@ -97,6 +97,7 @@ static int params_field(const char *key, const char *val, rdb_params *p)
 
 rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
 {
+    memset(p, 0, sizeof *p);
     char path[RDB_PATH_MAX];
     rdb_status st = rdb_path_format(path, sizeof path, err, "%s/PARAMS", dir);
     if (st != RDB_OK)

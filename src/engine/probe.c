@@ -57,6 +57,7 @@ struct rdb_probe {
 
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
 {
+    *out = NULL;
     rdb_probe *p = calloc(1, sizeof *p);
     if (!p)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
@@ -313,6 +314,7 @@ static rdb_status stored_byte(rdb_probe *p, uint64_t board, int *value, rdb_erro
 rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_error *err)
 {
     int stored, mark;
+    *value = 0;
     rdb_status st = stored_byte(p, position, &stored, err);
     if (st == RDB_OK)
         p->db.game->decode(p->db.state, stored, value, &mark);
