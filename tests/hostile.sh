@@ -161,5 +161,16 @@ expect 0 'redoing a damaged slice' -- "$RETRODB" build dots 3x3 --dir "$T/resume
 [ "$(checksums "$T/resume")" = "$(checksums "$T/ref33")" ] && ok || bad "resume over damaged frames differs"
 expect 0 '' -- "$RETRODB" verify --dir "$T/resume" --full
 
+# a MANIFEST line torn by a crash is ignored, and the next record starts on
+# a line of its own
+cp -r "$T/ref33" "$T/torn"
+awk '!($1 == "slice" && $2 <= 2)' "$T/torn/MANIFEST" > "$T/torn/M" && mv "$T/torn/M" "$T/torn/MANIFEST"
+printf 'slice 2 1,' >> "$T/torn/MANIFEST"
+rm -rf "$T/torn/0" "$T/torn/1" "$T/torn/2"
+expect 0 '' -- "$RETRODB" build dots 3x3 --dir "$T/torn" --quiet
+[ "$(checksums "$T/torn")" = "$(checksums "$T/ref33")" ] && ok || bad "resume after a torn MANIFEST line differs"
+expect 0 '' -- "$RETRODB" verify --dir "$T/torn" --full
+grep -q '^slice 2 1,slice' "$T/torn/MANIFEST" && bad "a record was appended to a torn line" || ok
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
