@@ -15,6 +15,12 @@
 #include "dots/problem.h"
 #include "fuzz_util.h"
 
+static void broken(const char *what)
+{
+    fprintf(stderr, "problem: %s\n", what);
+    abort();
+}
+
 static void disagree(const char *what)
 {
     fprintf(stderr, "a problem file reads differently as a position: %s\n", what);
@@ -44,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pos.taken_a != prob.taken_a || pos.taken_b != prob.taken_b || pos.unmarked != 0)
             disagree("other boxes taken");
         if (prob.full_value < -100 || prob.full_value > 100)
-            disagree("value of the full position out of range");
+            broken("the value of the full position is out of -100..100");
     }
     if (pos_ok) {
         char buf[256];
@@ -60,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* a position against itself must agree and keep its letters */
             rdb_problem copy = pos;
             if (rdb_problem_diff(&pos, &copy, buf, sizeof buf) != 0)
-                disagree(buf);
+                broken(buf);
             (void)rdb_problem_inherit_owners(&pos, &copy, "fuzz", &err);
         }
     }
