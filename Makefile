@@ -69,6 +69,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
+	$(MAKE) --no-print-directory fuzz-replay
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -101,3 +102,6 @@ install: $(BIN)/retrodb $(LIB)
 
 clean:
 	rm -rf build build-san bin bin-san
+
+# The fuzz harnesses: make fuzz, fuzz-smoke, fuzz-replay (tests/fuzz/README.md).
+include tests/fuzz/fuzz.mk
