@@ -72,9 +72,10 @@ static int params_field(const char *key, const char *val, rdb_params *p)
     if (strcmp(key, "board") == 0)
         return rdb_parse_board(val, RDB_MAX_BITS, &p->rows, &p->cols) == 0 ? 4 : -1;
     if (strcmp(key, "variant") == 0) {
-        if (strlen(val) >= sizeof p->variant)
+        size_t n = strlen(val);
+        if (n >= sizeof p->variant)
             return -1;
-        snprintf(p->variant, sizeof p->variant, "%s", val);
+        memcpy(p->variant, val, n + 1);
         return 0;
     }
     if (strcmp(key, "start") == 0)
