@@ -57,6 +57,8 @@ $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 $(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
 
+include tests/faultinject/faultinject.mk
+
 # The test command of the README: dependencies first, then a fresh make so
 # that pkg-config sees them.
 check: deps
