@@ -61,8 +61,6 @@ KNOWN_FAILURES=(
     "query* open *|open fopen * */PROBLEM|tools/query.c: read_problem takes any failure to open PROBLEM for 'no PROBLEM file': on a problem database the answer loses its scores of A and B and exits 0 (or exit 2, the input blamed, when the query is a problem file)"
     "query* open *|open fopen * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
     "query* read *|read fgets * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
-    "keep33 unlink *|unlink unlink *|src/store/fsutil.c: rdb_remove_tree names the level's folder, not the file it could not remove"
-    "keep33 stat *|stat lstat *|src/store/fsutil.c: rdb_remove_tree ignores a failed lstat (other than ENOENT) of the folder to remove and exits 0"
     "full33 *|*|src/store/fsutil.c, src/store/manifest.c: ENOSPC from mkdir, open, rename, fsync (of a folder or of MANIFEST) is reported as a plain I/O error, without 'the disk is full' and how to resume"
 )
 
