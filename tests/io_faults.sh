@@ -61,7 +61,8 @@ KNOWN_FAILURES=(
     "query* open *|open fopen * */PROBLEM|tools/query.c: read_problem takes any failure to open PROBLEM for 'no PROBLEM file': on a problem database the answer loses its scores of A and B and exits 0 (or exit 2, the input blamed, when the query is a problem file)"
     "query* open *|open fopen * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
     "query* read *|read fgets * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
-    "full33 *|*|src/store/fsutil.c, src/store/manifest.c: ENOSPC from mkdir, open, rename, fsync (of a folder or of MANIFEST) is reported as a plain I/O error, without 'the disk is full' and how to resume"
+    "full33 *|mkdir mkdir * */db|src/engine/builder.c: rdb_build returns a failure to create the database folder (and to take LOCK) at once, before its ending that adds 'the disk is full ... run the same command to resume' to RDB_E_NOSPACE: a full disk at the start is reported as a bare ENOSPC"
+    "full33 *|* */LOCK|src/store/lock.c: rdb_lock_acquire reports ENOSPC from opening, truncating or writing LOCK as RDB_E_IO (and src/engine/builder.c returns it before adding 'the disk is full'): a full disk at the start is reported as a bare ENOSPC"
 )
 
 empty33='+ + + +

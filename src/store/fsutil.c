@@ -14,6 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+rdb_status rdb_io_status(int e)
+{
+    return e == ENOSPC || e == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO;
+}
+
 rdb_status rdb_mkdirs(const char *path, rdb_error *err)
 {
     char buf[PATH_MAX];
@@ -24,11 +29,11 @@ rdb_status rdb_mkdirs(const char *path, rdb_error *err)
             continue;
         *p = '\0';
         if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot create folder '%s'", buf);
         *p = '/';
     }
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot create folder '%s'", buf);
     return RDB_OK;
 }
 
@@ -40,8 +45,7 @@ rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, 
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                                  "cannot write '%s'", name);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot write '%s'", name);
         }
         p += n;
         len -= (size_t)n;
@@ -82,14 +86,14 @@ rdb_status rdb_fsync_parent(const char *path, rdb_error *err)
         snprintf(dir, sizeof dir, ".");
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     if (fd < 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot open folder '%s'", dir);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot open folder '%s'", dir);
     int rc = fsync(fd);
     int saved = errno;
     close(fd);
     errno = saved;
     /* Some file systems refuse fsync on a folder; that is not data loss. */
     if (rc != 0 && errno != EINVAL && errno != EROFS)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync folder '%s'", dir);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync folder '%s'", dir);
     return RDB_OK;
 }
 
@@ -105,8 +109,7 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
     rdb_temp_name(path, tmp, sizeof tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
-        return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                              "cannot create '%s'", tmp);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot create '%s'", tmp);
     rdb_status st = RDB_OK;
     for (int i = 0; i < nbufs && st == RDB_OK; i++)
         st = rdb_write_all(fd, bufs[i], lens[i], tmp, err);
@@ -117,13 +120,11 @@ rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status
                            rdb_error *err)
 {
     if (st == RDB_OK && fsync(fd) != 0)
-        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                            "cannot fsync '%s'", tmp);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync '%s'", tmp);
     if (close(fd) != 0 && st == RDB_OK)
-        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                            "cannot close '%s'", tmp);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot close '%s'", tmp);
     if (st == RDB_OK && rename(tmp, path) != 0)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", tmp, path);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot rename '%s' to '%s'", tmp, path);
     if (st != RDB_OK) {
         unlink(tmp);
         return st;

@@ -172,7 +172,7 @@ static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line
     if (m->fd < 0) {
         m->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
         if (m->fd < 0)
-            return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot open '%s'", path);
         /* Unless the last byte is known to end a line, a new record could
          * be glued to a line cut short, and both would be lost. */
         rdb_status st = RDB_OK;
@@ -195,7 +195,7 @@ static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line
     if (st != RDB_OK)
         return st;
     if (fsync(m->fd) != 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", path);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync '%s'", path);
     return RDB_OK;
 }
 
