@@ -58,6 +58,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 # call as the log has it ("kind function n errno state path").
 KNOWN_FAILURES=(
     "* walk *|walk nftw * */db|src/engine/builder.c: rdb_build ignores the result of nftw (the walk that removes leftover temporary files); when the walk fails the build goes on, may leave *.tmp files, and exits 0"
+    "resume33 unlink *|unlink unlink * *.tmp|src/engine/builder.c: remove_temp ignores a failed unlink of a leftover temporary file; the build exits 0 and leaves it in the folder"
     "query* open *|open fopen * */PROBLEM|tools/query.c: read_problem takes any failure to open PROBLEM for 'no PROBLEM file': on a problem database the answer loses its scores of A and B and exits 0 (or exit 2, the input blamed, when the query is a problem file)"
     "query* open *|open fopen * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
     "query* read *|read fgets * */PARAMS|tools/cli.c: rdb_tool_database_game takes a PARAMS it cannot read for a Dots database: a Cram database is then queried as Dots (exit 2, the input blamed), a Dots one reads PARAMS again and answers with exit 0"
@@ -306,8 +307,11 @@ done
 # A half-built 3x3 (the build stopped at the 60th slice) that the resume
 # sweep starts from: it reads the recorded slices and then the neighbours
 # of the first slice it computes from disk.
+# It holds a temporary file, as a build killed while writing leaves one,
+# which the resume removes first.
 faulty "$T/half33" "$T/half.log" rename 61 EIO 0 -- build dots 3x3 --dir "$T/half33" --quiet 2> /dev/null
 rm -f "$T/half33/LOCK"
+cp "$T/ref33/16/12.zst" "$T/half33/16/12.zst.12345.tmp"
 
 count "$T/c1" "$T/build33.count" -- build dots 3x3 --dir "$T/c1" --quiet
 cp -r "$T/half33" "$T/c2"
@@ -323,7 +327,7 @@ kinds="open read write fsync close rename unlink mkdir rmdir truncate flock seek
             echo "build33 $k $n EIO 0"
         done
         # the resume's writes are the build's; its reads are its own
-        if in_list "$k" open read stat close seek walk; then
+        if in_list "$k" open read stat close seek walk unlink; then
             for n in $(pick "$(calls_of "$T/resume33.count" "$k")" 8 4 1); do
                 echo "resume33 $k $n EIO 0"
             done
