@@ -57,6 +57,8 @@ $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 $(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
 
+include tests/faultinject/faultinject.mk
+
 # The test command of the README: dependencies first, then a fresh make so
 # that pkg-config sees them.
 check: deps
@@ -67,6 +69,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
+	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	$(MAKE) --no-print-directory fuzz-replay

@@ -6,6 +6,7 @@
  * already taken included, as Wilson's viewer did.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static rdb_status read_problem(const char *dir, rdb_problem *prob, int *has, rdb
     FILE *f = fopen(path, "r");
     *has = f != NULL;
     if (!f)
-        return RDB_OK;
+        return errno == ENOENT ? RDB_OK : rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     char *text;
     rdb_status st = rdb_read_stream(f, path, &text, err);
     fclose(f);

@@ -226,7 +226,7 @@ static uint64_t estimate_peak_disk(const build_state *b)
     return peak;
 }
 
-rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
+static rdb_status build(const rdb_build_options *opt, rdb_error *err)
 {
 #ifdef _OPENMP
     if (opt->threads > 0)
@@ -352,6 +352,13 @@ done:;
     rdb_kernel_free(&b.kern);
     rdb_db_free(&b.db);
     rdb_lock_release(lock);
+    return st;
+}
+
+rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err)
+{
+    rdb_status st = build(opt, err);
+    /* whichever step met it, the folder, the lock or a slice */
     if (st == RDB_E_NOSPACE) {
         size_t n = strlen(err->msg);
         snprintf(err->msg + n, sizeof err->msg - n,

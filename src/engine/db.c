@@ -108,11 +108,14 @@ rdb_status rdb_params_read(const char *dir, rdb_params *p, rdb_error *err)
     if (fd < 0) {
         int gone = errno == ENOENT || errno == ENOTDIR;
         struct stat sb;
-        if (gone && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        int found = gone ? stat(dir, &sb) == 0 : 0;
+        if (gone && !found && errno != ENOENT && errno != ENOTDIR)
+            return rdb_fail_errno(err, RDB_E_IO, "cannot stat '%s'", dir);
+        if (found && !S_ISDIR(sb.st_mode))
             return rdb_fail(err, RDB_E_INPUT, "'%s' is a file, not a database folder", dir);
         if (gone)
             return rdb_fail(err, RDB_E_MISSING, "'%s' is not a retrodb database (%s)", dir,
-                            access(dir, F_OK) == 0 ? "no PARAMS file" : "no such folder");
+                            found ? "no PARAMS file" : "no such folder");
         if (errno == ELOOP)
             return rdb_fail(err, RDB_E_CORRUPT, "'%s' is a symbolic link; PARAMS must be a file", path);
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);

@@ -14,6 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+rdb_status rdb_io_status(int e)
+{
+    return e == ENOSPC || e == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO;
+}
+
 rdb_status rdb_mkdirs(const char *path, rdb_error *err)
 {
     char buf[PATH_MAX];
@@ -24,14 +29,16 @@ rdb_status rdb_mkdirs(const char *path, rdb_error *err)
             continue;
         *p = '\0';
         if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return rdb_fail_errno(err, RDB_E_IO, "cannot create folder '%s'", buf);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot create folder '%s'", buf);
         *p = '/';
     }
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return rdb_fail_errno(err, errno == ENOTDIR ? RDB_E_INPUT : RDB_E_IO,
+        return rdb_fail_errno(err, errno == ENOTDIR ? RDB_E_INPUT : rdb_io_status(errno),
                               "cannot create folder '%s'", buf);
     struct stat sb;
-    if (stat(buf, &sb) == 0 && !S_ISDIR(sb.st_mode))
+    if (stat(buf, &sb) != 0)
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot stat folder '%s'", buf);
+    if (!S_ISDIR(sb.st_mode))
         return rdb_fail(err, RDB_E_INPUT, "'%s' is a file, not a folder", buf);
     return RDB_OK;
 }
@@ -44,8 +51,7 @@ rdb_status rdb_write_all(int fd, const void *buf, size_t len, const char *name, 
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                                  "cannot write '%s'", name);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot write '%s'", name);
         }
         p += n;
         len -= (size_t)n;
@@ -120,14 +126,14 @@ rdb_status rdb_fsync_parent(const char *path, rdb_error *err)
         snprintf(dir, sizeof dir, ".");
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     if (fd < 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot open folder '%s'", dir);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot open folder '%s'", dir);
     int rc = fsync(fd);
     int saved = errno;
     close(fd);
     errno = saved;
     /* Some file systems refuse fsync on a folder; that is not data loss. */
     if (rc != 0 && errno != EINVAL && errno != EROFS)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync folder '%s'", dir);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync folder '%s'", dir);
     return RDB_OK;
 }
 
@@ -143,8 +149,7 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
     rdb_temp_name(path, tmp, sizeof tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
-        return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                              "cannot create '%s'", tmp);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot create '%s'", tmp);
     rdb_status st = RDB_OK;
     for (int i = 0; i < nbufs && st == RDB_OK; i++)
         st = rdb_write_all(fd, bufs[i], lens[i], tmp, err);
@@ -155,13 +160,11 @@ rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status
                            rdb_error *err)
 {
     if (st == RDB_OK && fsync(fd) != 0)
-        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                            "cannot fsync '%s'", tmp);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync '%s'", tmp);
     if (close(fd) != 0 && st == RDB_OK)
-        st = rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                            "cannot close '%s'", tmp);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot close '%s'", tmp);
     if (st == RDB_OK && rename(tmp, path) != 0)
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", tmp, path);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot rename '%s' to '%s'", tmp, path);
     if (st != RDB_OK) {
         unlink(tmp);
         return st;
@@ -176,20 +179,39 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
     return rdb_commit_buffers(path, bufs, lens, 1, err);
 }
 
+/* The entry that rdb_remove_tree could not remove and why, for its
+ * message: nftw's callback has no argument of its own to report through. */
+static __thread char remove_failed[PATH_MAX];
+static __thread int remove_errno;
+
 static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
     (void)sb;
     (void)ftw;
     int rc = type == FTW_DP ? rmdir(path) : unlink(path);
-    return rc != 0 && errno != ENOENT ? -1 : 0;
+    if (rc != 0 && errno != ENOENT) {
+        remove_errno = errno;
+        snprintf(remove_failed, sizeof remove_failed, "%s", path);
+        return -1;
+    }
+    return 0;
 }
 
 rdb_status rdb_remove_tree(const char *path, rdb_error *err)
 {
     struct stat sb;
-    if (lstat(path, &sb) != 0 && errno == ENOENT)
-        return RDB_OK;
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    if (lstat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return RDB_OK;
         return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
+    }
+    remove_failed[0] = '\0';
+    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0) {
+        if (remove_failed[0]) {
+            errno = remove_errno;
+            return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", remove_failed);
+        }
+        return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
+    }
     return rdb_fsync_parent(path, err);
 }

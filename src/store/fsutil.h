@@ -14,6 +14,11 @@
 
 #include "common/error.h"
 
+/* The status of a failed call that set errno to e: RDB_E_NOSPACE when the
+ * disk or the quota is full (ENOSPC, EDQUOT), so that the build says so
+ * and how to resume, else RDB_E_IO. */
+rdb_status rdb_io_status(int e);
+
 /* Create a directory and its parents (like mkdir -p). */
 rdb_status rdb_mkdirs(const char *path, rdb_error *err);
 
@@ -51,7 +56,6 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
 rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const size_t *lens,
                               int nbufs, rdb_error *err);
 
-/* Remove a folder and everything in it (missing is fine). */
 /* Finish a file written to temporary name tmp through fd: when st (the
  * status of the writing) is RDB_OK, fsync, close, rename to path and fsync
  * the folder; otherwise, or on any failure, close and remove tmp. Returns
@@ -59,6 +63,7 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
 rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
                            rdb_error *err);
 
+/* Remove a folder and everything in it (missing is fine). */
 rdb_status rdb_remove_tree(const char *path, rdb_error *err);
 
 #endif

@@ -29,7 +29,7 @@ rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
         if (errno == ELOOP)
             return rdb_fail(err, RDB_E_CORRUPT,
                             "'%s' is a symbolic link, not a lock file; remove it", path);
-        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot open '%s'", path);
     }
     st = rdb_check_regular(f, path, err);
     if (st != RDB_OK) {
@@ -50,7 +50,7 @@ rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
     char text[32];
     int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
     if (ftruncate(f, 0) != 0 || pwrite(f, text, (size_t)n, 0) != n) {
-        st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", path);
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot write '%s'", path);
         close(f);
         return st;
     }

@@ -209,27 +209,36 @@ static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line
     if (m->fd < 0) {
         m->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
         if (m->fd < 0)
-            return rdb_fail_errno(err, errno == ENOSPC || errno == EDQUOT ? RDB_E_NOSPACE : RDB_E_IO,
-                                  "cannot open '%s'", path);
+            return rdb_fail_errno(err, rdb_io_status(errno), "cannot open '%s'", path);
         pst = rdb_check_regular(m->fd, path, err);
         if (pst != RDB_OK) {
             close(m->fd);
             m->fd = -1;
             return pst;
         }
+        /* Unless the last byte is known to end a line, a new record could
+         * be glued to a line cut short, and both would be lost. */
+        rdb_status st = RDB_OK;
         off_t end = lseek(m->fd, 0, SEEK_END);
-        char last;
-        if (end > 0 && pread(m->fd, &last, 1, end - 1) == 1 && last != '\n') {
-            rdb_status st = rdb_write_all(m->fd, "\n", 1, path, err);
-            if (st != RDB_OK)
-                return st;
+        char last = '\n';
+        if (end < 0)
+            st = rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
+        else if (end > 0)
+            st = rdb_pread_all(m->fd, &last, 1, (uint64_t)end - 1, path, err);
+        if (st == RDB_OK && last != '\n')
+            st = rdb_write_all(m->fd, "\n", 1, path, err);
+        if (st != RDB_OK) {
+            /* the next append opens the file and checks its end again */
+            close(m->fd);
+            m->fd = -1;
+            return st;
         }
     }
     rdb_status st = rdb_write_all(m->fd, line, len, path, err);
     if (st != RDB_OK)
         return st;
     if (fsync(m->fd) != 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", path);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot fsync '%s'", path);
     return RDB_OK;
 }
 
