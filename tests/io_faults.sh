@@ -39,11 +39,15 @@
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
 SHIM=${SHIM:-build/faultinject.so}
-EVERY=${EVERY:-12}
-SPREAD=${SPREAD:-6}
+case $RETRODB in /*) ;; *) RETRODB=$PWD/$RETRODB ;; esac
+# Under the sanitizers (make sanitize) a run is several times slower; a
+# thinner sweep of the build still meets its start and first slice.
+every=12 spread=6
+ldd "$RETRODB" 2> /dev/null | grep -q libasan && every=4 spread=3
+EVERY=${EVERY:-$every}
+SPREAD=${SPREAD:-$spread}
 LAST=${LAST:-3}
 JOBS=${JOBS:-2}
-case $RETRODB in /*) ;; *) RETRODB=$PWD/$RETRODB ;; esac
 case $SHIM in /*) ;; *) SHIM=$PWD/$SHIM ;; esac
 SUMS=$(cd "$(dirname "$0")/.." && pwd)/data/checksums
 # One thread: libgomp's idle threads make small runs much slower on a busy
