@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/number.h"
+
 #include "common/text_input.h"
 #include "dots/dots.h"
 #include "dots/dots_board.h"
@@ -112,7 +114,7 @@ int rdb_cmd_build(int argc, char **argv)
             if (shared < 0)
                 return 2;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--keep-lines"))) {
-            if (rdb_tool_parse_long(v, 0, 64, &n))
+            if (rdb_parse_long(v, 0, 64, &n))
                 return fprintf(stderr, "retrodb: bad --keep-lines '%s' (0..64)\n", v), 2;
             opt.keep_lines = (int)n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--disk"))) {

@@ -61,11 +61,6 @@ int rdb_tool_report(rdb_status st, const rdb_error *err)
     return rdb_tool_exit_code(st);
 }
 
-int rdb_tool_parse_long(const char *s, long lo, long hi, long *out)
-{
-    return rdb_parse_long(s, lo, hi, out);
-}
-
 const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
@@ -94,19 +89,19 @@ int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
     const char *v;
     long n;
     if ((v = rdb_tool_opt_value(argc, argv, i, "--memory"))) {
-        if (rdb_tool_parse_long(v, 1, 1L << 30, &n))
+        if (rdb_parse_long(v, 1, 1L << 30, &n))
             return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), -1;
         opt->memory_mb = n;
     } else if ((v = rdb_tool_opt_value(argc, argv, i, "--threads"))) {
-        if (rdb_tool_parse_long(v, 1, 1024, &n))
+        if (rdb_parse_long(v, 1, 1024, &n))
             return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), -1;
         opt->threads = (int)n;
     } else if ((v = rdb_tool_opt_value(argc, argv, i, "--groups"))) {
-        if (rdb_tool_parse_long(v, 1, RDB_MAX_GROUPS, &n))
+        if (rdb_parse_long(v, 1, RDB_MAX_GROUPS, &n))
             return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), -1;
         opt->params.ngroups = (int)n;
     } else if ((v = rdb_tool_opt_value(argc, argv, i, "--zstd-level"))) {
-        if (rdb_tool_parse_long(v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX, &n))
+        if (rdb_parse_long(v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX, &n))
             return fprintf(stderr, "retrodb: bad --zstd-level '%s' (%d..%d; negative is faster)\n",
                            v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX), -1;
         opt->params.zstd_level = (int)n;

@@ -28,9 +28,6 @@ int rdb_tool_exit_code(rdb_status st);
  * value. NULL when argv[*i] is not that option or lacks its value. */
 const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name);
 
-/* A decimal integer in [lo, hi]; -1 when s is not one. */
-int rdb_tool_parse_long(const char *s, long lo, long hi, long *out);
-
 /* The largest side of a board the command line accepts: a board of more
  * than 64 lines or cells is refused by its game anyway, with a message
  * that says so; this bound only keeps the numbers far from overflow. */

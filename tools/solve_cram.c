@@ -107,7 +107,7 @@ int rdb_cmd_solve(int argc, char **argv)
                 return bad("unknown method '%s'", v);
             opt.method = (cram_method)m;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-mb"))) {
-            if (rdb_tool_parse_long(v, 1, 1L << 20, &n) != 0)
+            if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             opt.tt_mb = n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {

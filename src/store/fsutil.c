@@ -5,7 +5,6 @@
 #include "store/fsutil.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -177,41 +176,4 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
     const void *bufs[1] = {data};
     size_t lens[1] = {len};
     return rdb_commit_buffers(path, bufs, lens, 1, err);
-}
-
-/* The entry that rdb_remove_tree could not remove and why, for its
- * message: nftw's callback has no argument of its own to report through. */
-static __thread char remove_failed[PATH_MAX];
-static __thread int remove_errno;
-
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    int rc = type == FTW_DP ? rmdir(path) : unlink(path);
-    if (rc != 0 && errno != ENOENT) {
-        remove_errno = errno;
-        snprintf(remove_failed, sizeof remove_failed, "%s", path);
-        return -1;
-    }
-    return 0;
-}
-
-rdb_status rdb_remove_tree(const char *path, rdb_error *err)
-{
-    struct stat sb;
-    if (lstat(path, &sb) != 0) {
-        if (errno == ENOENT)
-            return RDB_OK;
-        return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
-    }
-    remove_failed[0] = '\0';
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0) {
-        if (remove_failed[0]) {
-            errno = remove_errno;
-            return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", remove_failed);
-        }
-        return rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", path);
-    }
-    return rdb_fsync_parent(path, err);
 }

@@ -63,7 +63,5 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
 rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
                            rdb_error *err);
 
-/* Remove a folder and everything in it (missing is fine). */
-rdb_status rdb_remove_tree(const char *path, rdb_error *err);
 
 #endif
