@@ -1,11 +1,18 @@
 #!/bin/sh
 # Install the Debian packages retrodb needs to build and test (libzstd-dev,
-# check, pkg-config; gcc's OpenMP comes with gcc). Does nothing when they are
-# all present. Runs apt-get as root, or through sudo when available.
+# check, pkg-config; gcc's OpenMP comes with gcc). With --fuzz, also clang
+# and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
+# Does nothing when they are all present. Runs apt-get as root, or through
+# sudo when available.
 set -eu
 
+packages="libzstd-dev check pkg-config gcc make"
+if [ "${1:-}" = "--fuzz" ]; then
+    packages="$packages clang libclang-rt-dev"
+fi
+
 need=""
-for pkg in libzstd-dev check pkg-config gcc make; do
+for pkg in $packages; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
         need="$need $pkg"
     fi
