@@ -30,7 +30,7 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 LIB      := $(BUILD)/libretrodb.a
 
-.PHONY: all deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram install clean
+.PHONY: all deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots install clean
 
 all: $(BIN)/retrodb
 
@@ -115,6 +115,11 @@ bench: deps
 check-long: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
+
+# The Dots-and-Boxes solver benchmark; BIG=1 adds 3x5 and 4x4.
+bench-dots: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash scripts/bench_dots_solver.sh
 
 bench-cram: deps
 	@$(MAKE) --no-print-directory all

@@ -146,5 +146,27 @@ expect 0 'next loony move' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query
 expect 2 'loony analysis' -- "$RETRODB" build dots 2x2 --dir "$T/l22" --quiet
 expect 0 '0 disagree' -- "$RETRODB" verify --dir "$T/l22" --full
 
+# --- solve dots: the search agrees with the databases; bad input is exit 2 ---
+expect 0 '^{"game":"dots","rows":3,"cols":3,"value":-3,"best":\["h0,0",' -- "$RETRODB" solve dots 3x3 --json --quiet
+sv=$("$RETRODB" solve dots 2x2 --variant swedish --json --quiet | sed 's/.*"value":\([-0-9]*\).*/\1/')
+qv=$(printf '+-+-+\n|   |\n+ + +\n|   |\n+-+-+\n' | "$RETRODB" query --dir "$T/s22" --json | sed 's/^{[^}]*"value":\([-0-9]*\),.*/\1/')
+[ -n "$sv" ] && [ "$sv" = "$qv" ] && ok || bad "solve swedish 2x2 gives '$sv', the database '$qv'"
+pos33='+-+ + +\n|      \n+ +-+ +\n    |  \n+ + + +\n|      \n+-+ +-+\n'
+sv=$(printf "$pos33" | "$RETRODB" solve dots --position - --first-moves --json --quiet)
+qv=$(printf "$pos33" | "$RETRODB" query --dir "$T/d33" --json)
+[ "$(printf '%s' "$sv" | grep -o '{"line":"[^"]*","value":[-0-9]*' | sort)" = \
+  "$(printf '%s' "$qv" | grep -o '{"line":"[^"]*","value":[-0-9]*' | sort)" ] && ok ||
+    bad "solve --first-moves and query differ on a 3x3 position: $sv / $qv"
+"$RETRODB" build dots --problem data/problems/penalty-3x3.txt --dir "$T/p33" --quiet || bad "build penalty-3x3"
+qs=$("$RETRODB" query --dir "$T/p33" data/problems/penalty-3x3.txt | grep '^final score')
+expect 0 "${qs#final score }" -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --quiet
+expect 2 'bad board' -- "$RETRODB" solve dots 3by3
+expect 2 '180 lines' -- "$RETRODB" solve dots 9x9
+expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast
+expect 2 'exactly one' -- "$RETRODB" solve dots 3x3 --position -
+expect 2 'goes with a board' -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --variant swedish
+expect 2 'unknown variant' -- "$RETRODB" solve dots 3x3 --variant dutch
+expect 2 'two games' -- "$RETRODB" solve chess 3x3
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

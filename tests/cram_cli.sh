@@ -21,7 +21,7 @@ expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb -3 --tt-file "$tt"
 expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb lots
 expect 2 'not both' -- $S 3x4 --position "$T/p"
 expect 2 'give a board' -- $S --json
-expect 2 'one game' -- $RETRODB solve dots 3x3
+expect 2 'two games: dots and cram' -- $RETRODB solve go 3x3
 expect 2 'unknown or incomplete option' -- $S 3x4 --fast
 printf '...\n.x.\n' > "$T/bad1"
 expect 2 'line 2, column 2: unknown character' -- $S --position "$T/bad1" --tt-file "$tt"

@@ -27,7 +27,9 @@ static const char usage_text[] =
     "       retrodb status --dir DIR\n"
     "       retrodb verify --dir DIR [--full]\n"
     "       retrodb solve cram RxC|--position FILE [--method M] [--tt-mb N] [--tt-file F]\n"
-    "                     [--db DIR]... [--json] [--quiet|--progress]\n";
+    "                     [--db DIR]... [--json] [--quiet|--progress]\n"
+    "       retrodb solve dots RxC [--variant V]|--position FILE|--problem FILE [--first-moves]\n"
+    "                     [--tt-mb N] [--threads N] [--rules full|none] [--json] [--quiet|--progress]\n";
 
 int rdb_tool_usage(void)
 {

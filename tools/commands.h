@@ -21,8 +21,12 @@ int rdb_cmd_query(int argc, char **argv);
  * in text (query_cram.c). */
 int rdb_query_cram(const char *dir, const char *text, const char *source, int json);
 
-/* retrodb solve cram ... (solve_cram.c) */
+/* retrodb solve cram ... (solve_cram.c); it also answers a game that
+ * is neither dots nor cram */
 int rdb_cmd_solve(int argc, char **argv);
+
+/* retrodb solve dots ... (solve_dots.c) */
+int rdb_cmd_solve_dots(int argc, char **argv);
 
 /* retrodb info, status and verify --dir DIR (inspect.c) */
 int rdb_cmd_info(int argc, char **argv);

@@ -23,6 +23,8 @@ int main(int argc, char **argv)
         return rdb_cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "status") == 0)
         return rdb_cmd_status(argc - 1, argv + 1);
+    if (strcmp(cmd, "solve") == 0 && argc > 2 && strcmp(argv[2], "dots") == 0)
+        return rdb_cmd_solve_dots(argc - 1, argv + 1);
     if (strcmp(cmd, "solve") == 0)
         return rdb_cmd_solve(argc - 1, argv + 1);
     if (strcmp(cmd, "verify") == 0)

@@ -92,7 +92,7 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
 int rdb_cmd_solve(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "cram") != 0)
-        return bad("solve knows one game: cram (got '%s')", argc < 2 ? "" : argv[1]);
+        return bad("solve knows two games: dots and cram (got '%s')", argc < 2 ? "" : argv[1]);
 
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
     const char *position = NULL, *tt_file = NULL, *board = NULL;

@@ -1,0 +1,821 @@
+/*
+ * dots_solver.c — alpha-beta search for Dots-and-Boxes; see dots_solver.h.
+ *
+ * A node is a set of drawn lines; its value is the best net number of
+ * future boxes for the player to move. The search is negamax, fail-soft:
+ * a line that completes b > 0 boxes is worth b + v(child) (the same player
+ * moves again), any other line -v(child). The root is solved by a sequence
+ * of zero-window tests (MTD(f)), each answered by one or more searchers
+ * sharing the transposition table.
+ *
+ * Capture rules (DOTS_RULES_FULL). When some box has three sides drawn,
+ * the player to move need not look at every line. Follow the run from
+ * such a box X: through its open line into the next box, and on while
+ * that box has exactly two sides drawn (the run is a corridor), until the
+ * ground, a box with fewer sides, or another box with three sides (the
+ * run is then open at both ends, as an opened loop is).
+ *
+ *  - If the run is not one of the two kinds below, taking X is optimal and
+ *    nothing else is searched. For a run of one box this is the rule that
+ *    a box whose capture gives no new box a third side is simply taken
+ *    (taking it leaves every option open: the classical argument that a
+ *    player gains nothing by leaving a box to the opponent, who can take
+ *    it at any later turn). For a longer run the decision to decline,
+ *    which only the last two boxes (four of a run open at both ends) can
+ *    make, is still ahead: taking X keeps it.
+ *  - A run of exactly two boxes open at one end, or of four open at both,
+ *    can be declined: the double-dealing move (the far line of the second
+ *    box, or the middle line of the four) leaves the boxes to the opponent
+ *    and passes the turn. Such a run is either taken whole or declined.
+ *  - With several such runs, every run but one is taken whole and the
+ *    last one is taken or declined; which run goes last is branched over.
+ *    (Declining one run while leaving another capturable hands the
+ *    opponent boxes for nothing.) The last run is looked at again after
+ *    the others are taken: two runs may end at the same box, so taking
+ *    one can lengthen the other, and its double-dealing line can change
+ *    or become a capture.
+ *
+ * Every other line is never better than these (Berlekamp's "all but two"
+ * argument). The rules are tested against the databases and the naive
+ * solver on positions with penalties too; DOTS_RULES_NONE searches every
+ * line, as a reference.
+ *
+ * Positions without a three-sided box (quiet nodes) are stored in the
+ * table: canonical form = the least image under the board's symmetries,
+ * after the two outer lines of each corner box are normalised (each
+ * touches only that box, so which one is drawn does not matter). Moves
+ * are tried best-known first, then lines that give no box a third side
+ * from the centre of the board outwards, then sacrifices.
+ *
+ * Several searchers (threads) run the same zero-window test on the shared
+ * table, each trying its moves in a slightly different order; the first
+ * to finish answers and the others stop. Table entries are written
+ * without locks: the key is stored xor the data, so that a torn entry
+ * reads as a miss, never as a wrong bound.
+ */
+#define _GNU_SOURCE
+#include "dots/dots_solver.h"
+
+#include <limits.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/job.h"
+
+#define MAX_RUNS DOTS_MAX_BOXES
+#define NO_MOVE 255
+#define VALUE_INF 10000
+#define STOP_POLL 1023          /* nodes between looks at the stop flags */
+#define PROGRESS_SECONDS 5.0
+
+/* One table slot: key ^ data and data, written and read as two relaxed
+ * 64-bit atomics. data: lower bound (16 bits, offset), upper bound (16),
+ * best move (8), open lines at the position (8: replacement keeps the
+ * entries that cost most to recompute). */
+typedef struct {
+    uint64_t check;
+    uint64_t data;
+} tt_slot;
+
+#define BUCKET 4
+#define BOUND_OFFSET 32768
+
+typedef struct {
+    uint64_t take;     /* the lines that take every box of the run */
+    uint64_t decline;  /* the double-dealing line */
+} capture_run;
+
+typedef struct dots_worker {
+    struct dots_solver *s;
+    int id;
+    int aborted;
+    uint64_t nodes, tt_hits;
+} dots_worker;
+
+struct dots_solver {
+    dots_board board;
+    int full_value, full_bound;    /* |full_value| widens every bound */
+    dots_solver_options opt;
+    int nlines, nboxes;
+    uint64_t all;                  /* every line */
+    uint64_t box_mask[DOTS_MAX_BOXES];
+    int8_t across[DOTS_MAX_LINES][2]; /* line -> its boxes, -1 for the ground */
+    uint8_t order[DOTS_MAX_LINES];  /* lines, centre first */
+    int ntransforms, nbytes;
+    uint64_t (*byte_image)[8][256]; /* [transform][byte][value] -> lines */
+    uint8_t inverse[DOTS_MAX_TRANSFORMS][DOTS_MAX_LINES];
+    int ncorners;
+    uint64_t corner_pair[4], corner_keep[4]; /* the two outer lines; the one kept */
+    tt_slot *tt;
+    uint64_t tt_mask;              /* buckets - 1 */
+    dots_worker *workers;
+    volatile int test_done;        /* a searcher answered the current test */
+    uint64_t tests;
+    double seconds, started, next_report;
+    int report_lower, report_upper;
+};
+
+/* ---- positions ---- */
+
+static inline int sides(const struct dots_solver *s, uint64_t drawn, int box)
+{
+    return __builtin_popcountll(drawn & s->box_mask[box]);
+}
+
+static inline uint64_t transform(const struct dots_solver *s, int t, uint64_t x)
+{
+    uint64_t y = 0;
+    for (int k = 0; k < s->nbytes; k++)
+        y |= s->byte_image[t][k][(x >> (8 * k)) & 0xff];
+    return y;
+}
+
+/* Of each corner box's two outer lines, drawing one or the other is the
+ * same: keep the drawn one in a fixed place. Returns the corners swapped. */
+static inline uint64_t normalise_corners(const struct dots_solver *s, uint64_t *x)
+{
+    uint64_t swapped = 0;
+    for (int c = 0; c < s->ncorners; c++) {
+        uint64_t pair = s->corner_pair[c], drop = pair & ~s->corner_keep[c];
+        if ((*x & pair) == drop) {
+            *x ^= pair;
+            swapped |= pair;
+        }
+    }
+    return swapped;
+}
+
+/* The canonical form of x; *which is the transform that gives it. */
+static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
+{
+    uint64_t best = UINT64_MAX;
+    for (int t = 0; t < s->ntransforms; t++) {
+        uint64_t y = transform(s, t, x);
+        normalise_corners(s, &y);
+        if (y < best) {
+            best = y;
+            *which = t;
+        }
+    }
+    return best;
+}
+
+/* The line paired with `line` when its corner was swapped, else itself. */
+static int unswap(const struct dots_solver *s, uint64_t swapped, int line)
+{
+    if (!(swapped >> line & 1))
+        return line;
+    for (int c = 0; c < s->ncorners; c++)
+        if (s->corner_pair[c] >> line & 1)
+            return __builtin_ctzll(s->corner_pair[c] & ~(1ULL << line));
+    return line;
+}
+
+/* A move of x as the same move of its canonical form under transform t
+ * (to_canonical), or a move of the canonical form as a move of x. */
+static int map_move(const struct dots_solver *s, uint64_t x, int t, int line, int to_canonical)
+{
+    uint64_t y = transform(s, t, x);
+    uint64_t swapped = normalise_corners(s, &y);
+    if (to_canonical)
+        return unswap(s, swapped, s->board.transform[t][line]);
+    return s->inverse[t][unswap(s, swapped, line)];
+}
+
+/* ---- the transposition table ---- */
+
+static inline uint64_t slot_hash(uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ULL;
+    key ^= key >> 32;
+    return key;
+}
+
+static inline uint64_t pack(int lower, int upper, int best, int open)
+{
+    return (uint64_t)(lower + BOUND_OFFSET) | (uint64_t)(upper + BOUND_OFFSET) << 16 |
+           (uint64_t)best << 32 | (uint64_t)open << 40;
+}
+
+static inline int data_lower(uint64_t d) { return (int)(d & 0xffff) - BOUND_OFFSET; }
+static inline int data_upper(uint64_t d) { return (int)(d >> 16 & 0xffff) - BOUND_OFFSET; }
+static inline int data_best(uint64_t d) { return (int)(d >> 32 & 0xff); }
+static inline int data_open(uint64_t d) { return (int)(d >> 40 & 0xff); }
+
+static inline void slot_read(const tt_slot *e, uint64_t *check, uint64_t *data)
+{
+    *check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+    *data = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
+}
+
+static inline void slot_write(tt_slot *e, uint64_t key, uint64_t data)
+{
+    __atomic_store_n(&e->check, key ^ data, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->data, data, __ATOMIC_RELAXED);
+}
+
+/* The entry of key: its data, or 0 (no entry has data 0: bounds are
+ * stored with an offset). */
+static uint64_t tt_probe(const struct dots_solver *s, uint64_t key)
+{
+    const tt_slot *b = s->tt + (slot_hash(key) & s->tt_mask) * BUCKET;
+    for (int i = 0; i < BUCKET; i++) {
+        uint64_t check, data;
+        slot_read(&b[i], &check, &data);
+        if (data && (check ^ data) == key)
+            return data;
+    }
+    return 0;
+}
+
+/* Store bounds for key, merged with what the table knows of it (every
+ * bound ever stored is true, so they narrow each other). A new key takes
+ * the slot whose position had the fewest open lines. */
+static void tt_store(struct dots_solver *s, uint64_t key, int lower, int upper, int best, int open)
+{
+    tt_slot *b = s->tt + (slot_hash(key) & s->tt_mask) * BUCKET;
+    int victim = 0, victim_open = INT_MAX;
+    for (int i = 0; i < BUCKET; i++) {
+        uint64_t check, data;
+        slot_read(&b[i], &check, &data);
+        if (data && (check ^ data) == key) {
+            if (data_lower(data) > lower)
+                lower = data_lower(data);
+            if (data_upper(data) < upper)
+                upper = data_upper(data);
+            if (best == NO_MOVE)
+                best = data_best(data);
+            victim = i;
+            break;
+        }
+        int o = data ? data_open(data) : -1;
+        if (o < victim_open) {
+            victim_open = o;
+            victim = i;
+        }
+    }
+    if (lower > upper) /* cannot happen with true bounds; keep the newer */
+        return;
+    slot_write(&b[victim], key, pack(lower, upper, best, open));
+}
+
+/* ---- capture rules ---- */
+
+static inline int other_box(const struct dots_solver *s, int line, int box)
+{
+    return s->across[line][0] == box ? s->across[line][1] : s->across[line][0];
+}
+
+/* What the capture rules leave to search in `drawn`, whose boxes have
+ * cnt[] sides: 0 when no box has three sides (a quiet node); 1 when a
+ * capture is forced (*line, completing *boxes); 2 when every three-sided
+ * box starts a run that may be declined (runs[0..*nruns-1]). */
+static int capture_scan(const struct dots_solver *s, uint64_t drawn, const int8_t *cnt,
+                        int *line, int *boxes, capture_run *runs, int *nruns)
+{
+    *nruns = 0;
+    for (int x = 0; x < s->nboxes; x++) {
+        if (cnt[x] != 3)
+            continue;
+        int first = __builtin_ctzll(s->box_mask[x] & ~drawn);
+        uint64_t take = 1ULL << first, decline = 0;
+        int len = 1, both_ends = 0, prev = first, cur = other_box(s, first, x);
+        while (cur >= 0 && len <= 4) {
+            if (cnt[cur] == 3) {
+                both_ends = 1;
+                len++;
+                break;
+            }
+            if (cnt[cur] != 2)
+                break;
+            len++;
+            int next = __builtin_ctzll(s->box_mask[cur] & ~drawn & ~(1ULL << prev));
+            if (len == 2)
+                decline = 1ULL << next;
+            take |= 1ULL << next;
+            prev = next;
+            cur = other_box(s, next, cur);
+        }
+        int declinable = (len == 2 && !both_ends) || (len == 4 && both_ends);
+        if (!declinable) {
+            *line = first;
+            int other = other_box(s, first, x);
+            *boxes = 1 + (other >= 0 && cnt[other] == 3);
+            return 1;
+        }
+        int seen = 0;
+        for (int r = 0; r < *nruns; r++)
+            seen |= runs[r].take == take;
+        if (!seen)
+            runs[(*nruns)++] = (capture_run){take, decline};
+    }
+    return *nruns ? 2 : 0;
+}
+
+/* ---- the search ---- */
+
+static int search(dots_worker *w, uint64_t drawn, int alpha, int beta);
+
+static int stop_now(dots_worker *w)
+{
+    struct dots_solver *s = w->s;
+    if (rdb_stop_requested || s->test_done) {
+        w->aborted = 1;
+        return 1;
+    }
+    if (w->id == 0 && s->opt.progress) {
+        double now = rdb_now();
+        if (now >= s->next_report) {
+            uint64_t nodes = 0;
+            for (int i = 0; i < s->opt.threads; i++)
+                nodes += s->workers[i].nodes;
+            fprintf(stderr, "solve: %.0f s, %llu nodes (%.2f M/s), value in [%d, %d]\n",
+                    now - s->started, (unsigned long long)nodes,
+                    nodes / (now - s->started) / 1e6, s->report_lower, s->report_upper);
+            s->next_report = now + PROGRESS_SECONDS;
+        }
+    }
+    return 0;
+}
+
+static int boxes_complete(const struct dots_solver *s, uint64_t drawn)
+{
+    int n = 0;
+    for (int b = 0; b < s->nboxes; b++)
+        n += (drawn & s->box_mask[b]) == s->box_mask[b];
+    return n;
+}
+
+/* A node whose three-sided boxes all start runs that may be declined.
+ * With one run: take it whole (the player moves again), or decline it
+ * with the double-dealing line (the turn passes). With several: for each
+ * run, take every other run whole and search on with the same player to
+ * move, who then faces that run alone. Taking a run can change another
+ * (two runs may end at the same box), which is why the last run is not
+ * declined here with the line it had before: the search looks at it again
+ * once the others are gone. */
+static int search_runs(dots_worker *w, uint64_t drawn, const capture_run *runs, int nruns,
+                       int alpha, int beta)
+{
+    const struct dots_solver *s = w->s;
+    int before = boxes_complete(s, drawn);
+    int best = -VALUE_INF;
+    for (int k = 0; k < (nruns == 1 ? 2 : nruns) && !w->aborted; k++) {
+        int v;
+        if (nruns == 1 && k == 1) {
+            v = -search(w, drawn | runs[0].decline, -beta, -alpha);
+        } else {
+            uint64_t child = drawn;
+            for (int r = 0; r < nruns; r++)
+                if (nruns == 1 || r != k)
+                    child |= runs[r].take;
+            int gain = boxes_complete(s, child) - before;
+            v = gain + search(w, child, alpha - gain, beta - gain);
+        }
+        if (v > best) {
+            best = v;
+            if (best > alpha)
+                alpha = best;
+            if (alpha >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+/* The moves of a quiet node in the order they are tried. */
+static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, int first,
+                       uint8_t *moves)
+{
+    const struct dots_solver *s = w->s;
+    uint8_t safe[DOTS_MAX_LINES], risky[DOTS_MAX_LINES];
+    int nsafe = 0, nrisky = 0, n = 0;
+    if (first != NO_MOVE)
+        moves[n++] = (uint8_t)first;
+    for (int k = 0; k < s->nlines; k++) {
+        int l = s->order[k];
+        if (drawn >> l & 1 || l == first)
+            continue;
+        int a = s->across[l][0], b = s->across[l][1];
+        int worst = cnt[a] > (b >= 0 ? cnt[b] : 0) ? cnt[a] : (b >= 0 ? cnt[b] : 0);
+        if (worst >= 2)
+            risky[nrisky++] = (uint8_t)l;
+        else
+            safe[nsafe++] = (uint8_t)l;
+    }
+    /* Searchers after the first start their safe moves further along, so
+     * that they explore different subtrees first and fill the table for
+     * each other. */
+    int shift = nsafe ? w->id % nsafe : 0;
+    for (int i = 0; i < nsafe; i++)
+        moves[n++] = safe[(i + shift) % nsafe];
+    for (int i = 0; i < nrisky; i++)
+        moves[n++] = risky[i];
+    return n;
+}
+
+/* A node without a three-sided box (or any node without the rules). */
+static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int alpha, int beta)
+{
+    struct dots_solver *s = w->s;
+    int left = 0;
+    for (int b = 0; b < s->nboxes; b++)
+        left += cnt[b] < 4;
+    int bound = left + s->full_bound;
+    if (bound <= alpha)
+        return bound;
+    if (-bound >= beta)
+        return -bound;
+
+    int t = 0;
+    uint64_t key = canonical(s, drawn, &t);
+    uint64_t data = tt_probe(s, key);
+    int first = NO_MOVE, lower = -bound, upper = bound;
+    if (data) {
+        lower = data_lower(data);
+        upper = data_upper(data);
+        if (lower >= beta || upper <= alpha || lower == upper) {
+            w->tt_hits++;
+            return lower >= beta ? lower : upper <= alpha ? upper : lower;
+        }
+        if (data_best(data) != NO_MOVE) {
+            int m = map_move(s, drawn, t, data_best(data), 0);
+            if (!(drawn >> m & 1))
+                first = m;
+        }
+    }
+    int alpha0 = alpha > lower ? alpha : lower, beta0 = beta < upper ? beta : upper;
+    alpha = alpha0;
+    beta = beta0;
+
+    uint8_t moves[DOTS_MAX_LINES];
+    int n = s->opt.row_order ? 0 : order_moves(w, drawn, cnt, first, moves);
+    if (s->opt.row_order)
+        for (int l = 0; l < s->nlines; l++)
+            if (!(drawn >> l & 1))
+                moves[n++] = (uint8_t)l;
+
+    int best = -VALUE_INF, best_move = NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        int l = moves[i];
+        uint64_t child = drawn | 1ULL << l;
+        int a = s->across[l][0], o = s->across[l][1];
+        int b = (cnt[a] == 3) + (o >= 0 && cnt[o] == 3);
+        int v = b ? b + search(w, child, alpha - b, beta - b) : -search(w, child, -beta, -alpha);
+        if (w->aborted)
+            return 0;
+        if (v > best) {
+            best = v;
+            best_move = l;
+            if (best > alpha)
+                alpha = best;
+            if (alpha >= beta)
+                break;
+        }
+    }
+    /* Fail-soft bounds: below the window, best is an upper bound; above,
+     * a lower bound; inside, exact. */
+    int lo = best >= beta0 ? best : -bound, hi = best <= alpha0 ? best : bound;
+    if (best > alpha0 && best < beta0)
+        lo = hi = best;
+    tt_store(s, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
+             best_move == NO_MOVE ? NO_MOVE : map_move(s, drawn, t, best_move, 1),
+             s->nlines - __builtin_popcountll(drawn));
+    return best;
+}
+
+static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
+{
+    struct dots_solver *s = w->s;
+    if ((++w->nodes & STOP_POLL) == 0 && stop_now(w))
+        return 0;
+    if (w->aborted)
+        return 0;
+    int gain = 0;
+    for (;;) {
+        if (drawn == s->all)
+            return gain + s->full_value;
+        int8_t cnt[DOTS_MAX_BOXES];
+        for (int b = 0; b < s->nboxes; b++)
+            cnt[b] = (int8_t)sides(s, drawn, b);
+        if (s->opt.rules == DOTS_RULES_NONE)
+            return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
+        capture_run runs[MAX_RUNS];
+        int line, boxes, nruns;
+        switch (capture_scan(s, drawn, cnt, &line, &boxes, runs, &nruns)) {
+        case 0:
+            return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
+        case 1:
+            drawn |= 1ULL << line;
+            gain += boxes;
+            w->nodes++;
+            continue;
+        default:
+            return gain + search_runs(w, drawn, runs, nruns, alpha - gain, beta - gain);
+        }
+    }
+}
+
+/* ---- zero-window tests and the driver ---- */
+
+/* Whether value(lines) >= bound, by every searcher at once; the first to
+ * finish answers. Returns the fail-soft value of that search. */
+static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int *result,
+                           rdb_error *err)
+{
+    s->test_done = 0;
+    s->tests++;
+    int answered = 0, answer = 0;
+#pragma omp parallel num_threads(s->opt.threads)
+    {
+        dots_worker *w = &s->workers[omp_get_thread_num()];
+        w->aborted = 0;
+        int v = search(w, lines, bound - 1, bound);
+        if (!w->aborted) {
+#pragma omp critical(dots_solver_answer)
+            {
+                if (!answered) {
+                    answered = 1;
+                    answer = v;
+                }
+            }
+            __atomic_store_n(&s->test_done, 1, __ATOMIC_RELAXED);
+        }
+    }
+    if (!answered)
+        return rdb_fail(err, RDB_E_STOPPED, "the search was stopped");
+    *result = answer;
+    return RDB_OK;
+}
+
+rdb_status dots_solver_test(dots_solver *s, uint64_t lines, int bound, int *at_least,
+                            rdb_error *err)
+{
+    double t0 = rdb_now();
+    int v = 0;
+    rdb_status st = run_test(s, lines, bound, &v, err);
+    s->seconds += rdb_now() - t0;
+    if (st == RDB_OK)
+        *at_least = v >= bound;
+    return st;
+}
+
+/* MTD(f): zero-window tests that move a guess until the bounds meet. */
+static rdb_status mtdf(dots_solver *s, uint64_t lines, int guess, int *value, rdb_error *err)
+{
+    int lower = -VALUE_INF, upper = VALUE_INF, g = guess;
+    while (lower < upper) {
+        int beta = g == lower ? g + 1 : g;
+        s->report_lower = lower;
+        s->report_upper = upper;
+        rdb_status st = run_test(s, lines, beta, &g, err);
+        if (st != RDB_OK)
+            return st;
+        if (g < beta)
+            upper = g;
+        else
+            lower = g;
+    }
+    *value = g;
+    return RDB_OK;
+}
+
+static rdb_status check_position(const dots_solver *s, uint64_t lines, rdb_error *err)
+{
+    if (lines & ~s->all)
+        return rdb_fail(err, RDB_E_INPUT, "the position has lines outside the %dx%d board",
+                        s->board.rows, s->board.cols);
+    return RDB_OK;
+}
+
+rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_error *err)
+{
+    rdb_status st = check_position(s, lines, err);
+    if (st != RDB_OK)
+        return st;
+    double t0 = rdb_now();
+    s->started = t0;
+    s->next_report = t0 + PROGRESS_SECONDS;
+    st = mtdf(s, lines, 0, value, err);
+    s->seconds += rdb_now() - t0;
+    return st;
+}
+
+rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
+                                   rdb_error *err)
+{
+    rdb_status st = check_position(s, lines, err);
+    if (st != RDB_OK)
+        return st;
+    double t0 = rdb_now();
+    s->started = t0;
+    s->next_report = t0 + PROGRESS_SECONDS;
+    uint64_t done_key[DOTS_MAX_LINES];
+    int done_value[DOTS_MAX_LINES], ndone = 0, guess = 0;
+    for (int l = 0; l < DOTS_MAX_LINES; l++)
+        move_value[l] = INT8_MIN;
+    for (int k = 0; k < s->nlines && st == RDB_OK; k++) {
+        int l = s->order[k];
+        if (lines >> l & 1)
+            continue;
+        uint64_t child = lines | 1ULL << l;
+        int t, b = dots_boxes_completed(&s->board, lines, l);
+        uint64_t key = canonical(s, child, &t);
+        int found = -1;
+        for (int i = 0; i < ndone; i++)
+            if (done_key[i] == key)
+                found = i;
+        int v;
+        if (found >= 0) {
+            v = done_value[found];
+        } else {
+            st = mtdf(s, child, b ? guess - b : -guess, &v, err);
+            if (st != RDB_OK)
+                break;
+            done_key[ndone] = key;
+            done_value[ndone++] = v;
+        }
+        move_value[l] = b ? b + v : -v;
+        guess = move_value[l];
+    }
+    s->seconds += rdb_now() - t0;
+    return st;
+}
+
+rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uint64_t *best,
+                                  rdb_error *err)
+{
+    *best = 0;
+    rdb_status st = check_position(s, lines, err);
+    double t0 = rdb_now();
+    uint64_t done_key[DOTS_MAX_LINES];
+    int done_best[DOTS_MAX_LINES], ndone = 0;
+    for (int k = 0; k < s->nlines && st == RDB_OK; k++) {
+        int l = s->order[k];
+        if (lines >> l & 1)
+            continue;
+        uint64_t child = lines | 1ULL << l;
+        int t, b = dots_boxes_completed(&s->board, lines, l), found = -1;
+        uint64_t key = canonical(s, child, &t);
+        for (int i = 0; i < ndone; i++)
+            if (done_key[i] == key)
+                found = i;
+        int is_best;
+        if (found >= 0) {
+            is_best = done_best[found];
+        } else {
+            /* A capture is best when v(child) >= value - b; any other line
+             * when -v(child) >= value, i.e. v(child) < 1 - value. */
+            int v = 0;
+            st = run_test(s, child, b ? value - b : 1 - value, &v, err);
+            if (st != RDB_OK)
+                break;
+            is_best = b ? v >= value - b : v < 1 - value;
+            done_key[ndone] = key;
+            done_best[ndone++] = is_best;
+        }
+        if (is_best)
+            *best |= 1ULL << l;
+    }
+    s->seconds += rdb_now() - t0;
+    return st;
+}
+
+void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < s->opt.threads; i++) {
+        out->nodes += s->workers[i].nodes;
+        out->tt_hits += s->workers[i].tt_hits;
+    }
+    for (uint64_t i = 0; i < (s->tt_mask + 1) * BUCKET; i++)
+        out->tt_entries += s->tt[i].data != 0;
+    out->tests = s->tests;
+    out->seconds = s->seconds;
+}
+
+/* ---- set-up ---- */
+
+/* Lines sorted by the distance of their middle from the board's centre
+ * (ties by line id): central lines first. */
+static void centre_order(struct dots_solver *s)
+{
+    const dots_board *b = &s->board;
+    int dist[DOTS_MAX_LINES];
+    int nh = (b->rows + 1) * b->cols;
+    for (int l = 0; l < s->nlines; l++) {
+        int y2, x2; /* doubled coordinates of the line's middle */
+        if (l < nh) {
+            y2 = 2 * (l / b->cols);
+            x2 = 2 * (l % b->cols) + 1;
+        } else {
+            y2 = 2 * ((l - nh) / (b->cols + 1)) + 1;
+            x2 = 2 * ((l - nh) % (b->cols + 1));
+        }
+        int dy = 2 * y2 - 2 * b->rows, dx = 2 * x2 - 2 * b->cols;
+        dist[l] = dy * dy + dx * dx;
+        s->order[l] = (uint8_t)l;
+    }
+    for (int i = 1; i < s->nlines; i++)
+        for (int j = i; j > 0 && dist[s->order[j]] < dist[s->order[j - 1]]; j--) {
+            uint8_t tmp = s->order[j];
+            s->order[j] = s->order[j - 1];
+            s->order[j - 1] = tmp;
+        }
+}
+
+/* The two outer lines of each corner box (a 1-row or 1-column board has
+ * corner boxes with three outer lines; only true corners of a board with
+ * two rows and two columns or more are paired). */
+static void find_corners(struct dots_solver *s)
+{
+    const dots_board *b = &s->board;
+    s->ncorners = 0;
+    if (b->rows < 2 || b->cols < 2)
+        return;
+    int corner_box[4] = {0, b->cols - 1, (b->rows - 1) * b->cols, b->rows * b->cols - 1};
+    for (int c = 0; c < 4; c++) {
+        uint64_t outer = 0;
+        for (int k = 0; k < 4; k++) {
+            int l = b->box_line[corner_box[c]][k];
+            if (b->line_nboxes[l] == 1)
+                outer |= 1ULL << l;
+        }
+        s->corner_pair[s->ncorners] = outer;
+        s->corner_keep[s->ncorners] = outer & -outer;
+        s->ncorners++;
+    }
+}
+
+rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solver_options *opt,
+                           dots_solver **out, rdb_error *err)
+{
+    *out = NULL;
+    if (opt->tt_bytes < BUCKET * sizeof(tt_slot) || opt->threads < 1 || opt->threads > 256)
+        return rdb_fail(err, RDB_E_INPUT, "bad solver options (table of %llu bytes, %d threads)",
+                        (unsigned long long)opt->tt_bytes, opt->threads);
+    if (full_value < -100 || full_value > 100)
+        return rdb_fail(err, RDB_E_INPUT, "the full position's value %d is not in -100..100",
+                        full_value);
+    struct dots_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    s->board = *b;
+    s->opt = *opt;
+    s->full_value = full_value;
+    s->full_bound = full_value < 0 ? -full_value : full_value;
+    s->nlines = b->nlines;
+    s->nboxes = b->nboxes;
+    s->all = dots_all_lines(b);
+    for (int x = 0; x < b->nboxes; x++)
+        for (int k = 0; k < 4; k++)
+            s->box_mask[x] |= 1ULL << b->box_line[x][k];
+    for (int l = 0; l < b->nlines; l++) {
+        s->across[l][0] = (int8_t)b->line_box[l][0];
+        s->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
+    }
+    centre_order(s);
+    find_corners(s);
+
+    s->ntransforms = b->ntransforms;
+    s->nbytes = (b->nlines + 7) / 8;
+    s->byte_image = calloc((size_t)b->ntransforms, sizeof *s->byte_image);
+    s->workers = calloc((size_t)opt->threads, sizeof *s->workers);
+    uint64_t buckets = 1;
+    while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes)
+        buckets *= 2;
+    s->tt = calloc(buckets * BUCKET, sizeof(tt_slot));
+    s->tt_mask = buckets - 1;
+    if (!s->byte_image || !s->workers || !s->tt) {
+        dots_solver_free(s);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for a table of %llu MB",
+                        (unsigned long long)(opt->tt_bytes >> 20));
+    }
+    for (int t = 0; t < b->ntransforms; t++) {
+        for (int l = 0; l < b->nlines; l++) {
+            s->inverse[t][b->transform[t][l]] = (uint8_t)l;
+            for (int v = 0; v < 256; v++)
+                if (v >> (l % 8) & 1)
+                    s->byte_image[t][l / 8][v] |= 1ULL << b->transform[t][l];
+        }
+    }
+    for (int i = 0; i < opt->threads; i++) {
+        s->workers[i].s = s;
+        s->workers[i].id = i;
+    }
+    *out = s;
+    return RDB_OK;
+}
+
+void dots_solver_free(dots_solver *s)
+{
+    if (!s)
+        return;
+    free(s->byte_image);
+    free(s->workers);
+    free(s->tt);
+    free(s);
+}

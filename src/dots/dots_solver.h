@@ -1,0 +1,82 @@
+/*
+ * dots_solver.h — solving a Dots-and-Boxes position by alpha-beta search,
+ * for boards and positions too big for a database (up to 64 lines).
+ *
+ * A value is the best net number of boxes the player to move will take
+ * from here on (future boxes only: the score so far does not matter), plus
+ * `full_value` at the end of the game (0, or minus a last-move penalty, as
+ * in problem files). The search is negamax with alpha-beta driven by
+ * zero-window tests (MTD(f)), a shared transposition table of bounds keyed
+ * by the canonical line set (board symmetries and the two outer lines of
+ * each corner box, which are worth the same), and Dots-and-Boxes capture
+ * rules that cut the tree without changing any value (dots_solver.c
+ * states them and why they are exact; the tests hold them against the
+ * databases and the naive solver, and DOTS_RULES_NONE turns them off).
+ *
+ * One solver serves any number of positions of one board; it is not safe
+ * to call from two threads at once (it runs its own threads).
+ */
+#ifndef RDB_DOTS_SOLVER_H
+#define RDB_DOTS_SOLVER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "dots/dots_board.h"
+
+typedef enum {
+    DOTS_RULES_FULL,  /* forced captures and the double-dealing choice */
+    DOTS_RULES_NONE   /* every open line is a move: the reference */
+} dots_rules_mode;
+
+typedef struct {
+    uint64_t tt_bytes;           /* transposition table size (at least one 64-byte bucket) */
+    int threads;                 /* searchers sharing the table (>= 1) */
+    dots_rules_mode rules;
+    int row_order;               /* try moves in line order, not centre first (to measure) */
+    int progress;                /* a progress line on stderr every few seconds */
+} dots_solver_options;
+
+typedef struct {
+    uint64_t nodes;              /* positions searched, capture steps included */
+    uint64_t tt_hits;            /* probes that ended a node */
+    uint64_t tt_entries;         /* filled table slots */
+    uint64_t tests;              /* zero-window searches */
+    double seconds;
+} dots_solver_stats;
+
+typedef struct dots_solver dots_solver;
+
+/* A solver for board b whose full position is worth full_value. Fails for
+ * want of memory (RDB_E_NOMEM) or on bad options (RDB_E_INPUT). */
+rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solver_options *opt,
+                           dots_solver **out, rdb_error *err);
+void dots_solver_free(dots_solver *s);
+
+/* Value of position `lines` for the player to move. RDB_E_STOPPED when the
+ * stop flag (common/job.h) was raised; *value is then left unset. */
+rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_error *err);
+
+/* Whether the value of `lines` is at least `bound` (*at_least 1) or below
+ * it (0): one zero-window search, cheaper than the value. */
+rdb_status dots_solver_test(dots_solver *s, uint64_t lines, int bound, int *at_least,
+                            rdb_error *err);
+
+/* The value of drawing each open line of `lines` for the player to move
+ * (move_value[line]; INT8_MIN for a drawn line): a capture is worth its
+ * boxes plus the child's value, any other line minus the child's. Lines
+ * that a symmetry of the position maps onto each other are solved once. */
+rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
+                                   rdb_error *err);
+
+/* The moves of `lines` worth its value `value` (as dots_solver_value
+ * gave it), as a set of lines: one zero-window test per move, up to the
+ * position's symmetries. */
+rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uint64_t *best,
+                                  rdb_error *err);
+
+/* Counters since the solver was made. */
+void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out);
+
+#endif

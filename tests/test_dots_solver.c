@@ -1,0 +1,266 @@
+/*
+ * test_dots_solver.c — the Dots-and-Boxes search (src/dots/dots_solver.h)
+ * held against the naive full-table solver and against databases built by
+ * the library: every position of small boards, random positions of
+ * larger ones (with penalties and bonuses, with both rule sets, one and
+ * two searchers, and a table so small that it is always full), the value
+ * of every move, and the published values of empty boards.
+ */
+#include <stdlib.h>
+
+#include "dots/dots_board.h"
+#include "dots/dots_solver.h"
+#include "retrodb/probe.h"
+#include "test_util.h"
+
+static dots_solver *new_solver(int rows, int cols, int full_value, dots_rules_mode rules,
+                               int threads, uint64_t tt_bytes)
+{
+    rdb_error err;
+    dots_board b;
+    ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
+    dots_solver_options opt = {.tt_bytes = tt_bytes, .threads = threads, .rules = rules};
+    dots_solver *s;
+    rdb_status st = dots_solver_new(&b, full_value, &opt, &s, &err);
+    ck_assert_msg(st == RDB_OK, "%s", err.msg);
+    return s;
+}
+
+static int solve(dots_solver *s, uint64_t lines)
+{
+    rdb_error err;
+    int v = 0;
+    rdb_status st = dots_solver_value(s, lines, &v, &err);
+    ck_assert_msg(st == RDB_OK, "%s", err.msg);
+    return v;
+}
+
+/* Every position of a small board, against the naive table. */
+static void check_all_positions(int rows, int cols, int full_value, dots_rules_mode rules)
+{
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, rows, cols, 0, full_value), 0);
+    dots_solver *s = new_solver(rows, cols, full_value, rules, 1, 1 << 20);
+    uint64_t n = 1ULL << nv.board.nlines;
+    for (uint64_t pos = 0; pos < n; pos++)
+        TU_ASSERT_MSG(solve(s, pos) == naive_value(&nv, pos),
+                      "%dx%d full value %d, position %#llx: solver %d, naive %d", rows, cols,
+                      full_value, (unsigned long long)pos, solve(s, pos), naive_value(&nv, pos));
+    dots_solver_free(s);
+    naive_free(&nv);
+}
+
+START_TEST(test_all_2x2)
+{
+    for (int fv = -2; fv <= 2; fv++) {
+        check_all_positions(2, 2, fv, DOTS_RULES_FULL);
+        check_all_positions(2, 2, fv, DOTS_RULES_NONE);
+    }
+}
+END_TEST
+
+START_TEST(test_all_1x4_2x3)
+{
+    check_all_positions(1, 4, 0, DOTS_RULES_FULL);
+    check_all_positions(1, 4, -1, DOTS_RULES_FULL);
+    check_all_positions(2, 3, 0, DOTS_RULES_FULL);
+    check_all_positions(2, 3, -2, DOTS_RULES_FULL);
+}
+END_TEST
+
+/* Random positions of 3x3 (24 lines) against the naive table, under every
+ * option that must not change a value. */
+static void check_random_3x3(int full_value, dots_rules_mode rules, int threads, uint64_t tt_bytes,
+                             int count, uint64_t seed, int max_open)
+{
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 3, 3, 0, full_value), 0);
+    dots_solver *s = new_solver(3, 3, full_value, rules, threads, tt_bytes);
+    for (int i = 0; i < count; i++) {
+        uint64_t pos = naive_random_position(&seed, nv.board.nlines, 0);
+        if (nv.board.nlines - __builtin_popcountll(pos) > max_open) {
+            i--;
+            continue;
+        }
+        int v = solve(s, pos), want = naive_value(&nv, pos);
+        TU_ASSERT_MSG(v == want, "3x3 fv %d rules %d threads %d: position %#llx: %d, naive %d",
+                      full_value, rules, threads, (unsigned long long)pos, v, want);
+    }
+    if (max_open >= 24)
+        TU_ASSERT_EQ(solve(s, 0), naive_value(&nv, 0));
+    dots_solver_free(s);
+    naive_free(&nv);
+}
+
+START_TEST(test_random_3x3)
+{
+    check_random_3x3(0, DOTS_RULES_FULL, 1, 64 << 20, 3000, 11, 24);
+    check_random_3x3(-3, DOTS_RULES_FULL, 1, 64 << 20, 1000, 12, 24);
+    check_random_3x3(2, DOTS_RULES_FULL, 1, 64 << 20, 1000, 13, 24);
+    check_random_3x3(0, DOTS_RULES_NONE, 1, 64 << 20, 300, 14, 24);
+}
+END_TEST
+
+START_TEST(test_threads_and_tiny_table)
+{
+    /* 64 bytes: a single bucket, full after four positions (so only
+     * positions a search without a table finishes quickly). */
+    check_random_3x3(0, DOTS_RULES_FULL, 1, 64, 300, 21, 12);
+    check_random_3x3(0, DOTS_RULES_FULL, 2, 64 << 20, 500, 22, 24);
+    check_random_3x3(-1, DOTS_RULES_FULL, 2, 4096, 300, 23, 16);
+}
+END_TEST
+
+START_TEST(test_move_values)
+{
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 3, 3, 0, 0), 0);
+    dots_solver *s = new_solver(3, 3, 0, DOTS_RULES_FULL, 1, 64 << 20);
+    uint64_t seed = 31;
+    for (int i = 0; i < 40; i++) {
+        uint64_t pos = i == 0 ? 0 : naive_random_position(&seed, nv.board.nlines, 0);
+        int mv[DOTS_MAX_LINES];
+        rdb_error err;
+        ck_assert_int_eq(dots_solver_move_values(s, pos, mv, &err), RDB_OK);
+        int value = naive_value(&nv, pos);
+        uint64_t best = 0, want_best = 0;
+        ck_assert_int_eq(dots_solver_best_moves(s, pos, value, &best, &err), RDB_OK);
+        for (int l = 0; l < nv.board.nlines; l++) {
+            if (pos >> l & 1) {
+                TU_ASSERT_EQ(mv[l], INT8_MIN);
+                continue;
+            }
+            TU_ASSERT_MSG(mv[l] == naive_move_value(&nv, pos, l),
+                          "position %#llx line %d: %d, naive %d", (unsigned long long)pos, l,
+                          mv[l], naive_move_value(&nv, pos, l));
+            if (naive_move_value(&nv, pos, l) == value)
+                want_best |= 1ULL << l;
+        }
+        TU_ASSERT_EQ(best, want_best);
+    }
+    dots_solver_free(s);
+    naive_free(&nv);
+}
+END_TEST
+
+/* Random positions with 10 to 26 open lines inside a database built from
+ * `start` (a subgame of a board too big to build whole in a test). */
+static void check_against_database(int rows, int cols, uint64_t start, int full_value, int count,
+                                   uint64_t seed)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    rdb_error err;
+    rdb_status st = tu_build(dir, rows, cols, start, full_value, 0, "custom", 2, &err);
+    ck_assert_msg(st == RDB_OK, "%s", err.msg);
+    rdb_probe *p;
+    ck_assert_int_eq(rdb_probe_open(dir, &p, &err), RDB_OK);
+    dots_solver *s = new_solver(rows, cols, full_value, DOTS_RULES_FULL, 1, 64 << 20);
+    dots_board b;
+    dots_board_init(&b, rows, cols, &err);
+    uint64_t open = dots_all_lines(&b) & ~start;
+    int nopen = __builtin_popcountll(open);
+    for (int i = 0; i < count; i++) {
+        uint64_t pos = start;
+        int want_open = 10 + (int)(naive_rand(&seed) % 17);
+        if (want_open > nopen)
+            want_open = nopen;
+        /* Draw random open lines until want_open are left. */
+        while (__builtin_popcountll(open & ~pos) > want_open) {
+            uint64_t free_lines = open & ~pos;
+            int k = (int)(naive_rand(&seed) % (uint64_t)__builtin_popcountll(free_lines));
+            while (k--)
+                free_lines &= free_lines - 1;
+            pos |= free_lines & -free_lines;
+        }
+        if (i == 0)
+            pos = start;
+        int want;
+        ck_assert_int_eq(rdb_probe_value(p, pos, &want, &err), RDB_OK);
+        int v = solve(s, pos);
+        TU_ASSERT_MSG(v == want, "%dx%d fv %d: position %#llx: solver %d, database %d", rows, cols,
+                      full_value, (unsigned long long)pos, v, want);
+    }
+    dots_solver_free(s);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+}
+
+START_TEST(test_database_3x4)
+{
+    check_against_database(3, 4, 0, 0, 1500, 41);
+}
+END_TEST
+
+/* A random start on a board of `lines` lines leaving `open` open. */
+static uint64_t random_start(uint64_t *seed, int nlines, int open)
+{
+    uint64_t pos = 0;
+    while (__builtin_popcountll(pos) < nlines - open)
+        pos |= 1ULL << (naive_rand(seed) % (uint64_t)nlines);
+    return pos;
+}
+
+START_TEST(test_database_4x4_3x5)
+{
+    uint64_t seed = 51;
+    for (int k = 0; k < 3; k++) {
+        check_against_database(4, 4, random_start(&seed, 40, 24), k == 2 ? -2 : 0, 300, 52 + k);
+        check_against_database(3, 5, random_start(&seed, 38, 24), k == 2 ? 1 : 0, 300, 62 + k);
+    }
+}
+END_TEST
+
+/* Published values of empty boards (data/known-values.md). */
+START_TEST(test_empty_boards)
+{
+    static const struct { int rows, cols, value; } known[] = {
+        {1, 1, -1}, {2, 2, 2}, {3, 3, -3}, {2, 5, -2}, {2, 6, 2}, {3, 4, 0},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        dots_solver *s = new_solver(known[i].rows, known[i].cols, 0, DOTS_RULES_FULL, 2, 256 << 20);
+        int v = solve(s, 0);
+        ck_assert_msg(v == known[i].value, "%dx%d: %d, published %d", known[i].rows,
+                      known[i].cols, v, known[i].value);
+        dots_solver_free(s);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    rdb_error err;
+    dots_board b;
+    dots_board_init(&b, 2, 2, &err);
+    dots_solver_options opt = {.tt_bytes = 1 << 20, .threads = 1};
+    dots_solver *s;
+    ck_assert_int_eq(dots_solver_new(&b, 101, &opt, &s, &err), RDB_E_INPUT);
+    ck_assert_ptr_null(s);
+    opt.tt_bytes = 8;
+    ck_assert_int_eq(dots_solver_new(&b, 0, &opt, &s, &err), RDB_E_INPUT);
+    opt.tt_bytes = 1 << 20;
+    ck_assert_int_eq(dots_solver_new(&b, 0, &opt, &s, &err), RDB_OK);
+    int v = 7;
+    ck_assert_int_eq(dots_solver_value(s, 1ULL << 12, &v, &err), RDB_E_INPUT);
+    ck_assert_int_eq(v, 7);
+    dots_solver_free(s);
+}
+END_TEST
+
+Suite *dots_solver_suite(void)
+{
+    Suite *s = suite_create("dots_solver");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_all_2x2);
+    tcase_add_test(tc, test_all_1x4_2x3);
+    tcase_add_test(tc, test_random_3x3);
+    tcase_add_test(tc, test_threads_and_tiny_table);
+    tcase_add_test(tc, test_move_values);
+    tcase_add_test(tc, test_database_3x4);
+    tcase_add_test(tc, test_database_4x4_3x5);
+    tcase_add_test(tc, test_empty_boards);
+    tcase_add_test(tc, test_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,278 @@
+/*
+ * solve_dots.c — `retrodb solve dots RxC`, `--position FILE` and
+ * `--problem FILE`: the value of a Dots-and-Boxes position by search
+ * (src/dots/dots_solver.h), its best moves or the value of every move,
+ * and the search's statistics.
+ *
+ * Every argument is checked, and the position read, before the search
+ * starts. A position is any diagram `query` reads (with an optional A/B
+ * line); a problem file also brings the value of the full position (a
+ * last-move penalty) and the boxes already taken, so the final scores of
+ * A and B are printed too.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+
+#include "common/number.h"
+#include "common/text_input.h"
+#include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
+#include "dots/dots_solver.h"
+#include "dots/problem.h"
+
+#define DEFAULT_TT_MB 1024
+
+static const char *const solve_usage =
+    "usage: retrodb solve dots RxC [--variant empty|swedish|icelandic] [options]\n"
+    "       retrodb solve dots --position FILE [options]   (FILE '-' = standard input)\n"
+    "       retrodb solve dots --problem FILE [options]\n"
+    "options: --first-moves the value of every move (default: the best moves only)\n"
+    "         --value-only  the value alone, without looking for the best moves\n"
+    "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
+    "         --threads N   searchers sharing the table (default 1)\n"
+    "         --rules full|none  capture rules (default full; none searches every line)\n"
+    "         --row-order   try moves in line order, not centre first (to measure)\n"
+    "         --json        one JSON object on standard output\n"
+    "         --progress    progress on stderr even when it is not a terminal\n"
+    "         --quiet       no progress\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+    fputs("retrodb: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    fputs(solve_usage, stderr);
+    return 2;
+}
+
+typedef struct {
+    const char *board, *variant, *position, *problem;
+    int first_moves, value_only, json, quiet, progress;
+    dots_solver_options opt;
+} solve_args;
+
+/* 0, or the exit status after a message. */
+static int parse_args(int argc, char **argv, solve_args *a)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        long n;
+        if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-mb"))) {
+            if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
+                return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
+            a->opt.tt_bytes = (uint64_t)n << 20;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
+            if (rdb_parse_long(v, 1, 256, &n) != 0)
+                return bad("bad --threads '%s' (want 1 to 256)", v);
+            a->opt.threads = (int)n;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--rules"))) {
+            if (strcmp(v, "full") == 0)
+                a->opt.rules = DOTS_RULES_FULL;
+            else if (strcmp(v, "none") == 0)
+                a->opt.rules = DOTS_RULES_NONE;
+            else
+                return bad("unknown --rules '%s' (full or none)", v);
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant"))) {
+            a->variant = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
+            a->position = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--problem"))) {
+            a->problem = v;
+        } else if (strcmp(argv[i], "--first-moves") == 0) {
+            a->first_moves = 1;
+        } else if (strcmp(argv[i], "--value-only") == 0) {
+            a->value_only = 1;
+        } else if (strcmp(argv[i], "--row-order") == 0) {
+            a->opt.row_order = 1;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            a->json = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (strcmp(argv[i], "--progress") == 0) {
+            a->progress = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return bad("unknown or incomplete option '%s'", argv[i]);
+        } else if (!a->board) {
+            a->board = argv[i];
+        } else {
+            return bad("unexpected argument '%s'", argv[i]);
+        }
+    }
+    int sources = !!a->board + !!a->position + !!a->problem;
+    if (sources != 1)
+        return bad("%sgive exactly one of a board RxC, --position FILE and --problem FILE",
+                   "");
+    if (a->first_moves && a->value_only)
+        return bad("%s--first-moves and --value-only exclude each other", "");
+    if (a->variant && !a->board)
+        return bad("--variant '%s' goes with a board RxC", a->variant);
+    return 0;
+}
+
+/* The position to solve, as a problem (a plain board or diagram gets the
+ * defaults: A to move, no penalty, nothing taken). */
+static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *err)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->to_move = 'A';
+    if (a->board) {
+        int rows, cols;
+        if (rdb_parse_board(a->board, RDB_TOOL_MAX_SIDE, &rows, &cols))
+            return rdb_fail(err, RDB_E_INPUT, "bad board '%s' (want RxC, e.g. 3x5)", a->board);
+        dots_board b;
+        rdb_status st = dots_board_init(&b, rows, cols, err);
+        if (st != RDB_OK)
+            return st;
+        pr->diagram.rows = rows;
+        pr->diagram.cols = cols;
+        const char *variant = a->variant ? a->variant : "empty";
+        if (strcmp(variant, "swedish") == 0)
+            pr->diagram.drawn = dots_border_lines(&b);
+        else if (strcmp(variant, "icelandic") == 0)
+            pr->diagram.drawn = dots_icelandic_lines(&b);
+        else if (strcmp(variant, "empty") != 0)
+            return rdb_fail(err, RDB_E_INPUT, "unknown variant '%s' (empty, swedish, icelandic)",
+                            variant);
+        memset(pr->diagram.owner, ' ', sizeof pr->diagram.owner);
+        return RDB_OK;
+    }
+    const char *path = a->problem ? a->problem : a->position;
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+    char *text;
+    rdb_status st = rdb_read_file(path, &text, err);
+    if (st != RDB_OK)
+        return st;
+    st = a->problem ? rdb_problem_parse(text, name, pr, err)
+                    : rdb_problem_parse_position(text, name, pr, err);
+    free(text);
+    return st;
+}
+
+static void print_line_list(const dots_board *b, uint64_t lines, int json)
+{
+    int first = 1;
+    for (int l = 0; l < b->nlines; l++) {
+        if (!(lines >> l & 1))
+            continue;
+        char name[32];
+        dots_line_name(b, l, name);
+        printf(json ? "%s\"%s\"" : "%s%s", first ? "" : json ? "," : " ", name);
+        first = 0;
+    }
+}
+
+static void print_json(const dots_board *b, const rdb_problem *pr, int scores, int value,
+                       uint64_t best, const int *move_value, const dots_solver_options *opt,
+                       const dots_solver_stats *st)
+{
+    printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"best\":[", b->rows, b->cols,
+           value);
+    print_line_list(b, best, 1);
+    printf("]");
+    if (scores)
+        printf(",\"to_move\":\"%c\",\"score_a\":%d,\"score_b\":%d", pr->to_move,
+               rdb_problem_margin(pr, value, 'A'), rdb_problem_margin(pr, value, 'B'));
+    if (move_value) {
+        printf(",\"moves\":[");
+        int first = 1;
+        for (int l = 0; l < b->nlines; l++) {
+            if (pr->diagram.drawn >> l & 1)
+                continue;
+            char name[32];
+            dots_line_name(b, l, name);
+            printf("%s{\"line\":\"%s\",\"value\":%d}", first ? "" : ",", name, move_value[l]);
+            first = 0;
+        }
+        printf("]");
+    }
+    printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"tt_hits\":%llu,\"tests\":%llu,"
+           "\"tt_entries\":%llu,\"seconds\":%.3f}\n",
+           opt->rules == DOTS_RULES_FULL ? "full" : "none", opt->threads,
+           (unsigned long long)st->nodes, (unsigned long long)st->tt_hits,
+           (unsigned long long)st->tests, (unsigned long long)st->tt_entries, st->seconds);
+}
+
+static void print_text(const dots_board *b, const rdb_problem *pr, int scores, int value,
+                       uint64_t best, const int *move_value, const dots_solver_stats *st)
+{
+    if (move_value)
+        dots_diagram_print_values(stdout, b, pr->diagram.drawn, pr->diagram.owner, move_value);
+    else
+        dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
+    printf("value for the player to move: %+d (net future boxes)\n", value);
+    if (scores)
+        printf("final score for A: %+d, for B: %+d (%c to move)\n",
+               rdb_problem_margin(pr, value, 'A'), rdb_problem_margin(pr, value, 'B'),
+               pr->to_move);
+    if (best) {
+        printf("best moves: ");
+        print_line_list(b, best, 0);
+        printf("\n");
+    }
+    printf("search: %.2f s, %llu nodes (%.0f per second), %llu zero-window tests, "
+           "tt hits %llu, tt entries %llu\n",
+           st->seconds, (unsigned long long)st->nodes,
+           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->tests,
+           (unsigned long long)st->tt_hits, (unsigned long long)st->tt_entries);
+}
+
+int rdb_cmd_solve_dots(int argc, char **argv)
+{
+    solve_args a = {.opt = {.tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    rdb_error err;
+    rdb_problem pr;
+    rdb_status st = read_input(&a, &pr, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    dots_board b;
+    st = dots_board_init(&b, pr.diagram.rows, pr.diagram.cols, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    a.opt.progress = !a.quiet && (a.progress || isatty(STDERR_FILENO));
+
+    dots_solver *s;
+    st = dots_solver_new(&b, pr.has_value ? pr.full_value : 0, &a.opt, &s, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    rdb_tool_catch_signals();
+    int value = 0, move_value[DOTS_MAX_LINES];
+    uint64_t best = 0;
+    uint64_t lines = pr.diagram.drawn;
+    if (a.first_moves) {
+        st = dots_solver_move_values(s, lines, move_value, &err);
+        if (st == RDB_OK) {
+            value = lines == dots_all_lines(&b) ? (pr.has_value ? pr.full_value : 0) : INT32_MIN;
+            for (int l = 0; l < b.nlines; l++)
+                if (!(lines >> l & 1) && move_value[l] > value)
+                    value = move_value[l];
+            for (int l = 0; l < b.nlines; l++)
+                if (!(lines >> l & 1) && move_value[l] == value)
+                    best |= 1ULL << l;
+        }
+    } else {
+        st = dots_solver_value(s, lines, &value, &err);
+        if (st == RDB_OK && !a.value_only)
+            st = dots_solver_best_moves(s, lines, value, &best, &err);
+    }
+    if (st == RDB_OK) {
+        dots_solver_stats stats;
+        dots_solver_stats_get(s, &stats);
+        int scores = a.problem || pr.has_to_move || pr.taken_a || pr.taken_b;
+        const int *mv = a.first_moves ? move_value : NULL;
+        if (a.json)
+            print_json(&b, &pr, scores, value, best, mv, &a.opt, &stats);
+        else
+            print_text(&b, &pr, scores, value, best, mv, &stats);
+    }
+    dots_solver_free(s);
+    return rdb_tool_report(st, &err);
+}
