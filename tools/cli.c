@@ -37,6 +37,15 @@ int rdb_tool_usage(void)
     return 2;
 }
 
+int rdb_tool_usage_error(const char *usage, const char *fmt, const char *arg)
+{
+    fputs("retrodb: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    fputs(usage, stderr);
+    return 2;
+}
+
 void rdb_tool_help(void)
 {
     fputs(usage_text, stdout);

@@ -15,6 +15,10 @@
 /* Print the usage text on stderr; returns 2. */
 int rdb_tool_usage(void);
 
+/* "retrodb: " and the message fmt (one %s, arg), then a subcommand's usage
+ * text, on stderr; returns 2. */
+int rdb_tool_usage_error(const char *usage, const char *fmt, const char *arg);
+
 /* Print the usage text on stdout (for --help). */
 void rdb_tool_help(void);
 

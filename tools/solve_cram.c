@@ -42,11 +42,7 @@ static const char *const solve_usage =
 
 static int bad(const char *fmt, const char *arg)
 {
-    fputs("retrodb: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    fputs(solve_usage, stderr);
-    return 2;
+    return rdb_tool_usage_error(solve_usage, fmt, arg);
 }
 
 static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t *covered,

@@ -604,6 +604,16 @@ rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_err
     return st;
 }
 
+/* Where key is among the first n keys, or -1: the children of a root that
+ * a symmetry maps onto each other are solved once. */
+static int index_of(const uint64_t *keys, int n, uint64_t key)
+{
+    for (int i = 0; i < n; i++)
+        if (keys[i] == key)
+            return i;
+    return -1;
+}
+
 rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
                                    rdb_error *err)
 {
@@ -624,10 +634,7 @@ rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_valu
         uint64_t child = lines | 1ULL << l;
         int t, b = dots_boxes_completed(&s->board, lines, l);
         uint64_t key = canonical(s, child, &t);
-        int found = -1;
-        for (int i = 0; i < ndone; i++)
-            if (done_key[i] == key)
-                found = i;
+        int found = index_of(done_key, ndone, key);
         int v;
         if (found >= 0) {
             v = done_value[found];
@@ -658,11 +665,9 @@ rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uin
         if (lines >> l & 1)
             continue;
         uint64_t child = lines | 1ULL << l;
-        int t, b = dots_boxes_completed(&s->board, lines, l), found = -1;
+        int t, b = dots_boxes_completed(&s->board, lines, l);
         uint64_t key = canonical(s, child, &t);
-        for (int i = 0; i < ndone; i++)
-            if (done_key[i] == key)
-                found = i;
+        int found = index_of(done_key, ndone, key);
         int is_best;
         if (found >= 0) {
             is_best = done_best[found];
