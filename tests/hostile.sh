@@ -45,6 +45,7 @@ before=$(tree "$T")
 toolong=$long/$(printf 'e%.0s' $(seq 200))
 expect 2 'folder name is too long' -- "$RETRODB" build dots 2x2 --dir "$toolong" --quiet
 expect 2 'folder name is too long' -- "$RETRODB" build cram 3x3 --dir "$toolong" --quiet
+expect 2 'folder name is too long' -- "$RETRODB" build dots --problem data/problems/penalty-3x3.txt --dir "$toolong" --quiet
 [ "$before" = "$(tree "$T")" ] && ok || bad "a refused long folder name left files"
 mkdir -p "$toolong" && cp -r "$T/ref22/." "$toolong/"
 expect 2 'too long' -- query22 "$toolong"

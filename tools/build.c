@@ -14,6 +14,7 @@
 #include "commands.h"
 
 #include "common/number.h"
+#include "common/path.h"
 
 #include "common/text_input.h"
 #include "dots/dots.h"
@@ -36,7 +37,12 @@
 static rdb_status keep_problem(const char *dir, const rdb_params *params, const char *text,
                                const rdb_problem *prob, rdb_error *err)
 {
-    rdb_status st = rdb_mkdirs(dir, err);
+    char path[RDB_PATH_MAX];
+    rdb_status st = rdb_check_dir_name(dir, err);
+    if (st == RDB_OK)
+        st = rdb_path_format(path, sizeof path, err, "%s/%s", dir, RDB_PROBLEM_FILE);
+    if (st == RDB_OK)
+        st = rdb_mkdirs(dir, err);
     if (st != RDB_OK)
         return st;
     if (rdb_lock_holder(dir) != 0)
@@ -48,8 +54,6 @@ static rdb_status keep_problem(const char *dir, const rdb_params *params, const 
         return st;
     if (st == RDB_OK && rdb_params_diff(&old, params, why, sizeof why))
         return RDB_OK;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, RDB_PROBLEM_FILE);
     char *old_text;
     rdb_error ignored;
     if (st == RDB_OK && rdb_read_file(path, &old_text, &ignored) == RDB_OK) {
@@ -199,7 +203,7 @@ int rdb_cmd_build(int argc, char **argv)
             return fprintf(stderr, "retrodb: unknown variant '%s' (empty, swedish, icelandic)\n", variant), 2;
         snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
     }
-    char defdir[256];
+    char defdir[RDB_PATH_MAX]; /* "db/" and a file's base name always fit */
     if (!dir && problem_file) {
         problem_dir(problem_file, &opt.params, defdir, sizeof defdir);
         dir = defdir;

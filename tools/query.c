@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/path.h"
 #include "common/text_input.h"
 #include "cram/cram.h"
 #include "dots/dots_board.h"
@@ -26,14 +27,17 @@
  * no PROBLEM file. */
 static rdb_status read_problem(const char *dir, rdb_problem *prob, int *has, rdb_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, RDB_PROBLEM_FILE);
+    char path[RDB_PATH_MAX];
+    *has = 0;
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/%s", dir, RDB_PROBLEM_FILE);
+    if (st != RDB_OK)
+        return st;
     FILE *f = fopen(path, "r");
     *has = f != NULL;
     if (!f)
         return errno == ENOENT ? RDB_OK : rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     char *text;
-    rdb_status st = rdb_read_stream(f, path, &text, err);
+    st = rdb_read_stream(f, path, &text, err);
     fclose(f);
     if (st != RDB_OK)
         return st;

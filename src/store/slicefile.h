@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/path.h"
 #include "layout/layout.h"
 
 #define RDB_FRAME_ENTRIES (1u << 17)
@@ -41,7 +42,7 @@ typedef struct {
 
 typedef struct {
     int fd;
-    char path[4096];
+    char path[RDB_PATH_MAX];
     rdb_slice_id id;
     uint64_t values_checksum;
     uint32_t frame_entries;
@@ -59,7 +60,7 @@ rdb_status rdb_slice_write(const char *path, const rdb_slice_id *id, const int8_
 
 /* A slice compressed in memory, ready to be committed to its file. */
 typedef struct {
-    char path[4096];
+    char path[RDB_PATH_MAX];
     int nbufs;
     void **bufs;
     size_t *lens;

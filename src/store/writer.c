@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/path.h"
 #include "store/fsutil.h"
 
 struct rdb_writer {
@@ -25,12 +26,12 @@ struct rdb_writer {
     rdb_status status;      /* first failure, sticky */
     rdb_error error;
     rdb_manifest *man;
-    char dir[4096];
+    char dir[RDB_PATH_MAX];
 };
 
 static rdb_status commit(rdb_writer *w, rdb_error *err)
 {
-    char folder[4096];
+    char folder[RDB_PATH_MAX];
     snprintf(folder, sizeof folder, "%s", w->enc.path);
     char *slash = strrchr(folder, '/');
     if (slash)
