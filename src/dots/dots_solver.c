@@ -61,6 +61,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/job.h"
 
@@ -91,7 +92,7 @@ typedef struct dots_worker {
     struct dots_solver *s;
     int id;
     int aborted;
-    uint64_t nodes, tt_hits;
+    uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
 } dots_worker;
 
 struct dots_solver {
@@ -234,7 +235,8 @@ static uint64_t tt_probe(const struct dots_solver *s, uint64_t key)
 /* Store bounds for key, merged with what the table knows of it (every
  * bound ever stored is true, so they narrow each other). A new key takes
  * the slot whose position had the fewest open lines. */
-static void tt_store(struct dots_solver *s, uint64_t key, int lower, int upper, int best, int open)
+static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lower, int upper,
+                     int best, int open)
 {
     tt_slot *b = s->tt + (slot_hash(key) & s->tt_mask) * BUCKET;
     int victim = 0, victim_open = INT_MAX;
@@ -257,8 +259,9 @@ static void tt_store(struct dots_solver *s, uint64_t key, int lower, int upper, 
             victim = i;
         }
     }
-    if (lower > upper) /* cannot happen with true bounds; keep the newer */
+    if (lower > upper) /* cannot happen with true bounds */
         return;
+    w->tt_new += victim_open < 0;
     slot_write(&b[victim], key, pack(lower, upper, best, open));
 }
 
@@ -481,7 +484,7 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
     int lo = best >= beta0 ? best : -bound, hi = best <= alpha0 ? best : bound;
     if (best > alpha0 && best < beta0)
         lo = hi = best;
-    tt_store(s, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
+    tt_store(s, w, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
              best_move == NO_MOVE ? NO_MOVE : map_move(s, drawn, t, best_move, 1),
              s->nlines - __builtin_popcountll(drawn));
     return best;
@@ -696,8 +699,8 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
         out->nodes += s->workers[i].nodes;
         out->tt_hits += s->workers[i].tt_hits;
     }
-    for (uint64_t i = 0; i < (s->tt_mask + 1) * BUCKET; i++)
-        out->tt_entries += s->tt[i].data != 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        out->tt_entries += s->workers[i].tt_new;
     out->tests = s->tests;
     out->seconds = s->seconds;
 }
@@ -755,6 +758,20 @@ static void find_corners(struct dots_solver *s)
     }
 }
 
+/* The table: zeroed pages from the kernel, on huge pages where it gives
+ * them (the table is touched at random, so small pages cost a fault
+ * each, most of the time of a short solve). */
+static tt_slot *table_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solver_options *opt,
                            dots_solver **out, rdb_error *err)
 {
@@ -792,7 +809,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     uint64_t buckets = 1;
     while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes)
         buckets *= 2;
-    s->tt = calloc(buckets * BUCKET, sizeof(tt_slot));
+    s->tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
     s->tt_mask = buckets - 1;
     if (!s->byte_image || !s->workers || !s->tt) {
         dots_solver_free(s);
@@ -821,6 +838,7 @@ void dots_solver_free(dots_solver *s)
         return;
     free(s->byte_image);
     free(s->workers);
-    free(s->tt);
+    if (s->tt)
+        munmap(s->tt, (s->tt_mask + 1) * BUCKET * sizeof(tt_slot));
     free(s);
 }
