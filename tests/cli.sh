@@ -160,6 +160,12 @@ qv=$(printf "$pos33" | "$RETRODB" query --dir "$T/d33" --json)
 "$RETRODB" build dots --problem data/problems/penalty-3x3.txt --dir "$T/p33" --quiet || bad "build penalty-3x3"
 qs=$("$RETRODB" query --dir "$T/p33" data/problems/penalty-3x3.txt | grep '^final score')
 expect 0 "${qs#final score }" -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --quiet
+expect 0 'the value for the player to move is -3' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledger33" --quiet
+expect 0 '"at_least":0,"at_most":1,"searched":0' -- "$RETRODB" solve dots 3x3 --prove -2 --ledger "$T/ledger33" --json --quiet
+printf '3x3 0 >= 1 nodes=1 seconds=1 lines: h7,7\n' > "$T/badledger"
+expect 1 'badledger:1: not a ledger line' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/badledger"
+expect 2 'needs a --ledger' -- "$RETRODB" solve dots 3x3 --prove -3
+expect 2 'bad --part' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledger33" --part 2/2
 expect 2 'bad board' -- "$RETRODB" solve dots 3by3
 expect 2 '180 lines' -- "$RETRODB" solve dots 9x9
 expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast

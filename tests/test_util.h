@@ -52,6 +52,7 @@ Suite *cram_table_suite(void);
 Suite *loony_suite(void);
 Suite *chains_suite(void);
 Suite *dots_solver_suite(void);
+Suite *dots_proof_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

@@ -19,10 +19,13 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/job.h"
 #include "common/number.h"
 #include "common/text_input.h"
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
+#include "dots/dots_ledger.h"
+#include "dots/dots_proof.h"
 #include "dots/dots_solver.h"
 #include "dots/problem.h"
 
@@ -38,6 +41,10 @@ static const char *const solve_usage =
     "         --threads N   searchers sharing the table (default 1)\n"
     "         --rules full|none  capture rules (default full; none searches every line)\n"
     "         --row-order   try moves in line order, not centre first (to measure)\n"
+    "         --prove V     prove that the value is V, as sub-proofs recorded in the ledger\n"
+    "         --ledger F    bounds proved earlier (read at start) and appended as proved\n"
+    "         --split-depth D  plies a proof is split before searching (default 2)\n"
+    "         --part K/N    search only part K (0..N-1) of a proof's sub-proofs\n"
     "         --json        one JSON object on standard output\n"
     "         --progress    progress on stderr even when it is not a terminal\n"
     "         --quiet       no progress\n";
@@ -48,9 +55,11 @@ static int bad(const char *fmt, const char *arg)
 }
 
 typedef struct {
-    const char *board, *variant, *position, *problem;
+    const char *board, *variant, *position, *problem, *ledger;
     int first_moves, value_only, json, quiet, progress;
+    int prove, has_prove;
     dots_solver_options opt;
+    dots_proof_options proof;
 } solve_args;
 
 /* 0, or the exit status after a message. */
@@ -74,6 +83,29 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 a->opt.rules = DOTS_RULES_NONE;
             else
                 return bad("unknown --rules '%s' (full or none)", v);
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--prove"))) {
+            if (rdb_parse_long(v, -200, 200, &n) != 0)
+                return bad("bad --prove '%s' (want a value, -200 to 200)", v);
+            a->prove = (int)n;
+            a->has_prove = 1;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--ledger"))) {
+            a->ledger = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--split-depth"))) {
+            if (rdb_parse_long(v, 0, 8, &n) != 0)
+                return bad("bad --split-depth '%s' (want 0 to 8)", v);
+            a->proof.depth = (int)n;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--part"))) {
+            long k, parts;
+            const char *slash = strchr(v, '/');
+            char first[32];
+            if (!slash || slash - v >= (long)sizeof first)
+                return bad("bad --part '%s' (want K/N, e.g. 0/2)", v);
+            snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+            if (rdb_parse_long(slash + 1, 1, 1024, &parts) != 0 ||
+                rdb_parse_long(first, 0, parts - 1, &k) != 0)
+                return bad("bad --part '%s' (want K/N with 0 <= K < N)", v);
+            a->proof.part = (int)k;
+            a->proof.nparts = (int)parts;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant"))) {
             a->variant = v;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
@@ -106,6 +138,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
                    "");
     if (a->first_moves && a->value_only)
         return bad("%s--first-moves and --value-only exclude each other", "");
+    if (a->has_prove && (a->first_moves || a->value_only))
+        return bad("%s--prove excludes --first-moves and --value-only", "");
+    if (a->has_prove && !a->ledger)
+        return bad("%s--prove needs a --ledger FILE to record its sub-proofs in", "");
+    if (a->proof.nparts > 1 && !a->has_prove)
+        return bad("%s--part goes with --prove", "");
     if (a->variant && !a->board)
         return bad("--variant '%s' goes with a board RxC", a->variant);
     return 0;
@@ -218,9 +256,48 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
            (unsigned long long)st->tt_hits, (unsigned long long)st->tt_entries);
 }
 
+static const char *claim_word(int r)
+{
+    return r > 0 ? "proved" : r == 0 ? "disproved" : "not decided yet";
+}
+
+static int run_proof(const solve_args *a, const dots_board *b, const rdb_problem *pr,
+                     dots_solver *s, dots_ledger *l)
+{
+    rdb_error err;
+    dots_proof_result r;
+    dots_proof_options po = a->proof;
+    po.verbose = !a->quiet;
+    double t0 = rdb_now();
+    rdb_status st = dots_prove(s, l, pr->diagram.drawn, a->prove, &po, &r, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    double seconds = rdb_now() - t0;
+    int v = a->prove;
+    if (a->json) {
+        printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"prove\":%d,\"at_least\":%d,"
+               "\"at_most\":%d,\"searched\":%d,\"from_ledger\":%d,\"skipped\":%d,"
+               "\"nodes\":%llu,\"seconds\":%.3f}\n",
+               b->rows, b->cols, v, r.at_least, r.at_most, r.searched, r.from_ledger, r.skipped,
+               (unsigned long long)r.nodes, seconds);
+        return 0;
+    }
+    dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
+    printf("value >= %d: %s\nvalue <= %d: %s\n", v, claim_word(r.at_least), v,
+           claim_word(r.at_most));
+    if (r.at_least == 1 && r.at_most == 1)
+        printf("the value for the player to move is %+d\n", v);
+    else if (r.at_least == 0 || r.at_most == 0)
+        printf("the value for the player to move is not %+d\n", v);
+    printf("proof: %d searches now, %d claims from the ledger '%s', %d left to other parts; "
+           "%llu nodes in %.1f s\n",
+           r.searched, r.from_ledger, a->ledger, r.skipped, (unsigned long long)r.nodes, seconds);
+    return 0;
+}
+
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    solve_args a = {.opt = {.tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
@@ -239,7 +316,23 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     st = dots_solver_new(&b, pr.has_value ? pr.full_value : 0, &a.opt, &s, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+    dots_ledger ledger = {0};
+    if (a.ledger) {
+        st = dots_ledger_open(&ledger, a.ledger, &b, pr.has_value ? pr.full_value : 0, &err);
+        if (st != RDB_OK) {
+            dots_solver_free(s);
+            return rdb_tool_report(st, &err);
+        }
+        dots_proof_use_ledger(s, &ledger);
+    }
     rdb_tool_catch_signals();
+    if (a.has_prove) {
+        int rc = run_proof(&a, &b, &pr, s, &ledger);
+        dots_ledger_close(&ledger);
+        dots_solver_free(s);
+        return rc;
+    }
+    dots_ledger_close(&ledger);
     int value = 0, move_value[DOTS_MAX_LINES];
     uint64_t best = 0;
     uint64_t lines = pr.diagram.drawn;

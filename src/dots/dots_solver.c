@@ -692,6 +692,51 @@ rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uin
     return st;
 }
 
+uint64_t dots_solver_canonical(const dots_solver *s, uint64_t lines)
+{
+    int t;
+    return canonical(s, lines, &t);
+}
+
+int dots_solver_move_order(const dots_solver *s, uint64_t lines, uint8_t moves[DOTS_MAX_LINES])
+{
+    int8_t cnt[DOTS_MAX_BOXES];
+    for (int b = 0; b < s->nboxes; b++)
+        cnt[b] = (int8_t)sides(s, lines, b);
+    return order_moves(&s->workers[0], lines, cnt, NO_MOVE, moves);
+}
+
+void dots_solver_add_bound(dots_solver *s, uint64_t lines, int lower, int upper)
+{
+    int t, left = s->nboxes - boxes_complete(s, lines), bound = left + s->full_bound;
+    lower = lower < -bound ? -bound : lower;
+    upper = upper > bound ? bound : upper;
+    if (lower <= upper)
+        tt_store(s, &s->workers[0], canonical(s, lines, &t), lower, upper, NO_MOVE, 255);
+}
+
+rdb_status dots_solver_probe(dots_solver *s, uint64_t lines, int bound, int *g, uint64_t *nodes,
+                             rdb_error *err)
+{
+    rdb_status st = check_position(s, lines, err);
+    if (st != RDB_OK)
+        return st;
+    uint64_t before = 0, after = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        before += s->workers[i].nodes;
+    double t0 = rdb_now();
+    s->started = t0;
+    s->next_report = t0 + PROGRESS_SECONDS;
+    s->report_lower = -VALUE_INF;
+    s->report_upper = VALUE_INF;
+    st = run_test(s, lines, bound, g, err);
+    s->seconds += rdb_now() - t0;
+    for (int i = 0; i < s->opt.threads; i++)
+        after += s->workers[i].nodes;
+    *nodes = after - before;
+    return st;
+}
+
 void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -806,8 +851,10 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     s->nbytes = (b->nlines + 7) / 8;
     s->byte_image = calloc((size_t)b->ntransforms, sizeof *s->byte_image);
     s->workers = calloc((size_t)opt->threads, sizeof *s->workers);
-    uint64_t buckets = 1;
-    while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes)
+    /* No more buckets than a sixty-fourth of the positions: a small board
+     * does not pay for a big table it cannot fill. */
+    uint64_t buckets = 1, most = 1ULL << (b->nlines > 46 ? 40 : b->nlines < 7 ? 1 : b->nlines - 6);
+    while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes && buckets < most)
         buckets *= 2;
     s->tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
     s->tt_mask = buckets - 1;

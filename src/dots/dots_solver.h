@@ -76,6 +76,25 @@ rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_valu
 rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uint64_t *best,
                                   rdb_error *err);
 
+/* The canonical form of a position (the table's key): two positions with
+ * the same form have the same value. */
+uint64_t dots_solver_canonical(const dots_solver *s, uint64_t lines);
+
+/* The open lines of `lines` in the order the search tries them (lines that
+ * give no box a third side first, from the centre out); returns their
+ * number. */
+int dots_solver_move_order(const dots_solver *s, uint64_t lines, uint8_t moves[DOTS_MAX_LINES]);
+
+/* Give the search a bound proved elsewhere (a ledger): the value of
+ * `lines` is at least `lower` and at most `upper`. */
+void dots_solver_add_bound(dots_solver *s, uint64_t lines, int lower, int upper);
+
+/* One zero-window search: the fail-soft result g of searching `lines`
+ * with the window (bound - 1, bound): the value is >= g when g >= bound,
+ * else <= g. *nodes: the nodes it took. */
+rdb_status dots_solver_probe(dots_solver *s, uint64_t lines, int bound, int *g, uint64_t *nodes,
+                             rdb_error *err);
+
 /* Counters since the solver was made. */
 void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out);
 

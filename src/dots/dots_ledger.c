@@ -1,0 +1,190 @@
+/*
+ * dots_ledger.c — reading and appending a proof ledger; see dots_ledger.h.
+ */
+#define _GNU_SOURCE
+#include "dots/dots_ledger.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/number.h"
+#include "common/text_input.h"
+
+#define MAX_LINE 2048
+
+static rdb_status grow(dots_ledger *l, rdb_error *err)
+{
+    if (l->n < l->cap)
+        return RDB_OK;
+    int cap = l->cap ? 2 * l->cap : 64;
+    dots_ledger_entry *e = realloc(l->entry, (size_t)cap * sizeof *e);
+    if (!e)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory reading '%s'", l->path);
+    l->entry = e;
+    l->cap = cap;
+    return RDB_OK;
+}
+
+/* The set of lines named in a space-separated list ('-': none). */
+static int parse_lines(const dots_board *b, char *list, uint64_t *lines)
+{
+    *lines = 0;
+    int names = 0;
+    for (char *save = NULL, *name = strtok_r(list, " \t", &save); name;
+         name = strtok_r(NULL, " \t", &save), names++) {
+        if (strcmp(name, "-") == 0 && names == 0)
+            continue;
+        int line = dots_parse_line_name(b, name);
+        if (line < 0 || (*lines >> line & 1))
+            return -1;
+        *lines |= 1ULL << line;
+    }
+    return names ? 0 : -1;
+}
+
+/* One line of the ledger: 1 parsed into *e, 0 a comment or another
+ * board's line, -1 malformed. */
+static int parse_entry(const dots_ledger *l, char *text, dots_ledger_entry *e)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    if (*text == '\0' || *text == '#')
+        return 0;
+    char board[32], fv[16], op[4], bound[16], nodes[32], secs[32];
+    int used = -1;
+    if (sscanf(text, "%31s %15s %3s %15s nodes=%31s seconds=%31s lines:%n", board, fv, op, bound,
+               nodes, secs, &used) != 6 || used < 0)
+        return -1;
+    int rows, cols;
+    long full, b;
+    if (rdb_parse_board(board, 64, &rows, &cols) || rdb_parse_long(fv, -100, 100, &full) ||
+        rdb_parse_long(bound, -200, 200, &b))
+        return -1;
+    if (rows != l->board.rows || cols != l->board.cols || full != l->full_value)
+        return 0;
+    if (strcmp(op, ">=") != 0 && strcmp(op, "<=") != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    e->seconds = strtod(secs, &end);
+    if (errno || *end || !(e->seconds >= 0))
+        return -1;
+    if (rdb_parse_u64(nodes, 10, UINT64_MAX, &e->nodes) ||
+        parse_lines(&l->board, text + used, &e->lines))
+        return -1;
+    e->at_least = op[0] == '>';
+    e->bound = (int)b;
+    return 1;
+}
+
+rdb_status dots_ledger_open(dots_ledger *l, const char *path, const dots_board *b, int full_value,
+                            rdb_error *err)
+{
+    memset(l, 0, sizeof *l);
+    l->board = *b;
+    l->full_value = full_value;
+    rdb_status st = rdb_path_format(l->path, sizeof l->path, err, "%s", path);
+    if (st != RDB_OK)
+        return st;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return RDB_OK;
+        return rdb_fail_errno(err, RDB_E_IO, "cannot stat '%s'", path);
+    }
+    if (!S_ISREG(sb.st_mode))
+        return rdb_fail(err, RDB_E_INPUT, "'%s' is not a regular file", path);
+    char *text;
+    st = rdb_read_file(path, &text, err);
+    if (st != RDB_OK)
+        return st;
+    int lineno = 0;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && st == RDB_OK;
+         line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        dots_ledger_entry e;
+        int r = parse_entry(l, line, &e);
+        if (r < 0)
+            st = rdb_fail(err, RDB_E_CORRUPT, "%s:%d: not a ledger line: '%.60s'", path, lineno,
+                          line);
+        else if (r > 0 && (st = grow(l, err)) == RDB_OK)
+            l->entry[l->n++] = e;
+    }
+    free(text);
+    if (st != RDB_OK)
+        dots_ledger_close(l);
+    return st;
+}
+
+void dots_ledger_close(dots_ledger *l)
+{
+    free(l->entry);
+    l->entry = NULL;
+    l->n = l->cap = 0;
+}
+
+rdb_status dots_ledger_refresh(dots_ledger *l, int *added, rdb_error *err)
+{
+    dots_ledger fresh;
+    *added = 0;
+    rdb_status st = dots_ledger_open(&fresh, l->path, &l->board, l->full_value, err);
+    if (st != RDB_OK)
+        return st;
+    if (fresh.n > l->n) {
+        *added = fresh.n - l->n;
+        dots_ledger_close(l);
+        *l = fresh;
+    } else {
+        dots_ledger_close(&fresh);
+    }
+    return RDB_OK;
+}
+
+rdb_status dots_ledger_add(dots_ledger *l, const dots_ledger_entry *e, rdb_error *err)
+{
+    char text[MAX_LINE + 128], list[MAX_LINE];
+    int n = 0;
+    for (int line = 0; line < l->board.nlines; line++)
+        if (e->lines >> line & 1) {
+            char name[32];
+            dots_line_name(&l->board, line, name);
+            n += snprintf(list + n, sizeof list - (size_t)n, " %s", name);
+        }
+    if (n == 0)
+        snprintf(list, sizeof list, " -");
+    int len = snprintf(text, sizeof text, "%dx%d %d %s %d nodes=%llu seconds=%.1f lines:%s\n",
+                       l->board.rows, l->board.cols, l->full_value, e->at_least ? ">=" : "<=",
+                       e->bound, (unsigned long long)e->nodes, e->seconds, list);
+    rdb_status st = grow(l, err);
+    if (st != RDB_OK)
+        return st;
+    int fd = open(l->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", l->path);
+    if (flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        return rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", l->path);
+    }
+    ssize_t w = write(fd, text, (size_t)len);
+    int werr = errno;
+    int synced = w == len && fsync(fd) == 0;
+    int serr = errno;
+    close(fd);
+    if (w != len) {
+        errno = w < 0 ? werr : ENOSPC;
+        return rdb_fail_errno(err, errno == ENOSPC ? RDB_E_NOSPACE : RDB_E_IO,
+                              "cannot append to '%s'", l->path);
+    }
+    if (!synced) {
+        errno = serr;
+        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", l->path);
+    }
+    l->entry[l->n++] = *e;
+    return RDB_OK;
+}
