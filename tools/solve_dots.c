@@ -39,6 +39,7 @@ static const char *const solve_usage =
     "         --value-only  the value alone, without looking for the best moves\n"
     "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
     "         --threads N   searchers sharing the table (default 1)\n"
+    "         --tt-min-open N  store only positions with at least N open lines (default 6)\n"
     "         --rules full|none  capture rules (default full; none searches every line)\n"
     "         --row-order   try moves in line order, not centre first (to measure)\n"
     "         --prove V     prove that the value is V, as sub-proofs recorded in the ledger\n"
@@ -72,6 +73,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             a->opt.tt_bytes = (uint64_t)n << 20;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-min-open"))) {
+            if (rdb_parse_long(v, 0, 64, &n) != 0)
+                return bad("bad --tt-min-open '%s' (want 0 to 64)", v);
+            a->opt.tt_min_open = (int)n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
             if (rdb_parse_long(v, 1, 256, &n) != 0)
                 return bad("bad --threads '%s' (want 1 to 256)", v);
@@ -297,7 +302,7 @@ static int run_proof(const solve_args *a, const dots_board *b, const rdb_problem
 
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;

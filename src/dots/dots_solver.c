@@ -105,6 +105,7 @@ struct dots_solver {
     int8_t across[DOTS_MAX_LINES][2]; /* line -> its boxes, -1 for the ground */
     uint8_t order[DOTS_MAX_LINES];  /* lines, centre first */
     int ntransforms, nbytes;
+    int tt_min_open;               /* positions with fewer open lines skip the table */
     uint64_t (*byte_image)[8][256]; /* [transform][byte][value] -> lines */
     uint8_t inverse[DOTS_MAX_TRANSFORMS][DOTS_MAX_LINES];
     int ncorners;
@@ -433,9 +434,10 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
     if (-bound >= beta)
         return -bound;
 
-    int t = 0;
-    uint64_t key = canonical(s, drawn, &t);
-    uint64_t data = tt_probe(s, key);
+    int t = 0, open = s->nlines - __builtin_popcountll(drawn);
+    int use_table = open >= s->tt_min_open;
+    uint64_t key = use_table ? canonical(s, drawn, &t) : 0;
+    uint64_t data = use_table ? tt_probe(s, key) : 0;
     int first = NO_MOVE, lower = -bound, upper = bound;
     if (data) {
         lower = data_lower(data);
@@ -484,9 +486,9 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
     int lo = best >= beta0 ? best : -bound, hi = best <= alpha0 ? best : bound;
     if (best > alpha0 && best < beta0)
         lo = hi = best;
-    tt_store(s, w, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
-             best_move == NO_MOVE ? NO_MOVE : map_move(s, drawn, t, best_move, 1),
-             s->nlines - __builtin_popcountll(drawn));
+    if (use_table)
+        tt_store(s, w, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
+                 best_move == NO_MOVE ? NO_MOVE : map_move(s, drawn, t, best_move, 1), open);
     return best;
 }
 
@@ -846,6 +848,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     }
     centre_order(s);
     find_corners(s);
+    s->tt_min_open = opt->tt_min_open;
 
     s->ntransforms = b->ntransforms;
     s->nbytes = (b->nlines + 7) / 8;

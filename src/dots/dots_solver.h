@@ -33,6 +33,9 @@ typedef enum {
 typedef struct {
     uint64_t tt_bytes;           /* transposition table size (at least one 64-byte bucket) */
     int threads;                 /* searchers sharing the table (>= 1) */
+    int tt_min_open;             /* positions with fewer open lines skip the table: their
+                                    subtrees are cheaper to search again than a cache miss
+                                    into a table of gigabytes (0: every position) */
     dots_rules_mode rules;
     int row_order;               /* try moves in line order, not centre first (to measure) */
     int progress;                /* a progress line on stderr every few seconds */
