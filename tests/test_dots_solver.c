@@ -218,6 +218,37 @@ START_TEST(test_database_4x4_3x5)
 }
 END_TEST
 
+/* A query of a position whose level a build deleted, with more open lines
+ * than the memoised search takes, is answered by the alpha-beta search:
+ * the same values as the database that kept every level. */
+START_TEST(test_query_deleted_level)
+{
+    char full[TU_DIR_MAX], kept[TU_DIR_MAX];
+    tu_mkdtemp(full);
+    tu_mkdtemp(kept);
+    rdb_error err;
+    ck_assert_int_eq(tu_build(full, 3, 4, 0, 0, 0, "custom", 2, &err), RDB_OK);
+    ck_assert_int_eq(tu_build_keep(kept, 3, 4, 0, 0, 0, "custom", 2, 1, &err), RDB_OK);
+    rdb_probe *pf, *pk;
+    ck_assert_int_eq(rdb_probe_open(full, &pf, &err), RDB_OK);
+    ck_assert_int_eq(rdb_probe_open(kept, &pk, &err), RDB_OK);
+    uint64_t seed = 71;
+    for (int i = 0; i < 6; i++) {
+        uint64_t pos = random_start(&seed, 31, 31 - 2 - i % 3); /* 27 to 29 open lines */
+        int want, got;
+        ck_assert_int_eq(rdb_probe_value(pf, pos, &want, &err), RDB_OK);
+        rdb_status st = rdb_probe_value(pk, pos, &got, &err);
+        ck_assert_msg(st == RDB_OK, "%s", err.msg);
+        TU_ASSERT_MSG(got == want, "position %#llx: deleted level %d, database %d",
+                      (unsigned long long)pos, got, want);
+    }
+    rdb_probe_close(pf);
+    rdb_probe_close(pk);
+    tu_rmrf(full);
+    tu_rmrf(kept);
+}
+END_TEST
+
 /* Published values of empty boards (data/known-values.md). */
 START_TEST(test_empty_boards)
 {
@@ -266,6 +297,7 @@ Suite *dots_solver_suite(void)
     tcase_add_test(tc, test_move_values);
     tcase_add_test(tc, test_database_3x4);
     tcase_add_test(tc, test_database_4x4_3x5);
+    tcase_add_test(tc, test_query_deleted_level);
     tcase_add_test(tc, test_empty_boards);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);

@@ -11,7 +11,14 @@
 #include "dots/dots_diagram.h"
 #include "dots/dots_kernel.h"
 #include "dots/dots_search.h"
+#include "dots/dots_solver.h"
 #include "retrodb/probe.h" /* RDB_LOONY_* */
+
+/* Positions of deleted levels beyond the memo's reach are searched up to
+ * this many open lines (the empty 4x4 board, 40 lines, takes minutes),
+ * with a table of this size. */
+#define DOTS_QUERY_SOLVE_MAX_OPEN 40
+#define DOTS_QUERY_SOLVE_TT_MB 512
 
 /* A database's game: the natural order, then the layout's. */
 typedef struct {
@@ -179,12 +186,30 @@ static void dots_decode(const void *game, int stored, int *value, int *mark)
     *mark = dots_key_loony(r, stored);
 }
 
+/* A position of a deleted level: the memoised search while it can (it
+ * knows loony marks and chains), the alpha-beta search beyond it for the
+ * plain game, up to a size that answers in minutes. */
 static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, uint64_t pos,
                                       rdb_stored_fn stored, void *ctx, int *value,
                                       rdb_error *err)
 {
-    return dots_search_value(&((const dots_state *)game)->rules, lay, pos, stored, ctx, value,
-                             err);
+    const dots_state *d = game;
+    int open = lay->nbits - __builtin_popcountll(pos);
+    if (open <= DOTS_SEARCH_MAX_OPEN || d->loony || d->game.nchains)
+        return dots_search_value(&d->rules, lay, pos, stored, ctx, value, err);
+    if (open > DOTS_QUERY_SOLVE_MAX_OPEN)
+        return rdb_fail(err, RDB_E_MISSING,
+                        "the position has %d open lines and its level is not stored; a query "
+                        "searches at most %d (`retrodb solve dots --position` has no limit)",
+                        open, DOTS_QUERY_SOLVE_MAX_OPEN);
+    dots_solver_options opt = {.tt_bytes = (uint64_t)DOTS_QUERY_SOLVE_TT_MB << 20,
+                               .threads = 1, .tt_min_open = 6};
+    dots_solver *s;
+    rdb_status st = dots_solver_new(&d->game.board, d->game.full_value, &opt, &s, err);
+    if (st == RDB_OK)
+        st = dots_solver_value(s, dots_rules_lines(&d->rules, &d->game, pos), value, err);
+    dots_solver_free(s);
+    return st;
 }
 
 const rdb_game dots_game_entry = {
