@@ -166,6 +166,11 @@ printf '3x3 0 >= 1 nodes=1 seconds=1 lines: h7,7\n' > "$T/badledger"
 expect 1 'badledger:1: not a ledger line' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/badledger"
 expect 2 'needs a --ledger' -- "$RETRODB" solve dots 3x3 --prove -3
 expect 2 'bad --part' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledger33" --part 2/2
+"$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --quiet > /dev/null || bad "solve with a new --tt-file"
+expect 0 '"value":-3,"best":\[\],"rules":"full","threads":1,"nodes":[0-9],' -- "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --json --quiet
+expect 1 'another board' -- "$RETRODB" solve dots 2x2 --tt-file "$T/t33.tt" --quiet
+mkfifo "$T/fifo.tt"
+expect 1 'not a regular file' -- "$RETRODB" solve dots 2x2 --tt-file "$T/fifo.tt" --quiet
 expect 2 'bad board' -- "$RETRODB" solve dots 3by3
 expect 2 '180 lines' -- "$RETRODB" solve dots 9x9
 expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast

@@ -53,6 +53,7 @@ Suite *loony_suite(void);
 Suite *chains_suite(void);
 Suite *dots_solver_suite(void);
 Suite *dots_proof_suite(void);
+Suite *dots_tt_file_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

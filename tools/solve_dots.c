@@ -27,6 +27,7 @@
 #include "dots/dots_ledger.h"
 #include "dots/dots_proof.h"
 #include "dots/dots_solver.h"
+#include "dots/dots_tt_file.h"
 #include "dots/problem.h"
 
 #define DEFAULT_TT_MB 1024
@@ -44,6 +45,8 @@ static const char *const solve_usage =
     "         --row-order   try moves in line order, not centre first (to measure)\n"
     "         --prove V     prove that the value is V, as sub-proofs recorded in the ledger\n"
     "         --ledger F    bounds proved earlier (read at start) and appended as proved\n"
+    "         --tt-file F   load the table from F if it exists; save it there at the end, when\n"
+    "                       stopped by a signal and every --tt-save-minutes M (default 30)\n"
     "         --split-depth D  plies a proof is split before searching (default 2)\n"
     "         --part K/N    search only part K (0..N-1) of a proof's sub-proofs\n"
     "         --json        one JSON object on standard output\n"
@@ -56,7 +59,8 @@ static int bad(const char *fmt, const char *arg)
 }
 
 typedef struct {
-    const char *board, *variant, *position, *problem, *ledger;
+    const char *board, *variant, *position, *problem, *ledger, *tt_file;
+    long tt_save_minutes;
     int first_moves, value_only, json, quiet, progress;
     int prove, has_prove;
     dots_solver_options opt;
@@ -93,6 +97,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 return bad("bad --prove '%s' (want a value, -200 to 200)", v);
             a->prove = (int)n;
             a->has_prove = 1;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
+            a->tt_file = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-save-minutes"))) {
+            if (rdb_parse_long(v, 1, 100000, &n) != 0)
+                return bad("bad --tt-save-minutes '%s' (want 1 to 100000)", v);
+            a->tt_save_minutes = n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--ledger"))) {
             a->ledger = v;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--split-depth"))) {
@@ -300,6 +310,24 @@ static int run_proof(const solve_args *a, const dots_board *b, const rdb_problem
     return 0;
 }
 
+/* Saving the table while the search runs (dots_solver_set_hook). */
+typedef struct {
+    const dots_board *b;
+    int full_value, quiet;
+    const char *path;
+} table_saver;
+
+static void save_table(dots_solver *s, void *ctx)
+{
+    const table_saver *t = ctx;
+    rdb_error err;
+    double t0 = rdb_now();
+    if (dots_tt_save(s, t->b, t->full_value, t->path, &err) != RDB_OK)
+        fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
+    else if (!t->quiet)
+        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
+}
+
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
     solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
@@ -321,6 +349,23 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     st = dots_solver_new(&b, pr.has_value ? pr.full_value : 0, &a.opt, &s, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+    int full_value = pr.has_value ? pr.full_value : 0;
+    table_saver saver = {&b, full_value, a.quiet, a.tt_file};
+    if (a.tt_file) {
+        uint64_t loaded = 0;
+        st = dots_tt_load(s, &b, full_value, a.tt_file, &loaded, &err);
+        if (st == RDB_E_MISSING) {
+            st = RDB_OK;
+        } else if (st != RDB_OK) {
+            dots_solver_free(s);
+            return rdb_tool_report(st, &err);
+        } else if (!a.quiet) {
+            fprintf(stderr, "solve: %llu table entries loaded from '%s'\n",
+                    (unsigned long long)loaded, a.tt_file);
+        }
+        dots_solver_set_hook(s, 60.0 * (a.tt_save_minutes ? a.tt_save_minutes : 30), save_table,
+                             &saver);
+    }
     dots_ledger ledger = {0};
     if (a.ledger) {
         st = dots_ledger_open(&ledger, a.ledger, &b, pr.has_value ? pr.full_value : 0, &err);
@@ -334,6 +379,8 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     if (a.has_prove) {
         int rc = run_proof(&a, &b, &pr, s, &ledger);
         dots_ledger_close(&ledger);
+        if (a.tt_file && (rc == 0 || rc == 130 || rc == 143))
+            save_table(s, &saver);
         dots_solver_free(s);
         return rc;
     }
@@ -357,6 +404,8 @@ int rdb_cmd_solve_dots(int argc, char **argv)
         if (st == RDB_OK && !a.value_only)
             st = dots_solver_best_moves(s, lines, value, &best, &err);
     }
+    if (a.tt_file && (st == RDB_OK || st == RDB_E_STOPPED))
+        save_table(s, &saver);
     if (st == RDB_OK) {
         dots_solver_stats stats;
         dots_solver_stats_get(s, &stats);

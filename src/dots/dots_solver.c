@@ -116,6 +116,9 @@ struct dots_solver {
     volatile int test_done;        /* a searcher answered the current test */
     uint64_t tests;
     double seconds, started, next_report;
+    void (*hook)(struct dots_solver *, void *);
+    void *hook_ctx;
+    double hook_every, next_hook;
     int report_lower, report_upper;
 };
 
@@ -329,6 +332,13 @@ static int stop_now(dots_worker *w)
     if (rdb_stop_requested || s->test_done) {
         w->aborted = 1;
         return 1;
+    }
+    if (w->id == 0 && s->hook) {
+        double now = rdb_now();
+        if (now >= s->next_hook) {
+            s->hook(s, s->hook_ctx);
+            s->next_hook = rdb_now() + s->hook_every;
+        }
     }
     if (w->id == 0 && s->opt.progress) {
         double now = rdb_now();
@@ -737,6 +747,52 @@ rdb_status dots_solver_probe(dots_solver *s, uint64_t lines, int bound, int *g, 
         after += s->workers[i].nodes;
     *nodes = after - before;
     return st;
+}
+
+void dots_solver_set_hook(dots_solver *s, double every, void (*hook)(dots_solver *, void *),
+                          void *ctx)
+{
+    s->hook = hook;
+    s->hook_ctx = ctx;
+    s->hook_every = every;
+    s->next_hook = rdb_now() + every;
+}
+
+uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint64_t cap,
+                                  uint64_t *cursor)
+{
+    uint64_t n = 0, slots = (s->tt_mask + 1) * BUCKET;
+    for (; *cursor < slots && n < cap; (*cursor)++) {
+        uint64_t check, data;
+        slot_read(&s->tt[*cursor], &check, &data);
+        if (!data)
+            continue;
+        uint64_t key = check ^ data;
+        /* a torn slot (written while read) is no entry of its own bucket */
+        if ((slot_hash(key) & s->tt_mask) != *cursor / BUCKET)
+            continue;
+        out[n++] = (dots_tt_entry){key, data_lower(data), data_upper(data), data_best(data),
+                                   data_open(data)};
+    }
+    return n;
+}
+
+rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err)
+{
+    int t, open = s->nlines - __builtin_popcountll(e->key);
+    if ((e->key & ~s->all) || e->key == s->all || canonical(s, e->key, &t) != e->key)
+        return rdb_fail(err, RDB_E_CORRUPT, "an entry is no canonical position of the board");
+    int bound = s->nboxes - boxes_complete(s, e->key) + s->full_bound;
+    if (e->lower < -bound || e->upper > bound || e->lower > e->upper)
+        return rdb_fail(err, RDB_E_CORRUPT, "an entry has impossible bounds [%d, %d]", e->lower,
+                        e->upper);
+    if (e->open != open && e->open != 255)
+        return rdb_fail(err, RDB_E_CORRUPT, "an entry's open-line count %d is not its own (%d)",
+                        e->open, open);
+    if (e->best != NO_MOVE && (e->best < 0 || e->best >= s->nlines || (e->key >> e->best & 1)))
+        return rdb_fail(err, RDB_E_CORRUPT, "an entry's best move %d is no open line", e->best);
+    tt_store(s, &s->workers[0], e->key, e->lower, e->upper, e->best, e->open);
+    return RDB_OK;
 }
 
 void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)

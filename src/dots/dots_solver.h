@@ -98,6 +98,31 @@ void dots_solver_add_bound(dots_solver *s, uint64_t lines, int lower, int upper)
 rdb_status dots_solver_probe(dots_solver *s, uint64_t lines, int bound, int *g, uint64_t *nodes,
                              rdb_error *err);
 
+/* The table, entry by entry, for saving and loading it (dots_tt_file.h). */
+typedef struct {
+    uint64_t key;                /* a canonical position */
+    int lower, upper;            /* bounds of its value */
+    int best;                    /* a move of the canonical position, or 255 */
+    int open;                    /* its open lines (255: a bound given by a ledger) */
+} dots_tt_entry;
+
+/* Copy up to cap entries into out, starting at slot *cursor (0 at first)
+ * and moving it on; returns how many (0 when the table is done). Safe
+ * while searchers run: an entry being written is skipped. */
+uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint64_t cap,
+                                  uint64_t *cursor);
+
+/* Store an entry read from a file after checking it could be one of this
+ * board's: a canonical position, bounds in range and in order, the open
+ * count its own, the best move one of its open lines. RDB_E_CORRUPT
+ * (message without a file name) when it is not. */
+rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err);
+
+/* Called by the first searcher about every `every` seconds while a search
+ * runs (to save the table); the others go on meanwhile. */
+void dots_solver_set_hook(dots_solver *s, double every, void (*hook)(dots_solver *, void *),
+                          void *ctx);
+
 /* Counters since the solver was made. */
 void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out);
 
