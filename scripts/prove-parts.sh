@@ -8,6 +8,9 @@
 #
 #   scripts/prove-parts.sh N LOGDIR -- solve dots 4x5 --prove 0 --ledger L [options]
 #
+# An argument holding {part} gets the part's number in its place, so that
+# each part can keep its own table: --tt-file 4x5-{part}.tt
+#
 # RETRODB names the program (default bin/retrodb).
 set -u
 if [ $# -lt 4 ] || [ "$3" != "--" ]; then
@@ -22,6 +25,12 @@ k=0
 while [ "$k" -lt "$n" ]; do
     log="$logdir/part-$k-of-$n.log"
     (
+        # the arguments again, with {part} replaced by k
+        count=$#
+        for arg in "$@"; do
+            set -- "$@" "$(printf '%s' "$arg" | sed "s/{part}/$k/g")"
+        done
+        shift "$count"
         while :; do
             echo "$(date -u +%FT%TZ) start part $k/$n: $RETRODB $* --part $k/$n" >> "$log"
             "$RETRODB" "$@" --part "$k/$n" >> "$log" 2>&1
