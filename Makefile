@@ -4,7 +4,8 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build the 3x3 database,
 #                   show the empty board with every move's value
-#   make check-long the long Cram check: every solver method on 3x12, 4x9, 5x7
+#   make check-long the long checks: every Cram solver method on 3x12, 4x9, 5x7;
+#                   the Dots-and-Boxes search against variants' databases, 3x5, 4x4
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -111,10 +112,12 @@ bench: deps
 	sh scripts/bench.sh
 
 # The Cram solver benchmark; BIG=1 adds 4x11 and 5x8 (minutes).
-# Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7.
+# Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7,
+# and the Dots-and-Boxes search against databases of variants and published values.
 check-long: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
+	RETRODB=$(BIN)/retrodb bash tests/dots_long.sh
 
 # The Dots-and-Boxes solver benchmark; BIG=1 adds 3x5 and 4x4.
 bench-dots: deps
