@@ -170,6 +170,14 @@ expect 2 'bad --part' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledge
 expect 0 '"value":-3,"best":\[\],"rules":"full","threads":1,"nodes":[0-9],' -- "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --json --quiet
 expect 1 'another board' -- "$RETRODB" solve dots 2x2 --tt-file "$T/t33.tt" --quiet
 mkfifo "$T/fifo.tt"
+printf '1x2 0 >= 0 nodes=1 seconds=0 lines: h0,0 h0,1 h1,0 h1,1 v0,0 v0,1 v0,2\n' > "$T/full-ledger"
+"$RETRODB" solve dots 1x2 --ledger "$T/full-ledger" --tt-file "$T/t12.tt" --quiet > /dev/null || bad "a ledger line of the full board"
+expect 0 'value for the player to move' -- "$RETRODB" solve dots 1x2 --tt-file "$T/t12.tt" --quiet
+printf '+-+-+-+\n|   |\n+-+-+ +\n' > "$T/p13"
+"$RETRODB" solve dots --position "$T/p13" --prove -200 --ledger "$T/ledger13" --quiet > /dev/null || bad "prove -200"
+expect 0 'is not -200' -- "$RETRODB" solve dots --position "$T/p13" --prove -200 --ledger "$T/ledger13" --quiet
+expect 2 'go with --prove' -- "$RETRODB" solve dots 3x3 --split-depth 1
+expect 2 'goes with --tt-file' -- "$RETRODB" solve dots 3x3 --tt-save-minutes 5
 expect 1 'not a regular file' -- "$RETRODB" solve dots 2x2 --tt-file "$T/fifo.tt" --quiet
 expect 2 'bad board' -- "$RETRODB" solve dots 3by3
 expect 2 '180 lines' -- "$RETRODB" solve dots 9x9

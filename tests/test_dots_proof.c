@@ -147,6 +147,7 @@ START_TEST(test_ledger_input)
         "3x3 0 >= -3 nodes=10 seconds=0.5\n",                /* no lines */
         "3x3 0 >= -3 nodes=10 seconds=0.5 lines:\n",
         "3x3 0 >= 99999 nodes=10 seconds=0.5 lines: -\n",
+        "3x3 0 >= 1 nodes=10 seconds=0.5 lines: - h0,0\n",   /* '-' stands alone */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(tu_write_file(path, bad[i], strlen(bad[i])), 0);
@@ -154,6 +155,22 @@ START_TEST(test_ledger_input)
         ck_assert_msg(st == RDB_E_CORRUPT, "accepted: %s", bad[i]);
         ck_assert_ptr_nonnull(strstr(err.msg, ":1:"));
     }
+
+    /* a line cut short (no newline: a crash or a full disk while it was
+     * written) is left out, and the next append removes it first */
+    static const char torn[] = "3x3 0 >= -3 nodes=10 seconds=0.5 lines: h0,0\n"
+                               "3x3 0 <= 2 nodes=1 seconds=0 lines: h0";
+    ck_assert_int_eq(tu_write_file(path, torn, strlen(torn)), 0);
+    ck_assert_int_eq(dots_ledger_open(&l, path, &b, 0, &err), RDB_OK);
+    ck_assert_int_eq(l.n, 1);
+    dots_ledger_entry more = {.lines = 1ULL << 5, .at_least = 1, .bound = 250, .nodes = 1};
+    ck_assert_int_eq(dots_ledger_add(&l, &more, &err), RDB_OK);
+    dots_ledger_close(&l);
+    ck_assert_int_eq(dots_ledger_open(&l, path, &b, 0, &err), RDB_OK);
+    ck_assert_int_eq(l.n, 2);
+    ck_assert_int_eq(l.entry[1].lines, 1ULL << 5);
+    ck_assert_int_eq(l.entry[1].bound, 250); /* bounds beyond a proof's target read back */
+    dots_ledger_close(&l);
 
     /* appended lines read back */
     remove(path);

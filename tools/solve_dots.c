@@ -62,7 +62,7 @@ typedef struct {
     const char *board, *variant, *position, *problem, *ledger, *tt_file;
     long tt_save_minutes;
     int first_moves, value_only, json, quiet, progress;
-    int prove, has_prove;
+    int prove, has_prove, split_depth_given;
     dots_solver_options opt;
     dots_proof_options proof;
 } solve_args;
@@ -109,6 +109,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (rdb_parse_long(v, 0, 8, &n) != 0)
                 return bad("bad --split-depth '%s' (want 0 to 8)", v);
             a->proof.depth = (int)n;
+            a->split_depth_given = 1;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--part"))) {
             long k, parts;
             const char *slash = strchr(v, '/');
@@ -157,8 +158,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return bad("%s--prove excludes --first-moves and --value-only", "");
     if (a->has_prove && !a->ledger)
         return bad("%s--prove needs a --ledger FILE to record its sub-proofs in", "");
-    if (a->proof.nparts > 1 && !a->has_prove)
-        return bad("%s--part goes with --prove", "");
+    if ((a->proof.nparts > 1 || a->split_depth_given) && !a->has_prove)
+        return bad("%s--part and --split-depth go with --prove", "");
+    if (a->tt_save_minutes && !a->tt_file)
+        return bad("%s--tt-save-minutes goes with --tt-file", "");
     if (a->variant && !a->board)
         return bad("--variant '%s' goes with a board RxC", a->variant);
     return 0;
@@ -317,15 +320,21 @@ typedef struct {
     const char *path;
 } table_saver;
 
+static rdb_status save_table_now(dots_solver *s, const table_saver *t, rdb_error *err)
+{
+    double t0 = rdb_now();
+    rdb_status st = dots_tt_save(s, t->b, t->full_value, t->path, err);
+    if (st == RDB_OK && !t->quiet)
+        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
+    return st;
+}
+
+/* The periodic save: a failure is reported and the search goes on. */
 static void save_table(dots_solver *s, void *ctx)
 {
-    const table_saver *t = ctx;
     rdb_error err;
-    double t0 = rdb_now();
-    if (dots_tt_save(s, t->b, t->full_value, t->path, &err) != RDB_OK)
+    if (save_table_now(s, ctx, &err) != RDB_OK)
         fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
-    else if (!t->quiet)
-        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
 }
 
 int rdb_cmd_solve_dots(int argc, char **argv)
@@ -379,8 +388,9 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     if (a.has_prove) {
         int rc = run_proof(&a, &b, &pr, s, &ledger);
         dots_ledger_close(&ledger);
-        if (a.tt_file && (rc == 0 || rc == 130 || rc == 143))
-            save_table(s, &saver);
+        if (a.tt_file && (rc == 0 || rc == 130 || rc == 143) &&
+            (st = save_table_now(s, &saver, &err)) != RDB_OK && rc == 0)
+            rc = rdb_tool_report(st, &err);
         dots_solver_free(s);
         return rc;
     }
@@ -404,8 +414,14 @@ int rdb_cmd_solve_dots(int argc, char **argv)
         if (st == RDB_OK && !a.value_only)
             st = dots_solver_best_moves(s, lines, value, &best, &err);
     }
-    if (a.tt_file && (st == RDB_OK || st == RDB_E_STOPPED))
-        save_table(s, &saver);
+    if (a.tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
+        rdb_error save_err;
+        rdb_status sst = save_table_now(s, &saver, &save_err);
+        if (sst != RDB_OK && st == RDB_OK)
+            st = sst, err = save_err;
+        else if (sst != RDB_OK)
+            rdb_tool_report(sst, &save_err);
+    }
     if (st == RDB_OK) {
         dots_solver_stats stats;
         dots_solver_stats_get(s, &stats);

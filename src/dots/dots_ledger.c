@@ -38,8 +38,11 @@ static int parse_lines(const dots_board *b, char *list, uint64_t *lines)
     int names = 0;
     for (char *save = NULL, *name = strtok_r(list, " \t", &save); name;
          name = strtok_r(NULL, " \t", &save), names++) {
-        if (strcmp(name, "-") == 0 && names == 0)
-            continue;
+        if (strcmp(name, "-") == 0) {
+            if (names > 0 || strtok_r(NULL, " \t", &save))
+                return -1;   /* '-' stands alone */
+            return 0;
+        }
         int line = dots_parse_line_name(b, name);
         if (line < 0 || (*lines >> line & 1))
             return -1;
@@ -64,7 +67,7 @@ static int parse_entry(const dots_ledger *l, char *text, dots_ledger_entry *e)
     int rows, cols;
     long full, b;
     if (rdb_parse_board(board, 64, &rows, &cols) || rdb_parse_long(fv, -100, 100, &full) ||
-        rdb_parse_long(bound, -200, 200, &b))
+        rdb_parse_long(bound, -1000, 1000, &b))
         return -1;
     if (rows != l->board.rows || cols != l->board.cols || full != l->full_value)
         return 0;
@@ -104,9 +107,14 @@ rdb_status dots_ledger_open(dots_ledger *l, const char *path, const dots_board *
     st = rdb_read_file(path, &text, err);
     if (st != RDB_OK)
         return st;
+    /* Line by line; an unterminated last line is a write in progress (or
+     * cut short by a crash) and is left out: the next append repairs it. */
     int lineno = 0;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && st == RDB_OK;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = text; *line && st == RDB_OK;) {
+        char *nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
         lineno++;
         dots_ledger_entry e;
         int r = parse_entry(l, line, &e);
@@ -115,6 +123,7 @@ rdb_status dots_ledger_open(dots_ledger *l, const char *path, const dots_board *
                           line);
         else if (r > 0 && (st = grow(l, err)) == RDB_OK)
             l->entry[l->n++] = e;
+        line = nl + 1;
     }
     free(text);
     if (st != RDB_OK)
@@ -164,12 +173,25 @@ rdb_status dots_ledger_add(dots_ledger *l, const dots_ledger_entry *e, rdb_error
     rdb_status st = grow(l, err);
     if (st != RDB_OK)
         return st;
-    int fd = open(l->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    int fd = open(l->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", l->path);
     if (flock(fd, LOCK_EX) != 0) {
         close(fd);
         return rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", l->path);
+    }
+    /* A line cut short by a crash or a full disk is removed first, so
+     * that this one does not get glued onto it. */
+    off_t size = lseek(fd, 0, SEEK_END);
+    if (size > 0) {
+        off_t keep = size;
+        char c = '\n';
+        while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+            keep--;
+        if (keep != size && ftruncate(fd, keep) != 0) {
+            close(fd);
+            return rdb_fail_errno(err, RDB_E_IO, "cannot repair the last line of '%s'", l->path);
+        }
     }
     ssize_t w = write(fd, text, (size_t)len);
     int werr = errno;

@@ -92,11 +92,9 @@ static rdb_status leaf(prover *p, uint64_t x, uint64_t key, int at_least, int t,
     if (st != RDB_OK)
         return st;
     if (added) {
-        for (int i = p->l->n - added; i < p->l->n; i++) {
-            const dots_ledger_entry *e = &p->l->entry[i];
-            dots_solver_add_bound(p->s, e->lines, e->at_least ? e->bound : -1000,
-                                  e->at_least ? 1000 : e->bound);
-        }
+        /* the new lines may sit anywhere between ours: give them all again
+         * (bounds of one position merge) */
+        dots_proof_use_ledger(p->s, p->l);
         int known = from_ledger(p, key, at_least, t);
         if (known >= 0) {
             p->out->from_ledger++;

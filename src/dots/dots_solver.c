@@ -496,9 +496,12 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
     int lo = best >= beta0 ? best : -bound, hi = best <= alpha0 ? best : bound;
     if (best > alpha0 && best < beta0)
         lo = hi = best;
+    /* After a fail-low every move failed: none is worth remembering. */
     if (use_table)
         tt_store(s, w, key, lo > lower ? lo : lower, hi < upper ? hi : upper,
-                 best_move == NO_MOVE ? NO_MOVE : map_move(s, drawn, t, best_move, 1), open);
+                 best_move == NO_MOVE || best <= alpha0 ? NO_MOVE
+                                                        : map_move(s, drawn, t, best_move, 1),
+                 open);
     return best;
 }
 
@@ -566,12 +569,23 @@ static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int
     return RDB_OK;
 }
 
+static rdb_status check_position(const dots_solver *s, uint64_t lines, rdb_error *err)
+{
+    if (lines & ~s->all)
+        return rdb_fail(err, RDB_E_INPUT, "the position has lines outside the %dx%d board",
+                        s->board.rows, s->board.cols);
+    return RDB_OK;
+}
+
 rdb_status dots_solver_test(dots_solver *s, uint64_t lines, int bound, int *at_least,
                             rdb_error *err)
 {
+    rdb_status st = check_position(s, lines, err);
+    if (st != RDB_OK)
+        return st;
     double t0 = rdb_now();
     int v = 0;
-    rdb_status st = run_test(s, lines, bound, &v, err);
+    st = run_test(s, lines, bound, &v, err);
     s->seconds += rdb_now() - t0;
     if (st == RDB_OK)
         *at_least = v >= bound;
@@ -598,13 +612,6 @@ static rdb_status mtdf(dots_solver *s, uint64_t lines, int guess, int *value, rd
     return RDB_OK;
 }
 
-static rdb_status check_position(const dots_solver *s, uint64_t lines, rdb_error *err)
-{
-    if (lines & ~s->all)
-        return rdb_fail(err, RDB_E_INPUT, "the position has lines outside the %dx%d board",
-                        s->board.rows, s->board.cols);
-    return RDB_OK;
-}
 
 rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_error *err)
 {
@@ -720,6 +727,8 @@ int dots_solver_move_order(const dots_solver *s, uint64_t lines, uint8_t moves[D
 
 void dots_solver_add_bound(dots_solver *s, uint64_t lines, int lower, int upper)
 {
+    if ((lines & ~s->all) || lines == s->all) /* the full position is never looked up */
+        return;
     int t, left = s->nboxes - boxes_complete(s, lines), bound = left + s->full_bound;
     lower = lower < -bound ? -bound : lower;
     upper = upper > bound ? bound : upper;
@@ -763,12 +772,14 @@ uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint
 {
     uint64_t n = 0, slots = (s->tt_mask + 1) * BUCKET;
     for (; *cursor < slots && n < cap; (*cursor)++) {
-        uint64_t check, data;
+        uint64_t check, data, again;
         slot_read(&s->tt[*cursor], &check, &data);
-        if (!data)
+        again = __atomic_load_n(&s->tt[*cursor].check, __ATOMIC_RELAXED);
+        if (!data || again != check)
             continue;
         uint64_t key = check ^ data;
-        /* a torn slot (written while read) is no entry of its own bucket */
+        /* a slot written while it was read is, almost surely, no entry of
+         * its own bucket (and skipped) */
         if ((slot_hash(key) & s->tt_mask) != *cursor / BUCKET)
             continue;
         out[n++] = (dots_tt_entry){key, data_lower(data), data_upper(data), data_best(data),
@@ -777,7 +788,7 @@ uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint
     return n;
 }
 
-rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err)
+rdb_status dots_solver_table_check(const dots_solver *s, const dots_tt_entry *e, rdb_error *err)
 {
     int t, open = s->nlines - __builtin_popcountll(e->key);
     if ((e->key & ~s->all) || e->key == s->all || canonical(s, e->key, &t) != e->key)
@@ -791,8 +802,15 @@ rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_
                         e->open, open);
     if (e->best != NO_MOVE && (e->best < 0 || e->best >= s->nlines || (e->key >> e->best & 1)))
         return rdb_fail(err, RDB_E_CORRUPT, "an entry's best move %d is no open line", e->best);
-    tt_store(s, &s->workers[0], e->key, e->lower, e->upper, e->best, e->open);
     return RDB_OK;
+}
+
+rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err)
+{
+    rdb_status st = dots_solver_table_check(s, e, err);
+    if (st == RDB_OK)
+        tt_store(s, &s->workers[0], e->key, e->lower, e->upper, e->best, e->open);
+    return st;
 }
 
 void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)

@@ -112,10 +112,13 @@ typedef struct {
 uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint64_t cap,
                                   uint64_t *cursor);
 
-/* Store an entry read from a file after checking it could be one of this
- * board's: a canonical position, bounds in range and in order, the open
- * count its own, the best move one of its open lines. RDB_E_CORRUPT
- * (message without a file name) when it is not. */
+/* Whether an entry read from a file could be one of this board's: a
+ * canonical position, bounds in range and in order, the open count its
+ * own, the best move one of its open lines. RDB_E_CORRUPT (message
+ * without a file name) when it is not. */
+rdb_status dots_solver_table_check(const dots_solver *s, const dots_tt_entry *e, rdb_error *err);
+
+/* Check an entry (as above) and store it. */
 rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err);
 
 /* Called by the first searcher about every `every` seconds while a search

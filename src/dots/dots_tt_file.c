@@ -171,33 +171,40 @@ rdb_status dots_tt_load(dots_solver *s, const dots_board *b, int full_value, con
     if (st == RDB_OK && get_le(tail, 8) != sum)
         st = corrupt(path, "checksum mismatch", err);
 
-    /* Small entries are solved again by a solver that trusts no file. */
+    /* Every entry is checked (small ones solved again, by a solver that
+     * trusts no file) before any is stored: a refused file changes
+     * nothing. */
     dots_solver *verifier = NULL;
     if (st == RDB_OK) {
         dots_solver_options vo = {.tt_bytes = 1 << 20, .threads = 1};
         st = dots_solver_new(b, full_value, &vo, &verifier, err);
     }
-    for (uint64_t done = 0; st == RDB_OK && done < count;) {
-        uint64_t n = count - done < CHUNK ? count - done : CHUNK;
-        st = rdb_pread_all(fd, buf, n * RECORD, HEAD + done * RECORD, path, err);
-        for (uint64_t i = 0; st == RDB_OK && i < n; i++) {
-            const unsigned char *r = buf + i * RECORD;
-            dots_tt_entry e = {get_le(r, 8), (int16_t)get_le(r + 8, 2), (int16_t)get_le(r + 10, 2),
-                               r[12], r[13]};
-            rdb_error why;
-            st = dots_solver_table_import(s, &e, &why);
-            if (st != RDB_OK) {
-                st = corrupt(path, why.msg, err);
-                break;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint64_t done = 0; st == RDB_OK && done < count;) {
+            uint64_t n = count - done < CHUNK ? count - done : CHUNK;
+            st = rdb_pread_all(fd, buf, n * RECORD, HEAD + done * RECORD, path, err);
+            for (uint64_t i = 0; st == RDB_OK && i < n; i++) {
+                const unsigned char *r = buf + i * RECORD;
+                dots_tt_entry e = {get_le(r, 8), (int16_t)get_le(r + 8, 2),
+                                   (int16_t)get_le(r + 10, 2), r[12], r[13]};
+                if (pass == 1) {
+                    st = dots_solver_table_import(s, &e, err);
+                    continue;
+                }
+                rdb_error why;
+                if (dots_solver_table_check(s, &e, &why) != RDB_OK) {
+                    st = corrupt(path, why.msg, err);
+                    break;
+                }
+                if (b->nlines - __builtin_popcountll(e.key) <= DOTS_TT_VERIFY_OPEN) {
+                    int v;
+                    st = dots_solver_value(verifier, e.key, &v, err);
+                    if (st == RDB_OK && (v < e.lower || v > e.upper))
+                        st = corrupt(path, "an entry contradicts the search", err);
+                }
             }
-            if (b->nlines - __builtin_popcountll(e.key) <= DOTS_TT_VERIFY_OPEN) {
-                int v;
-                st = dots_solver_value(verifier, e.key, &v, err);
-                if (st == RDB_OK && (v < e.lower || v > e.upper))
-                    st = corrupt(path, "an entry contradicts the search", err);
-            }
+            done += n;
         }
-        done += n;
     }
     dots_solver_free(verifier);
     free(buf);
