@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "store/bytes.h"
 #include "store/fsutil.h"
 
 _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
@@ -100,31 +101,6 @@ void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
         b->work[i] = (uint8_t)(work > 255 ? 255 : work);
 }
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-#define FNV_START 0xcbf29ce484222325ULL
-
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
 {
     char tmp[PATH_MAX];
@@ -135,10 +111,10 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
 
     unsigned char head[24];
     memcpy(head, TT_MAGIC, 8);
-    put_le(head + 8, (uint64_t)stride, 4);
-    put_le(head + 12, 0, 4);
-    put_le(head + 16, t->entries, 8);
-    uint64_t sum = fnv1a(FNV_START, head, sizeof head);
+    rdb_put_le(head + 8, (uint64_t)stride, 4);
+    rdb_put_le(head + 12, 0, 4);
+    rdb_put_le(head + 16, t->entries, 8);
+    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, sizeof head);
     rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
 
     unsigned char buf[TT_CHUNK * TT_RECORD];
@@ -149,15 +125,15 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
         for (int k = 0; k < CRAM_TT_WAYS; k++) {
             if (!b->key[k])
                 continue;
-            put_le(buf + used, b->key[k], 8);
+            rdb_put_le(buf + used, b->key[k], 8);
             buf[used + 8] = b->nimber[k];
             buf[used + 9] = b->work[k];
-            put_le(buf + used + 10, b->excluded[k], 2);
+            rdb_put_le(buf + used + 10, b->excluded[k], 2);
             used += TT_RECORD;
             written++;
         }
         if (used + CRAM_TT_WAYS * TT_RECORD > sizeof buf || i + 1 == t->nbuckets) {
-            sum = fnv1a(sum, buf, used);
+            sum = rdb_fnv1a(sum, buf, used);
             st = rdb_write_all(fd, buf, used, tmp, err);
             used = 0;
         }
@@ -167,7 +143,7 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
                       (unsigned long long)written, (unsigned long long)t->entries);
     if (st == RDB_OK) {
         unsigned char tail[8];
-        put_le(tail, sum, 8);
+        rdb_put_le(tail, sum, 8);
         st = rdb_write_all(fd, tail, sizeof tail, tmp, err);
     }
     return rdb_commit_temp(fd, tmp, path, st, err);
@@ -195,14 +171,14 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
         st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a cram transposition table file", path);
         goto done;
     }
-    uint64_t file_stride = get_le(head + 8, 4), count = get_le(head + 16, 8);
+    uint64_t file_stride = rdb_get_le(head + 8, 4), count = rdb_get_le(head + 16, 8);
     if (file_stride != (uint64_t)stride) {
         st = rdb_fail(err, RDB_E_INPUT,
                       "'%s' was saved for boards %llu cells across (short side), not %d",
                       path, (unsigned long long)file_stride, stride);
         goto done;
     }
-    uint64_t sum = fnv1a(FNV_START, head, sizeof head);
+    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, sizeof head);
     /* Entries go into the table only once the checksum is known to be
      * right, so a damaged file adds nothing: read it twice. */
     for (int pass = 0; pass < 2 && st == RDB_OK; pass++) {
@@ -216,11 +192,11 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
                 st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is truncated", path);
                 break;
             }
-            uint64_t key = get_le(rec, 8);
+            uint64_t key = rdb_get_le(rec, 8);
             if (pass == 0) {
-                sum = fnv1a(sum, rec, TT_RECORD);
+                sum = rdb_fnv1a(sum, rec, TT_RECORD);
                 if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN) ||
-                    !check(ctx, key, rec[8], (unsigned)get_le(rec + 10, 2))) {
+                    !check(ctx, key, rec[8], (unsigned)rdb_get_le(rec + 10, 2))) {
                     st = rdb_fail(err, RDB_E_CORRUPT,
                                   "'%s' holds entry %llu, which is no position of this board or has an impossible nimber",
                                   path, (unsigned long long)i + 1);
@@ -229,12 +205,12 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
             } else if (rec[8] != CRAM_TT_UNKNOWN) {
                 cram_tt_put(t, key, rec[8], rec[9]);
             } else {
-                cram_tt_exclude(t, key, (unsigned)get_le(rec + 10, 2), rec[9]);
+                cram_tt_exclude(t, key, (unsigned)rdb_get_le(rec + 10, 2), rec[9]);
             }
         }
         if (pass == 0 && st == RDB_OK) {
             unsigned char tail[8];
-            if (fread(tail, 1, sizeof tail, f) != sizeof tail || get_le(tail, 8) != sum)
+            if (fread(tail, 1, sizeof tail, f) != sizeof tail || rdb_get_le(tail, 8) != sum)
                 st = rdb_fail(err, RDB_E_CORRUPT, "'%s' fails its checksum", path);
         }
     }

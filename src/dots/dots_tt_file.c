@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/bytes.h"
 #include "store/fsutil.h"
 
 #define MAGIC "RDBDOTT1"
@@ -21,37 +22,13 @@
 #define RECORD 14
 #define CHUNK 4096 /* entries per read or write */
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-#define FNV_START 0xcbf29ce484222325ULL
-
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 static void put_head(unsigned char *h, const dots_board *b, int full_value, uint64_t count)
 {
     memcpy(h, MAGIC, 8);
-    put_le(h + 8, (uint64_t)b->rows, 4);
-    put_le(h + 12, (uint64_t)b->cols, 4);
-    put_le(h + 16, (uint64_t)(uint32_t)full_value, 4);
-    put_le(h + 20, count, 8);
+    rdb_put_le(h + 8, (uint64_t)b->rows, 4);
+    rdb_put_le(h + 12, (uint64_t)b->cols, 4);
+    rdb_put_le(h + 16, (uint64_t)(uint32_t)full_value, 4);
+    rdb_put_le(h + 20, count, 8);
 }
 
 rdb_status dots_tt_save(const dots_solver *s, const dots_board *b, int full_value,
@@ -80,7 +57,7 @@ rdb_status dots_tt_save(const dots_solver *s, const dots_board *b, int full_valu
     }
     unsigned char head[HEAD];
     put_head(head, b, full_value, count);
-    uint64_t sum = fnv1a(FNV_START, head, HEAD);
+    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, HEAD);
     rdb_status st = rdb_write_all(fd, head, HEAD, tmp, err);
     uint64_t written = 0;
     unsigned char last[RECORD];
@@ -91,13 +68,13 @@ rdb_status dots_tt_save(const dots_solver *s, const dots_board *b, int full_valu
             n = count - written;
         for (uint64_t i = 0; i < n; i++) {
             unsigned char *r = buf + i * RECORD;
-            put_le(r, e[i].key, 8);
-            put_le(r + 8, (uint64_t)(uint16_t)e[i].lower, 2);
-            put_le(r + 10, (uint64_t)(uint16_t)e[i].upper, 2);
+            rdb_put_le(r, e[i].key, 8);
+            rdb_put_le(r + 8, (uint64_t)(uint16_t)e[i].lower, 2);
+            rdb_put_le(r + 10, (uint64_t)(uint16_t)e[i].upper, 2);
             r[12] = (unsigned char)e[i].best;
             r[13] = (unsigned char)e[i].open;
         }
-        sum = fnv1a(sum, buf, n * RECORD);
+        sum = rdb_fnv1a(sum, buf, n * RECORD);
         st = rdb_write_all(fd, buf, n * RECORD, tmp, err);
         memcpy(last, buf + (n - 1) * RECORD, RECORD);
         written += n;
@@ -106,7 +83,7 @@ rdb_status dots_tt_save(const dots_solver *s, const dots_board *b, int full_valu
      * entries than counted: pad with copies of the last one, which load
      * merges again. */
     while (st == RDB_OK && written < count && written > 0) {
-        sum = fnv1a(sum, last, RECORD);
+        sum = rdb_fnv1a(sum, last, RECORD);
         st = rdb_write_all(fd, last, RECORD, tmp, err);
         written++;
     }
@@ -114,7 +91,7 @@ rdb_status dots_tt_save(const dots_solver *s, const dots_board *b, int full_valu
         st = rdb_fail(err, RDB_E_IO, "the table changed while '%s' was written", tmp);
     if (st == RDB_OK) {
         unsigned char tail[8];
-        put_le(tail, sum, 8);
+        rdb_put_le(tail, sum, 8);
         st = rdb_write_all(fd, tail, 8, tmp, err);
     }
     free(e);
@@ -145,7 +122,7 @@ rdb_status dots_tt_load(dots_solver *s, const dots_board *b, int full_value, con
     if (st == RDB_OK)
         st = sb.st_size < HEAD + 8 ? corrupt(path, "too short", err)
                                    : rdb_pread_all(fd, head, HEAD, 0, path, err);
-    uint64_t count = st == RDB_OK ? get_le(head + 20, 8) : 0;
+    uint64_t count = st == RDB_OK ? rdb_get_le(head + 20, 8) : 0;
     put_head(want, b, full_value, count);
     if (st == RDB_OK && memcmp(head, want, HEAD) != 0)
         st = corrupt(path, "another board, full value or format", err);
@@ -158,17 +135,17 @@ rdb_status dots_tt_load(dots_solver *s, const dots_board *b, int full_value, con
     unsigned char *buf = st == RDB_OK ? malloc(CHUNK * RECORD) : NULL;
     if (st == RDB_OK && !buf)
         st = rdb_fail(err, RDB_E_NOMEM, "out of memory loading '%s'", path);
-    uint64_t sum = fnv1a(FNV_START, head, HEAD);
+    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, HEAD);
     for (uint64_t done = 0; st == RDB_OK && done < count;) {
         uint64_t n = count - done < CHUNK ? count - done : CHUNK;
         st = rdb_pread_all(fd, buf, n * RECORD, HEAD + done * RECORD, path, err);
-        sum = fnv1a(sum, buf, n * RECORD);
+        sum = rdb_fnv1a(sum, buf, n * RECORD);
         done += n;
     }
     unsigned char tail[8];
     if (st == RDB_OK)
         st = rdb_pread_all(fd, tail, 8, HEAD + count * RECORD, path, err);
-    if (st == RDB_OK && get_le(tail, 8) != sum)
+    if (st == RDB_OK && rdb_get_le(tail, 8) != sum)
         st = corrupt(path, "checksum mismatch", err);
 
     /* Every entry is checked (small ones solved again, by a solver that
@@ -185,8 +162,8 @@ rdb_status dots_tt_load(dots_solver *s, const dots_board *b, int full_value, con
             st = rdb_pread_all(fd, buf, n * RECORD, HEAD + done * RECORD, path, err);
             for (uint64_t i = 0; st == RDB_OK && i < n; i++) {
                 const unsigned char *r = buf + i * RECORD;
-                dots_tt_entry e = {get_le(r, 8), (int16_t)get_le(r + 8, 2),
-                                   (int16_t)get_le(r + 10, 2), r[12], r[13]};
+                dots_tt_entry e = {rdb_get_le(r, 8), (int16_t)rdb_get_le(r + 8, 2),
+                                   (int16_t)rdb_get_le(r + 10, 2), r[12], r[13]};
                 if (pass == 1) {
                     st = dots_solver_table_import(s, &e, err);
                     continue;
