@@ -12,7 +12,7 @@
 # FUZZ_FLAGS=-jobs=2). clang is not installed by `make deps`: `make fuzz`
 # says so and stops when it is missing (apt-get install clang).
 
-FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt
+FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_ledger
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
