@@ -179,6 +179,14 @@ expect 0 'is not -200' -- "$RETRODB" solve dots --position "$T/p13" --prove -200
 expect 2 'go with --prove' -- "$RETRODB" solve dots 3x3 --split-depth 1
 expect 2 'goes with --tt-file' -- "$RETRODB" solve dots 3x3 --tt-save-minutes 5
 expect 1 'not a regular file' -- "$RETRODB" solve dots 2x2 --tt-file "$T/fifo.tt" --quiet
+# problem files (B to move, boxes taken, a last-move penalty): the same
+# final scores as their databases
+for prob in middle-3x3 penalty-3x3; do
+    "$RETRODB" build dots --problem "data/problems/$prob.txt" --dir "$T/prob-$prob" --quiet || bad "build $prob"
+    qs=$("$RETRODB" query --dir "$T/prob-$prob" "data/problems/$prob.txt" | grep '^final score for A:' | sed 's/^final score //')
+    ss=$("$RETRODB" solve dots --problem "data/problems/$prob.txt" --quiet | grep '^final score for A:' | sed 's/^final score //; s/ ([AB] to move)$//')
+    [ -n "$qs" ] && [ "$qs" = "$ss" ] && ok || bad "$prob: query says '$qs', solve '$ss'"
+done
 expect 2 'bad board' -- "$RETRODB" solve dots 3by3
 expect 2 '180 lines' -- "$RETRODB" solve dots 9x9
 expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast
