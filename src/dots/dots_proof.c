@@ -186,6 +186,12 @@ static rdb_status claim(prover *p, uint64_t x, int at_least, int t, int depth, i
             break;
         }
         undecided |= r < 0;
+        /* An "at least" claim waiting on another part for this move does
+         * not go on to the next move: if this one succeeds, searching the
+         * next would be wasted. A later run (or the run that combines the
+         * parts) goes on when it has failed. */
+        if (r < 0 && at_least)
+            break;
     }
     if (undecided) {
         *result = -1;
