@@ -636,8 +636,16 @@ static int index_of(const uint64_t *keys, int n, uint64_t key)
     return -1;
 }
 
-rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
-                                   rdb_error *err)
+/* What a root function asks of one child: *result for the move into it
+ * (the child's boxes b completed by the move). */
+typedef rdb_status (*child_fn)(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
+                               rdb_error *err);
+
+/* fn once per child of `lines` up to symmetry, in the search's order;
+ * result[line] for every open line (children a symmetry maps onto each
+ * other get the same), INT8_MIN for drawn lines. */
+static rdb_status each_move(dots_solver *s, uint64_t lines, child_fn fn, void *ctx,
+                            int result[DOTS_MAX_LINES], rdb_error *err)
 {
     rdb_status st = check_position(s, lines, err);
     if (st != RDB_OK)
@@ -646,68 +654,67 @@ rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_valu
     s->started = t0;
     s->next_report = t0 + PROGRESS_SECONDS;
     uint64_t done_key[DOTS_MAX_LINES];
-    int done_value[DOTS_MAX_LINES], ndone = 0, guess = 0;
+    int done_result[DOTS_MAX_LINES], ndone = 0;
     for (int l = 0; l < DOTS_MAX_LINES; l++)
-        move_value[l] = INT8_MIN;
+        result[l] = INT8_MIN;
     for (int k = 0; k < s->nlines && st == RDB_OK; k++) {
-        int l = s->order[k];
+        int l = s->order[k], t;
         if (lines >> l & 1)
             continue;
         uint64_t child = lines | 1ULL << l;
-        int t, b = dots_boxes_completed(&s->board, lines, l);
         uint64_t key = canonical(s, child, &t);
         int found = index_of(done_key, ndone, key);
-        int v;
         if (found >= 0) {
-            v = done_value[found];
-        } else {
-            st = mtdf(s, child, b ? guess - b : -guess, &v, err);
-            if (st != RDB_OK)
-                break;
-            done_key[ndone] = key;
-            done_value[ndone++] = v;
+            result[l] = done_result[found];
+            continue;
         }
-        move_value[l] = b ? b + v : -v;
-        guess = move_value[l];
+        st = fn(s, child, dots_boxes_completed(&s->board, lines, l), ctx, &result[l], err);
+        done_key[ndone] = key;
+        done_result[ndone++] = result[l];
     }
     s->seconds += rdb_now() - t0;
+    return st;
+}
+
+/* The value of a move, by MTD(f) from the previous move's value. */
+static rdb_status move_value_of(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
+                                rdb_error *err)
+{
+    int *guess = ctx, v = 0;
+    rdb_status st = mtdf(s, child, b ? *guess - b : -*guess, &v, err);
+    if (st == RDB_OK)
+        *guess = *result = b ? b + v : -v;
+    return st;
+}
+
+rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
+                                   rdb_error *err)
+{
+    int guess = 0;
+    return each_move(s, lines, move_value_of, &guess, move_value, err);
+}
+
+/* Whether a move is worth the position's value: one zero-window test. A
+ * capture is best when v(child) >= value - b; any other line when
+ * -v(child) >= value, i.e. v(child) < 1 - value. */
+static rdb_status is_best_move(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
+                               rdb_error *err)
+{
+    int value = *(const int *)ctx, v = 0;
+    rdb_status st = run_test(s, child, b ? value - b : 1 - value, &v, err);
+    *result = st == RDB_OK && (b ? v >= value - b : v < 1 - value);
     return st;
 }
 
 rdb_status dots_solver_best_moves(dots_solver *s, uint64_t lines, int value, uint64_t *best,
                                   rdb_error *err)
 {
+    int is_best[DOTS_MAX_LINES];
     *best = 0;
-    rdb_status st = check_position(s, lines, err);
-    double t0 = rdb_now();
-    uint64_t done_key[DOTS_MAX_LINES];
-    int done_best[DOTS_MAX_LINES], ndone = 0;
-    for (int k = 0; k < s->nlines && st == RDB_OK; k++) {
-        int l = s->order[k];
-        if (lines >> l & 1)
-            continue;
-        uint64_t child = lines | 1ULL << l;
-        int t, b = dots_boxes_completed(&s->board, lines, l);
-        uint64_t key = canonical(s, child, &t);
-        int found = index_of(done_key, ndone, key);
-        int is_best;
-        if (found >= 0) {
-            is_best = done_best[found];
-        } else {
-            /* A capture is best when v(child) >= value - b; any other line
-             * when -v(child) >= value, i.e. v(child) < 1 - value. */
-            int v = 0;
-            st = run_test(s, child, b ? value - b : 1 - value, &v, err);
-            if (st != RDB_OK)
-                break;
-            is_best = b ? v >= value - b : v < 1 - value;
-            done_key[ndone] = key;
-            done_best[ndone++] = is_best;
-        }
-        if (is_best)
+    rdb_status st = each_move(s, lines, is_best_move, &value, is_best, err);
+    for (int l = 0; l < s->nlines && st == RDB_OK; l++)
+        if (!(lines >> l & 1) && is_best[l] > 0)
             *best |= 1ULL << l;
-    }
-    s->seconds += rdb_now() - t0;
     return st;
 }
 
