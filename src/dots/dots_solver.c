@@ -612,15 +612,24 @@ static rdb_status mtdf(dots_solver *s, uint64_t lines, int guess, int *value, rd
     return RDB_OK;
 }
 
+/* The start of a public call: the progress report counts from now, with
+ * the value not bounded yet. Returns the time, for s->seconds. */
+static double start_call(dots_solver *s)
+{
+    double t0 = rdb_now();
+    s->started = t0;
+    s->next_report = t0 + PROGRESS_SECONDS;
+    s->report_lower = -VALUE_INF;
+    s->report_upper = VALUE_INF;
+    return t0;
+}
 
 rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_error *err)
 {
     rdb_status st = check_position(s, lines, err);
     if (st != RDB_OK)
         return st;
-    double t0 = rdb_now();
-    s->started = t0;
-    s->next_report = t0 + PROGRESS_SECONDS;
+    double t0 = start_call(s);
     st = mtdf(s, lines, 0, value, err);
     s->seconds += rdb_now() - t0;
     return st;
@@ -650,9 +659,7 @@ static rdb_status each_move(dots_solver *s, uint64_t lines, child_fn fn, void *c
     rdb_status st = check_position(s, lines, err);
     if (st != RDB_OK)
         return st;
-    double t0 = rdb_now();
-    s->started = t0;
-    s->next_report = t0 + PROGRESS_SECONDS;
+    double t0 = start_call(s);
     uint64_t done_key[DOTS_MAX_LINES];
     int done_result[DOTS_MAX_LINES], ndone = 0;
     for (int l = 0; l < DOTS_MAX_LINES; l++)
@@ -752,11 +759,7 @@ rdb_status dots_solver_probe(dots_solver *s, uint64_t lines, int bound, int *g, 
     uint64_t before = 0, after = 0;
     for (int i = 0; i < s->opt.threads; i++)
         before += s->workers[i].nodes;
-    double t0 = rdb_now();
-    s->started = t0;
-    s->next_report = t0 + PROGRESS_SECONDS;
-    s->report_lower = -VALUE_INF;
-    s->report_upper = VALUE_INF;
+    double t0 = start_call(s);
     st = run_test(s, lines, bound, g, err);
     s->seconds += rdb_now() - t0;
     for (int i = 0; i < s->opt.threads; i++)
