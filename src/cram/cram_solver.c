@@ -114,6 +114,7 @@ typedef struct {
     uint8_t known;              /* xor of the nimbers of the known parts */
     uint8_t done;               /* valued by the transposition cutoff */
     uint8_t size;               /* cells of the largest unknown part */
+    uint8_t dist;               /* the move's distance from the centre */
 } cram_child;
 
 typedef struct {
@@ -403,15 +404,37 @@ static void make_child(const cram_solver *s, uint64_t y, cram_child *c)
     c->size = (uint8_t)size;
 }
 
+
+/* Twice the Manhattan distance between a domino whose centre is
+ * (r2/2, c2/2) and the centre of the h x w box in the corner. (Weighting
+ * the long axis more, as igsolve does, was measured no better: 5x8 2.10 M
+ * nodes with weights 2:1, 2.08 M with 1:1.) */
+static inline int centre_dist(int r2, int c2, int h, int w)
+{
+    int dr = r2 - (h - 1), dc = c2 - (w - 1);
+    return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+}
+
 /* List the children of x in ch; returns how many. */
 static int children(const cram_solver *s, uint64_t x, cram_child *ch)
 {
     int n = 0;
-    for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1)
-        make_child(s, x & ~(3ULL << __builtin_ctzll(m)), &ch[n++]);
+    const int st = s->g.stride;
+    int h = (63 - __builtin_clzll(x)) / st + 1, w = 0;
+    for (int j = 0; j < st; j++)
+        if (x & s->g.col[j])
+            w = j + 1;
+    for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        make_child(s, x & ~(3ULL << i), &ch[n]);
+        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, w);
+        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+    }
     for (uint64_t m = cram_vmoves(&s->g, x); m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        make_child(s, x & ~(1ULL << i | 1ULL << (i + s->g.stride)), &ch[n++]);
+        make_child(s, x & ~(1ULL << i | 1ULL << (i + st)), &ch[n]);
+        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, w);
+        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
     }
     return n;
 }
@@ -537,9 +560,18 @@ static int child_value(cram_solver *s, cram_child *c, nimset want, int ply)
     return v < 0 ? v : v ^ x;
 }
 
-/* Order in which the children are searched: cheapest first (smallest
- * largest part), since a cheap child that removes a wanted nimber from P
- * may end the node before the dear ones are looked at. */
+/* Whether child a is searched before child b: the cheaper first (the
+ * smaller largest part), since a cheap child that removes a wanted nimber
+ * from P may end the node before the dear ones are looked at; among equals
+ * the move nearer the centre, whose parts tend to be balanced and often
+ * equal, so that their values cancel. The tie-break alone takes 5x8 from
+ * 9.0 M nodes to 2.1 M, 5x7 from 1.48 M to 0.40 M. */
+static inline int child_before(const cram_child *a, const cram_child *b)
+{
+    return a->size < b->size || (a->size == b->size && a->dist < b->dist);
+}
+
+/* Order in which the children are searched (see child_before). */
 static void order_children(const cram_child *ch, int n, uint8_t *order)
 {
     int k = 0;
@@ -549,7 +581,7 @@ static void order_children(const cram_child *ch, int n, uint8_t *order)
     for (int i = 1; i < k; i++) {
         uint8_t t = order[i];
         int j = i;
-        for (; j > 0 && ch[order[j - 1]].size > ch[t].size; j--)
+        for (; j > 0 && child_before(&ch[t], &ch[order[j - 1]]); j--)
             order[j] = order[j - 1];
         order[j] = t;
     }
