@@ -35,6 +35,7 @@ int main(void)
     srunner_add_suite(sr, penalty_suite());
     srunner_add_suite(sr, cram_board_suite());
     srunner_add_suite(sr, cram_solver_suite());
+    srunner_add_suite(sr, cram_reduce_suite());
     srunner_add_suite(sr, cram_table_suite());
     srunner_add_suite(sr, loony_suite());
     srunner_add_suite(sr, chains_suite());

@@ -48,6 +48,7 @@ Suite *problem_suite(void);
 Suite *penalty_suite(void);
 Suite *cram_board_suite(void);
 Suite *cram_solver_suite(void);
+Suite *cram_reduce_suite(void);
 Suite *cram_table_suite(void);
 Suite *loony_suite(void);
 Suite *chains_suite(void);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cram/cram_component.h"
+#include "cram/cram_reduce.h"
 #include "cram/cram_tables.h"
 #include "cram/cram_tt.h"
 #include "common/job.h"
@@ -381,29 +382,39 @@ static void resolve(cram_solver *s, cram_child *c)
 static void make_child(const cram_solver *s, uint64_t y, cram_child *c)
 {
     uint64_t comp[CRAM_MAX_COMPONENTS];
-    int n = cram_split(&s->g, y, comp);
+    int n = cram_split_reduced(&s->g, y, comp);
     c->nparts = 0;
     c->known = 0;
     c->done = 0;
-    int size = 0;
     for (int i = 0; i < n; i++) {
-        int cells = __builtin_popcountll(comp[i]);
         /* Two or three connected cells leave one move whatever is played. */
-        if (cells <= 3) {
+        if (__builtin_popcountll(comp[i]) <= 3) {
             c->known ^= 1;
             continue;
         }
-        assert(c->nparts < CHILD_PARTS);
         uint64_t key = cram_canonical(&s->g, comp[i], NULL, NULL);
+        /* Two equal parts cancel: their nimbers xor to 0. */
+        int twin = -1;
+        for (int j = 0; j < c->nparts; j++)
+            if (c->part[j] == key)
+                twin = j;
+        if (twin >= 0) {
+            c->part[twin] = c->part[--c->nparts];
+            continue;
+        }
+        assert(c->nparts < CHILD_PARTS);
         /* the lookup comes soon: start fetching the bucket now */
         __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
         c->part[c->nparts++] = key;
+    }
+    int size = 0;
+    for (int j = 0; j < c->nparts; j++) {
+        int cells = __builtin_popcountll(c->part[j]);
         if (cells > size)
             size = cells;
     }
     c->size = (uint8_t)size;
 }
-
 
 /* Twice the Manhattan distance between a domino whose centre is
  * (r2/2, c2/2) and the centre of the h x w box in the corner. (Weighting
@@ -740,7 +751,7 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
         }
     }
     uint64_t comp[CRAM_MAX_COMPONENTS];
-    int n = cram_split(&s->g, x, comp);
+    int n = cram_split_reduced(&s->g, x, comp);
     for (int i = 0; i < n; i++)
         comp[i] = cram_canonical(&s->g, comp[i], NULL, NULL);
 

@@ -1,0 +1,42 @@
+/*
+ * cram_reduce.h — smaller Cram positions with the same nimber, found by
+ * bit tricks before a position is split into components.
+ *
+ * Cram on a set of free cells is Cram on a graph: the cells are vertices,
+ * and a move takes two adjacent ones. Two kinds of cells and two kinds of
+ * edges can go without changing the nimber (cram_reduce.c proves each):
+ *
+ *   stars    of several dead ends (cells with one free neighbour) hanging
+ *            on one cell, all but one;
+ *   bridges  a cell, no dead end itself, every one of whose neighbours
+ *            carries a dead end;
+ *   twins    in a 2x2 square whose two opposite corners have the square's
+ *            other two cells as their only neighbours, the square's two
+ *            horizontal edges: each of their moves is the mirror image of a
+ *            vertical one. Without those edges a component may fall apart.
+ *
+ * The split below applies all three and returns the components, so that
+ * every search node and every table key works on the reduced form.
+ */
+#ifndef RDB_CRAM_REDUCE_H
+#define RDB_CRAM_REDUCE_H
+
+#include <stdint.h>
+
+#include "cram/cram_component.h"
+
+/* x without its surplus dead ends and its bridges. */
+uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x);
+
+/* The left cells of the horizontal dominoes of x that twin squares make
+ * redundant (see above). */
+uint64_t cram_twin_edges(const cram_geom *g, uint64_t x);
+
+/* Split x into the components of its reduced graph (star and bridge
+ * reductions, twin edges dropped, again on every part that fell apart),
+ * each of two cells or more, in no particular form; stores them in comp
+ * (CRAM_MAX_COMPONENTS entries) and returns how many. The xor of their
+ * nimbers is the nimber of x. */
+int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp);
+
+#endif
