@@ -735,6 +735,80 @@ static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
     return child_value(s, &c, want, 0);
 }
 
+/* ---- aspiration: the root asks "is it r?" for r = 0, 1, ... ---- */
+
+/* Nimber of the canonical component x, searched as the root: its
+ * children are listed once, and for each candidate r in turn every child
+ * still unvalued is asked only whether its nimber is r. The first r no
+ * child has is the nimber (every smaller one was found in a child). A
+ * child that answers with its exact nimber leaves the list, and that
+ * nimber needs no trial of its own. With skip_zero the trial of 0 is left
+ * out (the empty board of a first-player win). */
+static int aspire(cram_solver *s, uint64_t x, int skip_zero)
+{
+    int v = known(s, x);
+    if (v >= 0)
+        return v;
+    if (!count_node(s))
+        return STOPPED;
+    uint64_t before = s->stats.nodes;
+    cram_child *ch = s->ply[0];
+    int n = children(s, x, ch);
+    nimset seen = 0; /* nimbers some child has */
+    for (int i = 0; i < n; i++) {
+        resolve(s, &ch[i]);
+        if (ch[i].nparts == 0) {
+            ch[i].done = 1;
+            seen |= ns_bit(ch[i].known);
+        }
+    }
+    uint8_t order[MAX_MOVES];
+    order_children(ch, n, order);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += !ch[i].done;
+    s->root_moves = k;
+    for (int r = skip_zero; r <= n; r++) {
+        s->trial = r;
+        if (ns_has(seen, r))
+            continue;
+        int found = 0;
+        for (int o = 0; o < k && !found;) {
+            s->root_move = o + 1;
+            v = child_value(s, &ch[order[o]], ns_bit(r), 1);
+            if (v == STOPPED)
+                return STOPPED;
+            if (v < 0) {
+                o++;
+                continue;
+            }
+            seen |= ns_bit(v);
+            found = v == r;
+            memmove(order + o, order + o + 1, (size_t)(k - o - 1));
+            k--;
+        }
+        if (!found) {
+            cram_tt_put(&s->tt, x, r, work_since(s, before));
+            return r;
+        }
+    }
+    /* n children cannot hold all of 0..n */
+    return contradiction(s);
+}
+
+/* Nimber of a sum of canonical components, each searched by aspire. */
+static int aspire_sum(cram_solver *s, const uint64_t *comp, int n, int skip_zero)
+{
+    int x = 0;
+    for (int i = 0; i < n; i++) {
+        int v = __builtin_popcountll(comp[i]) <= 3 ? 1 : aspire(s, comp[i], skip_zero && n == 1);
+        if (v == STOPPED)
+            return STOPPED;
+        x ^= v;
+    }
+    return x;
+}
+
 rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err)
 {
     int ncells = s->rows * s->cols;
@@ -768,9 +842,7 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
          * first-player win (the nimber is not 0): that much of the answer
          * may be skipped, the nimber itself is still searched. */
         int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
-        v = -1;
-        for (s->trial = first; v == -1 && s->trial < 128; s->trial++)
-            v = sum_value(s, comp, n, ns_bit(s->trial));
+        v = aspire_sum(s, comp, n, first);
     } else {
         v = sum_value(s, comp, n, ALL_NIMBERS);
     }

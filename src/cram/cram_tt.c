@@ -28,6 +28,25 @@ _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 #define TT_RECORD 12
 #define TT_CHUNK 4096
 
+/* The table's first size; it doubles from there as it fills. */
+#define TT_START_BYTES (16u << 20)
+
+static rdb_status map_buckets(cram_tt *t, uint64_t n)
+{
+    size_t bytes = n * sizeof(cram_tt_bucket);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return RDB_E_NOMEM;
+    /* Huge pages spare a TLB miss on most probes of a big table. */
+    madvise(p, bytes, MADV_HUGEPAGE);
+    t->bucket = p;
+    t->bytes = bytes;
+    t->nbuckets = n;
+    t->shift = 64 - __builtin_ctzll(n);
+    t->grow_at = n < t->max_buckets ? n * CRAM_TT_WAYS / 2 : UINT64_MAX;
+    return RDB_OK;
+}
+
 rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -35,17 +54,42 @@ rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
     uint64_t n = 2; /* a shift by 64 would be undefined */
     while (n * 2 * sizeof(cram_tt_bucket) <= want)
         n *= 2;
-    int bits = __builtin_ctzll(n);
-    t->bytes = n * sizeof(cram_tt_bucket);
-    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    t->max_buckets = n;
+    while (n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
+        n /= 2;
+    if (map_buckets(t, n) != RDB_OK)
         return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
-    /* Huge pages spare a TLB miss on most probes of a big table. */
-    madvise(p, t->bytes, MADV_HUGEPAGE);
-    t->bucket = p;
-    t->nbuckets = n;
-    t->shift = 64 - bits;
     return RDB_OK;
+}
+
+/* Double the table, moving every entry: the entries of old bucket i go to
+ * new buckets 2i and 2i+1 (the bucket is the hash's top bits), so none is
+ * lost. When memory is short the table just stops growing. */
+static void grow(cram_tt *t)
+{
+    cram_tt old = *t;
+    if (map_buckets(t, old.nbuckets * 2) != RDB_OK) {
+        *t = old;
+        t->max_buckets = t->nbuckets;
+        t->grow_at = UINT64_MAX;
+        return;
+    }
+    for (uint64_t i = 0; i < old.nbuckets; i++) {
+        const cram_tt_bucket *from = &old.bucket[i];
+        for (int k = 0; k < CRAM_TT_WAYS; k++) {
+            if (!from->key[k])
+                continue;
+            cram_tt_bucket *to = cram_tt_bucket_of(t, from->key[k]);
+            int j = 0;
+            while (to->key[j])
+                j++;
+            to->key[j] = from->key[k];
+            to->nimber[j] = from->nimber[k];
+            to->excluded[j] = from->excluded[k];
+            to->work[j] = from->work[k];
+        }
+    }
+    munmap(old.bucket, old.bytes);
 }
 
 void cram_tt_free(cram_tt *t)
@@ -80,9 +124,17 @@ static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
     return victim;
 }
 
+/* The bucket where key goes, after growing the table when it is due. */
+static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
+{
+    if (t->entries >= t->grow_at)
+        grow(t);
+    return cram_tt_bucket_of(t, key);
+}
+
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
 {
-    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    cram_tt_bucket *b = bucket_to_store(t, key);
     int i = slot_for(t, b, key);
     b->nimber[i] = (uint8_t)nimber;
     b->excluded[i] = nimber < 16 ? (uint16_t)~(1u << nimber) : 0xffff;
@@ -92,7 +144,7 @@ void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
 
 void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
 {
-    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    cram_tt_bucket *b = bucket_to_store(t, key);
     int i = slot_for(t, b, key);
     if (b->nimber[i] != CRAM_TT_UNKNOWN)
         return;

@@ -9,7 +9,9 @@
  * not to have (what a search cut short has proved), and the amount of work
  * it cost (log2 of the nodes searched below it). When a bucket is full, a
  * new entry takes the place of the one that cost least, so the expensive
- * results stay.
+ * results stay. The table starts small and doubles whenever it is half
+ * full, up to the size asked for: a small problem does not pay for pages
+ * of a big table it never uses.
  *
  * The table can be written to a file and read back, so that an interrupted
  * solve resumes with everything it had found. Keys depend on the solver's
@@ -41,6 +43,8 @@ typedef struct {
 typedef struct {
     cram_tt_bucket *bucket;
     uint64_t nbuckets;    /* a power of two */
+    uint64_t max_buckets; /* what the size asked for allows */
+    uint64_t grow_at;     /* entries at which the table doubles */
     int shift;            /* 64 - log2(nbuckets) */
     uint64_t entries;     /* entries in use */
     uint64_t replaced;    /* entries evicted to make room */
