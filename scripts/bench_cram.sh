@@ -1,26 +1,88 @@
 #!/bin/bash
-# The Cram solver benchmark: for each board and method, the seconds, nodes,
-# nodes per second and peak memory (resident KB, from /usr/bin/time) of
-# `retrodb solve cram`, with and without nimber tables.
+# The Cram solver benchmark, in two parts.
+#
+# Targets: the empty boards of the speed targets, solved with the default
+# method, with seconds, nodes, positions expanded, peak memory (resident
+# KB, from /usr/bin/time) and, when BASE names a commit, the same boards
+# solved in the same run by that commit's solver (built in a temporary
+# folder) and the ratios between the two.
+#
+# Methods: for each board and method, the seconds, nodes, nodes per second
+# and peak memory, with and without nimber tables.
 #
 #   RETRODB=bin/retrodb bash scripts/bench_cram.sh
-#   BIG=1         also 4x11 and 5x8 (minutes each)
+#   BASE=<commit> compare the targets with that commit's solver
+#   TARGETS="..." the target boards (default 5x8 4x11; BIG=1 adds 3x19 3x20
+#                 4x13 5x11, hours in all)
+#   BIG=1         also 4x11 and 5x8 in the methods part (minutes each)
 #   METHODS="..." the methods to run (default: all five; the exact-value
-#                 methods take minutes on the bigger boards)
+#                 methods take minutes on the bigger boards; "" skips the
+#                 methods part)
 #   TT_MB=N       transposition table size (default 1024)
+#   TARGET_TT_MB=N  the same for the targets (default 4096; the table grows
+#                 to it only as it fills)
 #   TABLES="DIR..." nimber tables to probe in the "with tables" rows; by
 #                 default the 4x6 and 5x6 tables, built (and timed) first
-#   LIMIT=S       give up on a run after S seconds (default 600)
+#   LIMIT=S       give up on a run after S seconds (default 600; targets
+#                 7200)
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
 TT_MB=${TT_MB:-1024}
 LIMIT=${LIMIT:-600}
-METHODS=${METHODS:-"plain simple-cuts set-cuts etc aspiration"}
+METHODS=${METHODS-"plain simple-cuts set-cuts etc aspiration"}
 BOARDS="5x7 4x9 6x6"
 [ -n "${BIG:-}" ] && BOARDS="$BOARDS 4x11 5x8"
 
 T=$(mktemp -d /tmp/retrodb-bench-cram.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+
+field() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" "$2"; }
+
+# ---- targets ----
+TARGETS=${TARGETS:-"5x8 4x11"}
+[ -n "${BIG:-}" ] && TARGETS="$TARGETS 3x19 3x20 4x13 5x11"
+base_bin=""
+if [ -n "${BASE:-}" ]; then
+    repo=$(cd "$(dirname "$0")/.." && pwd)
+    mkdir -p "$T/base"
+    if git -C "$repo" archive "$BASE" | tar -x -C "$T/base" &&
+        make -C "$T/base" -j2 bin/retrodb > "$T/base.log" 2>&1; then
+        base_bin="$T/base/bin/retrodb"
+    else
+        echo "cannot build $BASE: $(tail -3 "$T/base.log" 2>/dev/null)"
+    fi
+fi
+
+# target BINARY BOARD: one solve; prints "nimber seconds nodes expanded peak_KB"
+target() {
+    if ! /usr/bin/time -f '%M' -o "$T/tmem" timeout "${LIMIT:-7200}" "$1" solve cram "$2" \
+            --tt-mb "${TARGET_TT_MB:-4096}" --json --quiet > "$T/tout" 2> "$T/terr"; then
+        echo "- - - - -"
+        return
+    fi
+    local exp
+    exp=$(field expanded "$T/tout")
+    echo "$(field nimber "$T/tout") $(field seconds "$T/tout") $(field nodes "$T/tout") ${exp:--} $(tail -1 "$T/tmem")"
+}
+
+echo "targets: $(nproc) cores, tt up to ${TARGET_TT_MB:-4096} MB${base_bin:+, against $BASE}"
+printf '%-5s %6s %9s %12s %12s %10s' board nimber seconds nodes expanded peak_KB
+[ -n "$base_bin" ] && printf ' | %9s %12s %10s %7s %7s' base_s base_nodes base_KB speedup fewer
+printf '\n'
+for board in $TARGETS; do
+    read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board")"
+    printf '%-5s %6s %9s %12s %12s %10s' "$board" "$nim" "$sec" "$nodes" "$exp" "$mem"
+    if [ -n "$base_bin" ]; then
+        read -r bnim bsec bnodes _ bmem <<< "$(target "$base_bin" "$board")"
+        [ "$bnim" != - ] && [ "$nim" != - ] && [ "$bnim" != "$nim" ] && echo " NIMBERS DIFFER"
+        # the old solver counted expanded positions as nodes
+        awk -v s="$sec" -v e="$exp" -v bs="$bsec" -v bn="$bnodes" -v bm="$bmem" 'BEGIN {
+            printf " | %9s %12s %10s", bs, bn, bm
+            if (s > 0 && bs > 0) printf " %6.1fx %6.1fx", bs / s, bn / e; else printf " %7s %7s", "-", "-" }'
+    fi
+    printf '\n'
+done
+[ -z "$METHODS" ] && exit 0
 
 # Nimber tables: the rows "with tables" use these. By default the 4x6 and
 # 5x6 tables are built here first, and the builds are timed (the 5x6 target
@@ -38,8 +100,6 @@ if [ -z "${TABLES+x}" ]; then
 fi
 db_args=""
 for d in $TABLES; do db_args="$db_args --db $d"; done
-
-field() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" "$2"; }
 
 run() { # board method tables-label extra-args...
     local board=$1 method=$2 label=$3

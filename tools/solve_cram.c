@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/job.h"
 #include "common/number.h"
 #include "common/text_input.h"
 #include "cram/cram_board.h"
@@ -32,8 +33,9 @@ static const char *const solve_usage =
     "       retrodb solve cram --position FILE [options]   (FILE '-' = standard input)\n"
     "options: --method plain|simple-cuts|set-cuts|etc|aspiration (default aspiration)\n"
     "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
-    "         --tt-file F   load the table from F if it exists; save it there at the end\n"
-    "                       and when stopped by a signal (resume by running again)\n"
+    "         --tt-file F   load the table from F if it exists; save it there at the end,\n"
+    "                       when stopped by a signal and every --tt-save-minutes M\n"
+    "                       (default 30): run the same command again to resume\n"
     "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
     "         --board-order visit moves in board order (to measure the move ordering)\n"
     "         --json        one JSON object on standard output\n"
@@ -61,12 +63,13 @@ static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t
 static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st)
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
-           "\"nodes\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
-           "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"seconds\":%.3f}\n",
+           "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
+           "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"tt_mb\":%.0f,\"tt_fill\":%.4f,\"seconds\":%.3f}\n",
            rows, cols, nimber, cram_method_name(m), (unsigned long long)st->nodes,
-           (unsigned long long)st->tt_hits, (unsigned long long)st->db_hits,
-           (unsigned long long)st->cuts, (unsigned long long)st->tt_entries,
-           (unsigned long long)st->tt_loaded, st->seconds);
+           (unsigned long long)st->expanded, (unsigned long long)st->tt_hits,
+           (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
+           (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
+           st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
 }
 
 static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_method m,
@@ -74,15 +77,32 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
 {
     cram_diagram_print(stdout, rows, cols, covered);
     printf("nimber %d (%s)\n", nimber, nimber ? "first player wins" : "second player wins");
-    printf("method %s: %.2f s, %llu nodes (%.0f per second), tt hits %llu, db hits %llu, "
-           "cuts %llu, tt entries %llu",
+    printf("method %s: %.2f s, %llu nodes (%.0f per second), %llu expanded, tt hits %llu, "
+           "db hits %llu, cuts %llu, tt entries %llu",
            cram_method_name(m), st->seconds, (unsigned long long)st->nodes,
-           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->tt_hits,
-           (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
-           (unsigned long long)st->tt_entries);
+           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->expanded,
+           (unsigned long long)st->tt_hits, (unsigned long long)st->db_hits,
+           (unsigned long long)st->cuts, (unsigned long long)st->tt_entries);
     if (st->tt_loaded)
         printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
-    printf("\n");
+    printf(", tt %.0f MB %.0f%% full\n", st->tt_bytes / 1048576.0, 100.0 * st->tt_fill);
+}
+
+/* Saving the table while the search runs (cram_solver_set_hook). */
+typedef struct {
+    const char *path;
+    int quiet;
+} table_saver;
+
+static void save_table(cram_solver *s, void *ctx)
+{
+    const table_saver *t = ctx;
+    double t0 = rdb_now();
+    rdb_error err;
+    if (cram_solver_save_tt(s, t->path, &err) != RDB_OK)
+        fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
+    else if (!t->quiet)
+        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
 }
 
 int rdb_cmd_solve(int argc, char **argv)
@@ -94,6 +114,7 @@ int rdb_cmd_solve(int argc, char **argv)
     const char *position = NULL, *tt_file = NULL, *board = NULL;
     const char *dirs[MAX_TABLE_DIRS];
     int ndirs = 0, json = 0, quiet = 0, progress = 0;
+    long save_minutes = 0;
     for (int i = 2; i < argc; i++) {
         const char *v;
         long n;
@@ -108,6 +129,10 @@ int rdb_cmd_solve(int argc, char **argv)
             opt.tt_mb = n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
             tt_file = v;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-save-minutes"))) {
+            if (rdb_parse_long(v, 1, 100000, &n) != 0)
+                return bad("bad --tt-save-minutes '%s' (want 1 to 100000)", v);
+            save_minutes = n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
             position = v;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--db"))) {
@@ -134,6 +159,8 @@ int rdb_cmd_solve(int argc, char **argv)
         return bad("give a board RxC or --position FILE, not both (got '%s' too)", board);
     if (!board && !position)
         return bad("%sgive a board RxC or --position FILE", "");
+    if (save_minutes && !tt_file)
+        return bad("%s--tt-save-minutes goes with --tt-file", "");
 
     rdb_error err;
     int rows, cols;
@@ -158,10 +185,12 @@ int rdb_cmd_solve(int argc, char **argv)
         return rdb_tool_report(st, &err);
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
+    table_saver saver = {tt_file, quiet};
     if (st == RDB_OK && tt_file) {
         st = cram_solver_load_tt(s, tt_file, &err);
         if (st == RDB_E_MISSING)
             st = RDB_OK;
+        cram_solver_set_hook(s, 60.0 * (save_minutes ? save_minutes : 30), save_table, &saver);
     }
     if (st != RDB_OK) {
         cram_solver_free(s);

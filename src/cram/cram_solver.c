@@ -140,6 +140,9 @@ struct cram_solver {
     rdb_status fail;
     rdb_error *err;
     double start, last_report;
+    void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */
+    void *hook_ctx;
+    double hook_every, last_hook;
     int root_move, root_moves, trial;
     cram_solver *verifier; /* checks entries of a loaded table file */
 };
@@ -229,6 +232,8 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
     *st = s->stats;
     st->tt_entries = s->tt.entries;
     st->tt_replaced = s->tt.replaced;
+    st->tt_bytes = s->tt.bytes;
+    st->tt_fill = cram_tt_fill(&s->tt);
 }
 
 rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err)
@@ -427,8 +432,9 @@ static inline int centre_dist(int r2, int c2, int h, int w)
 }
 
 /* List the children of x in ch; returns how many. */
-static int children(const cram_solver *s, uint64_t x, cram_child *ch)
+static int children(cram_solver *s, uint64_t x, cram_child *ch)
 {
+    s->stats.expanded++;
     int n = 0;
     const int st = s->g.stride;
     int h = (63 - __builtin_clzll(x)) / st + 1, w = 0;
@@ -455,9 +461,9 @@ static int children(const cram_solver *s, uint64_t x, cram_child *ch)
 static void report_progress(cram_solver *s, double now)
 {
     double t = now - s->start;
-    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f%% full", s->rows, s->cols,
-            t, s->stats.nodes / 1e6, t > 0 ? s->stats.nodes / t / 1e6 : 0.0,
-            100.0 * s->tt.entries / ((double)s->tt.nbuckets * CRAM_TT_WAYS));
+    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB %.0f%% full", s->rows,
+            s->cols, t, s->stats.nodes / 1e6, t > 0 ? s->stats.nodes / t / 1e6 : 0.0,
+            s->tt.bytes / 1048576.0, 100.0 * cram_tt_fill(&s->tt));
     if (s->opt.method == CRAM_ASPIRATION)
         fprintf(stderr, ", trying nimber %d", s->trial);
     if (s->root_moves)
@@ -473,13 +479,25 @@ static void poll(cram_solver *s)
         s->fail = rdb_fail(s->err, RDB_E_STOPPED, "stopped by a signal");
         return;
     }
-    if (s->opt.progress) {
-        double now = rdb_now();
-        if (now - s->last_report >= PROGRESS_SECONDS) {
-            s->last_report = now;
-            report_progress(s, now);
-        }
+    if (!s->opt.progress && !s->hook)
+        return;
+    double now = rdb_now();
+    if (s->opt.progress && now - s->last_report >= PROGRESS_SECONDS) {
+        s->last_report = now;
+        report_progress(s, now);
     }
+    if (s->hook && now - s->last_hook >= s->hook_every) {
+        s->hook(s, s->hook_ctx);
+        s->last_hook = rdb_now();
+    }
+}
+
+void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx)
+{
+    s->hook = hook;
+    s->hook_ctx = ctx;
+    s->hook_every = every;
+    s->last_hook = rdb_now();
 }
 
 static inline int count_node(cram_solver *s)
@@ -609,6 +627,8 @@ static void exclude(cram_solver *s, uint64_t x, nimset excluded, uint64_t nodes_
 
 static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
 {
+    if (!count_node(s))
+        return STOPPED;
     /* Nimbers an earlier search has ruled out need no asking again. */
     unsigned ruled_out = cram_tt_excluded(&s->tt, x);
     if (ruled_out) {
@@ -618,8 +638,6 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
             return -1;
         }
     }
-    if (!count_node(s))
-        return STOPPED;
     const cram_method m = s->opt.method;
     const int capped = m >= CRAM_SET_CUTS;
     uint64_t before = s->stats.nodes;
@@ -775,7 +793,11 @@ static int aspire(cram_solver *s, uint64_t x, int skip_zero)
         int found = 0;
         for (int o = 0; o < k && !found;) {
             s->root_move = o + 1;
-            v = child_value(s, &ch[order[o]], ns_bit(r), 1);
+            v = -1;
+            if (r > 0 && getenv("CRAM_LOWFIRST"))
+                v = child_value(s, &ch[order[o]], ns_upto(r - 1), 1);
+            if (v == -1)
+                v = child_value(s, &ch[order[o]], ns_bit(r), 1);
             if (v == STOPPED)
                 return STOPPED;
             if (v < 0) {

@@ -60,13 +60,18 @@ typedef struct {
 } cram_solver_options;
 
 typedef struct {
-    uint64_t nodes;       /* components searched (not answered by a table) */
+    uint64_t nodes;       /* search calls: components no table knew the
+                             nimber of (some answered by the nimbers the
+                             table had ruled out) */
+    uint64_t expanded;    /* of those, the ones whose moves were listed */
     uint64_t tt_hits;     /* components answered by the transposition table */
     uint64_t db_hits;     /* components answered by a nimber table */
     uint64_t cuts;        /* nodes left early because no wanted nimber remained */
     uint64_t tt_entries;  /* entries in the transposition table */
     uint64_t tt_replaced; /* entries evicted to make room */
     uint64_t tt_loaded;   /* entries read from the table file */
+    uint64_t tt_bytes;    /* the table's size now (it grows as it fills) */
+    double tt_fill;       /* the share of its entries in use */
     double seconds;       /* time spent in cram_solver_solve */
 } cram_stats;
 
@@ -86,6 +91,11 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
  * r*cols + c). RDB_E_STOPPED when rdb_stop_requested was set meanwhile;
  * what was found stays in the transposition table. */
 rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err);
+
+/* Call hook(s, ctx) every `every` seconds while a solve runs (from the
+ * search, between two nodes: the table is in a consistent state), e.g. to
+ * save the table. */
+void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx);
 
 /* Statistics since the solver was made. */
 void cram_solver_stats(const cram_solver *s, cram_stats *st);

@@ -64,6 +64,12 @@ static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
     return &t->bucket[h >> t->shift];
 }
 
+/* The share of the table's entries in use. */
+static inline double cram_tt_fill(const cram_tt *t)
+{
+    return (double)t->entries / ((double)t->nbuckets * CRAM_TT_WAYS);
+}
+
 /* Nimber stored for key, or -1. */
 static inline int cram_tt_get(const cram_tt *t, uint64_t key)
 {
