@@ -511,6 +511,69 @@ START_TEST(test_stop_and_resume)
 }
 END_TEST
 
+/* The periodic hook: a 5x7 solve calls it, the table it saves mid-search
+ * loads into a new solver, which then needs far fewer nodes. */
+typedef struct {
+    const char *path;
+    int calls, failed;
+} hook_state;
+
+static void save_hook(cram_solver *s, void *ctx)
+{
+    hook_state *h = ctx;
+    rdb_error err;
+    h->calls++;
+    h->failed += cram_solver_save_tt(s, h->path, &err) != RDB_OK;
+}
+
+START_TEST(test_periodic_save)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt", dir);
+    rdb_error err;
+    cram_solver *s = new_solver(5, 7, CRAM_ASPIRATION, 64, 0);
+    hook_state h = {path, 0, 0};
+    cram_solver_set_hook(s, 0.0, save_hook, &h);
+    TU_ASSERT_EQ(solve(s, (1ULL << 35) - 1), 1);
+    TU_ASSERT_MSG(h.calls >= 3 && h.failed == 0, "%d calls, %d failed", h.calls, h.failed);
+    cram_stats first;
+    cram_solver_stats(s, &first);
+    cram_solver_free(s);
+    s = new_solver(5, 7, CRAM_ASPIRATION, 64, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(solve(s, (1ULL << 35) - 1), 1);
+    cram_stats again;
+    cram_solver_stats(s, &again);
+    TU_ASSERT(again.tt_loaded > 0 && again.nodes < first.nodes);
+    cram_solver_free(s);
+    tu_rmrf(dir);
+}
+END_TEST
+
+/* The table starts small and doubles as it fills, losing nothing. */
+START_TEST(test_tt_growth)
+{
+    cram_tt t;
+    rdb_error err;
+    TU_ASSERT_EQ(cram_tt_init(&t, 256, &err), RDB_OK);
+    uint64_t start = t.nbuckets;
+    TU_ASSERT(start * sizeof(cram_tt_bucket) <= (16u << 20));
+    const int n = 3000000;
+    for (int k = 1; k <= n; k++)
+        cram_tt_put(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1, k % 7, 1);
+    TU_ASSERT(t.nbuckets > start && t.nbuckets <= t.max_buckets);
+    /* a bucket may fill before the table is a quarter full: a few go */
+    TU_ASSERT_MSG(t.replaced < (uint64_t)n / 100, "%llu replaced", (unsigned long long)t.replaced);
+    TU_ASSERT_EQ(t.entries + t.replaced, (uint64_t)n);
+    int kept = 0;
+    for (int k = 1; k <= n; k++)
+        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
+    TU_ASSERT_EQ((uint64_t)kept, t.entries);
+    cram_tt_free(&t);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     cram_solver_options opt = {.method = CRAM_ETC, .tt_mb = 1};
@@ -556,6 +619,8 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_file_crafted);
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_stop_and_resume);
+    tcase_add_test(tc, test_periodic_save);
+    tcase_add_test(tc, test_tt_growth);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

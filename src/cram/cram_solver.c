@@ -793,11 +793,7 @@ static int aspire(cram_solver *s, uint64_t x, int skip_zero)
         int found = 0;
         for (int o = 0; o < k && !found;) {
             s->root_move = o + 1;
-            v = -1;
-            if (r > 0 && getenv("CRAM_LOWFIRST"))
-                v = child_value(s, &ch[order[o]], ns_upto(r - 1), 1);
-            if (v == -1)
-                v = child_value(s, &ch[order[o]], ns_bit(r), 1);
+            v = child_value(s, &ch[order[o]], ns_bit(r), 1);
             if (v == STOPPED)
                 return STOPPED;
             if (v < 0) {

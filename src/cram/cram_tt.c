@@ -124,12 +124,26 @@ static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
     return victim;
 }
 
-/* The bucket where key goes, after growing the table when it is due. */
+/* Whether key would evict an entry of its bucket. */
+static int would_evict(const cram_tt_bucket *b, uint64_t key)
+{
+    for (int i = 0; i < CRAM_TT_WAYS; i++)
+        if (b->key[i] == key || b->key[i] == 0)
+            return 0;
+    return 1;
+}
+
+/* The bucket where key goes, after growing the table when it is due: when
+ * half full, or when a quarter full and the bucket would have to evict. */
 static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
 {
-    if (t->entries >= t->grow_at)
+    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    if (t->entries >= t->grow_at ||
+        (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 && would_evict(b, key))) {
         grow(t);
-    return cram_tt_bucket_of(t, key);
+        b = cram_tt_bucket_of(t, key);
+    }
+    return b;
 }
 
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)

@@ -9,9 +9,10 @@
  * not to have (what a search cut short has proved), and the amount of work
  * it cost (log2 of the nodes searched below it). When a bucket is full, a
  * new entry takes the place of the one that cost least, so the expensive
- * results stay. The table starts small and doubles whenever it is half
- * full, up to the size asked for: a small problem does not pay for pages
- * of a big table it never uses.
+ * results stay. The table starts small and doubles, up to the size asked
+ * for, whenever it is half full or a quarter full with a bucket that would
+ * have to evict: a small problem does not pay for pages of a big table it
+ * never uses.
  *
  * The table can be written to a file and read back, so that an interrupted
  * solve resumes with everything it had found. Keys depend on the solver's
