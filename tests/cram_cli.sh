@@ -35,6 +35,9 @@ expect 2 'cannot open' -- $S --position "$T/missing"
 # published nimbers and the JSON shape
 expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"expanded":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"tt_entries":[0-9]*,"tt_loaded":0,"tt_mb":[0-9]*,"tt_fill":[0-9.]*,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
 expect 2 'tt-save-minutes goes with --tt-file' -- $S 3x7 --tt-save-minutes 5
+expect 2 'bad --threads' -- $S 3x7 --threads 0
+expect 2 'aspiration method only' -- $S 3x7 --threads 2 --method etc
+expect 0 '"nimber":1,' -- $S 3x7 --threads 2 --tt-mb 16 --json
 expect 2 'bad --tt-save-minutes' -- $S 3x7 --tt-save-minutes 0 --tt-file "$tt"
 for m in plain simple-cuts set-cuts etc aspiration; do
     expect 0 '"nimber":2,' -- $S 4x5 --json --method $m --tt-mb 16

@@ -31,9 +31,12 @@ static uint64_t rng_next(uint64_t *s)
     return *s;
 }
 
+static int solver_threads = 1; /* for the tests run again with two threads */
+
 static cram_solver *new_solver(int rows, int cols, cram_method m, long tt_mb, int board_order)
 {
-    cram_solver_options opt = {.method = m, .tt_mb = tt_mb, .board_order = board_order};
+    cram_solver_options opt = {.method = m, .tt_mb = tt_mb, .board_order = board_order,
+                               .threads = m == CRAM_ASPIRATION ? solver_threads : 1};
     cram_solver *s = NULL;
     rdb_error err;
     err.msg[0] = '\0';
@@ -297,6 +300,17 @@ START_TEST(test_known_small)
 }
 END_TEST
 
+/* Two threads share the root's trials: the same nimbers, on random
+ * positions against the naive solver and on the published boards. */
+START_TEST(test_two_threads)
+{
+    solver_threads = 2;
+    check_random(CRAM_ASPIRATION, 0, 64, 40);
+    check_known(CRAM_ASPIRATION, small_known, (int)(sizeof small_known / sizeof small_known[0]));
+    solver_threads = 1;
+}
+END_TEST
+
 START_TEST(test_known_big)
 {
     cram_method m = CRAM_ASPIRATION;
@@ -466,7 +480,7 @@ START_TEST(test_tt_replacement)
 {
     rdb_error err;
     cram_tt t;
-    TU_ASSERT_EQ(cram_tt_init(&t, 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&t, 1, 0, &err), RDB_OK);
     /* fill far beyond the table: every key stays findable until evicted,
      * the dearest entries survive, and counts add up */
     uint64_t seed = 99;
@@ -556,7 +570,7 @@ START_TEST(test_tt_growth)
 {
     cram_tt t;
     rdb_error err;
-    TU_ASSERT_EQ(cram_tt_init(&t, 256, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&t, 256, 0, &err), RDB_OK);
     uint64_t start = t.nbuckets;
     TU_ASSERT(start * sizeof(cram_tt_bucket) <= (16u << 20));
     const int n = 3000000;
@@ -582,6 +596,9 @@ START_TEST(test_bad_input)
     err.msg[0] = '\0';
     TU_ASSERT_EQ(cram_solver_new(9, 8, &opt, &s, &err), RDB_E_INPUT);
     TU_ASSERT(strstr(err.msg, "72 cells") != NULL);
+    cram_solver_options threads_plain = {.method = CRAM_PLAIN, .tt_mb = 1, .threads = 2};
+    TU_ASSERT_EQ(cram_solver_new(3, 3, &threads_plain, &s, &err), RDB_E_INPUT);
+    TU_ASSERT(strstr(err.msg, "aspiration") != NULL);
     TU_ASSERT_EQ(cram_method_from_name("nope"), -1);
     for (int m = 0; m < CRAM_NMETHODS; m++)
         TU_ASSERT_EQ(cram_method_from_name(cram_method_name((cram_method)m)), m);
@@ -611,6 +628,7 @@ Suite *cram_solver_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_known_small, 0, CRAM_NMETHODS);
     tcase_add_test(tc, test_known_big);
+    tcase_add_test(tc, test_two_threads);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");

@@ -36,6 +36,8 @@ static const char *const solve_usage =
     "         --tt-file F   load the table from F if it exists; save it there at the end,\n"
     "                       when stopped by a signal and every --tt-save-minutes M\n"
     "                       (default 30): run the same command again to resume\n"
+    "         --threads N   threads sharing the root's trials (default 1; aspiration\n"
+    "                       only; the table then takes all of --tt-mb at once)\n"
     "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
     "         --board-order visit moves in board order (to measure the move ordering)\n"
     "         --json        one JSON object on standard output\n"
@@ -127,6 +129,10 @@ int rdb_cmd_solve(int argc, char **argv)
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             opt.tt_mb = n;
+        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
+            if (rdb_parse_long(v, 1, CRAM_MAX_THREADS, &n) != 0)
+                return bad("bad --threads '%s' (want 1 to 64)", v);
+            opt.threads = (int)n;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
             tt_file = v;
         } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-save-minutes"))) {

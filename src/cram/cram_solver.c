@@ -36,6 +36,8 @@
 #include "cram/cram_tt.h"
 #include "common/job.h"
 
+#include <omp.h>
+
 /* A move's two cells touch at most six others, so removing it from a
  * connected component leaves at most six components. */
 #define CHILD_PARTS 6
@@ -123,6 +125,18 @@ typedef struct {
     int rows, cols;
 } table_ref;
 
+/* What one thread of the search owns: its ply buffers, its counters, and
+ * why it stopped. */
+typedef struct {
+    struct cram_solver *s;
+    cram_child (*ply)[MAX_MOVES];
+    cram_stats stats;
+    int stopped;          /* unwind: a signal, a failing table, a contradiction */
+    rdb_status fail;
+    rdb_error err;
+    int root_move;        /* the root's child being searched, for progress */
+} cram_worker;
+
 struct cram_solver {
     int rows, cols;       /* the board as given */
     int transposed;       /* the layout is the board turned a quarter */
@@ -132,18 +146,18 @@ struct cram_solver {
     table_ref tables[MAX_TABLES];
     int ntables;
     int table_min_cells;  /* smallest component worth a table probe */
-    cram_child (*ply)[MAX_MOVES];
-    cram_stats stats;
+    cram_worker *workers;
+    int nworkers;
+    cram_stats stats;     /* tt_loaded and seconds; the workers count the rest */
 
     /* the state of the current solve */
-    int stopped;
-    rdb_status fail;
-    rdb_error *err;
+    int trial_over;       /* a worker found the root's trial decided */
+    int polling;          /* a worker is printing progress or in the hook */
     double start, last_report;
     void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */
     void *hook_ctx;
     double hook_every, last_hook;
-    int root_move, root_moves, trial;
+    int root_moves, trial;
     cram_solver *verifier; /* checks entries of a loaded table file */
 };
 
@@ -172,6 +186,12 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
                         (long)rows * cols);
     if ((int)opt->method < 0 || opt->method >= CRAM_NMETHODS)
         return rdb_fail(err, RDB_E_INPUT, "unknown cram search method %d", (int)opt->method);
+    int threads = opt->threads > 0 ? opt->threads : 1;
+    if (threads > CRAM_MAX_THREADS)
+        return rdb_fail(err, RDB_E_INPUT, "at most %d threads (got %d)", CRAM_MAX_THREADS, threads);
+    if (threads > 1 && opt->method != CRAM_ASPIRATION)
+        return rdb_fail(err, RDB_E_INPUT, "several threads share the root's trials of the aspiration method only (method %s)",
+                        cram_method_name(opt->method));
     cram_solver *s = calloc(1, sizeof *s);
     if (!s)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
@@ -180,15 +200,22 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     s->transposed = cols > rows;
     s->opt = *opt;
     cram_geom_init(&s->g, s->transposed ? cols : rows, s->transposed ? rows : cols);
-    s->ply = calloc(MAX_PLY, sizeof *s->ply);
-    if (!s->ply) {
-        free(s);
+    s->nworkers = threads;
+    s->workers = calloc((size_t)threads, sizeof *s->workers);
+    int ok = s->workers != NULL;
+    for (int i = 0; ok && i < threads; i++) {
+        s->workers[i].s = s;
+        s->workers[i].ply = calloc(MAX_PLY, sizeof *s->workers[i].ply);
+        ok = s->workers[i].ply != NULL;
+    }
+    if (!ok) {
+        cram_solver_free(s);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
     }
-    rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, err);
+    /* threads share the table, which then cannot move to grow */
+    rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, threads > 1, err);
     if (st != RDB_OK) {
-        free(s->ply);
-        free(s);
+        cram_solver_free(s);
         return st;
     }
     *out = s;
@@ -203,7 +230,9 @@ void cram_solver_free(cram_solver *s)
     for (int i = 0; i < s->ntables; i++)
         cram_table_close(s->tables[i].table);
     cram_tt_free(&s->tt);
-    free(s->ply);
+    for (int i = 0; s->workers && i < s->nworkers; i++)
+        free(s->workers[i].ply);
+    free(s->workers);
     free(s);
 }
 
@@ -230,6 +259,14 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
 void cram_solver_stats(const cram_solver *s, cram_stats *st)
 {
     *st = s->stats;
+    for (int i = 0; i < s->nworkers; i++) {
+        const cram_stats *w = &s->workers[i].stats;
+        st->nodes += w->nodes;
+        st->expanded += w->expanded;
+        st->tt_hits += w->tt_hits;
+        st->db_hits += w->db_hits;
+        st->cuts += w->cuts;
+    }
     st->tt_entries = s->tt.entries;
     st->tt_replaced = s->tt.replaced;
     st->tt_bytes = s->tt.bytes;
@@ -303,14 +340,15 @@ rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
 
 /* Nimber of a canonical component from the nimber tables, or -1 when none
  * holds it; h x w is its bounding box in the corner of the layout. */
-static int table_value(cram_solver *s, uint64_t x, int h, int w)
+static int table_value(cram_worker *w, uint64_t x, int h, int width)
 {
+    cram_solver *s = w->s;
     for (int i = 0; i < s->ntables; i++) {
         const table_ref *t = &s->tables[i];
         int turn;
-        if (h <= t->rows && w <= t->cols)
+        if (h <= t->rows && width <= t->cols)
             turn = 0;
-        else if (w <= t->rows && h <= t->cols)
+        else if (width <= t->rows && h <= t->cols)
             turn = 1;
         else
             continue;
@@ -323,15 +361,18 @@ static int table_value(cram_solver *s, uint64_t x, int h, int w)
         int n = t->rows * t->cols;
         uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
         int v;
-        rdb_status st = cram_table_value(t->table, all & ~free_cells, &v, s->err);
+        rdb_status st;
+        /* a table's probe keeps state of its own: one thread at a time */
+#pragma omp critical(cram_table_probe)
+        st = cram_table_value(t->table, all & ~free_cells, &v, &w->err);
         if (st != RDB_OK) {
-            s->fail = st;
-            s->stopped = 1;
+            w->fail = st;
+            w->stopped = 1;
             return -1;
         }
         if (v < 0 || v > 127) {
-            s->fail = rdb_fail(s->err, RDB_E_CORRUPT, "a cram table gave nimber %d", v);
-            s->stopped = 1;
+            w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "a cram table gave nimber %d", v);
+            w->stopped = 1;
             return -1;
         }
         return v;
@@ -340,21 +381,22 @@ static int table_value(cram_solver *s, uint64_t x, int h, int w)
 }
 
 /* Nimber of a canonical component if the tables know it, else -1. */
-static inline int known(cram_solver *s, uint64_t x)
+static inline int known(cram_worker *w, uint64_t x)
 {
+    cram_solver *s = w->s;
     int v = cram_tt_get(&s->tt, x);
     if (v >= 0) {
-        s->stats.tt_hits++;
+        w->stats.tt_hits++;
         return v;
     }
     if (s->ntables && __builtin_popcountll(x) >= s->table_min_cells) {
-        int h = (63 - __builtin_clzll(x)) / s->g.stride + 1, w = 0;
+        int h = (63 - __builtin_clzll(x)) / s->g.stride + 1, width = 0;
         for (int j = 0; j < s->g.stride; j++)
             if (x & s->g.col[j])
-                w = j + 1;
-        v = table_value(s, x, h, w);
+                width = j + 1;
+        v = table_value(w, x, h, width);
         if (v >= 0) {
-            s->stats.db_hits++;
+            w->stats.db_hits++;
             cram_tt_put(&s->tt, x, v, 0);
             return v;
         }
@@ -364,11 +406,11 @@ static inline int known(cram_solver *s, uint64_t x)
 
 /* Look up the unknown parts of a child again: searches of its siblings may
  * have found them meanwhile. */
-static void resolve(cram_solver *s, cram_child *c)
+static void resolve(cram_worker *w, cram_child *c)
 {
     int k = 0, size = 0;
     for (int j = 0; j < c->nparts; j++) {
-        int v = known(s, c->part[j]);
+        int v = known(w, c->part[j]);
         if (v >= 0) {
             c->known ^= (uint8_t)v;
         } else {
@@ -384,8 +426,9 @@ static void resolve(cram_solver *s, cram_child *c)
 
 /* ---- children ---- */
 
-static void make_child(const cram_solver *s, uint64_t y, cram_child *c)
+static void make_child(cram_worker *w, uint64_t y, cram_child *c)
 {
+    const cram_solver *s = w->s;
     uint64_t comp[CRAM_MAX_COMPONENTS];
     int n = cram_split_reduced(&s->g, y, comp);
     c->nparts = 0;
@@ -432,25 +475,26 @@ static inline int centre_dist(int r2, int c2, int h, int w)
 }
 
 /* List the children of x in ch; returns how many. */
-static int children(cram_solver *s, uint64_t x, cram_child *ch)
+static int children(cram_worker *w, uint64_t x, cram_child *ch)
 {
-    s->stats.expanded++;
+    const cram_solver *s = w->s;
+    w->stats.expanded++;
     int n = 0;
     const int st = s->g.stride;
-    int h = (63 - __builtin_clzll(x)) / st + 1, w = 0;
+    int h = (63 - __builtin_clzll(x)) / st + 1, width = 0;
     for (int j = 0; j < st; j++)
         if (x & s->g.col[j])
-            w = j + 1;
+            width = j + 1;
     for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        make_child(s, x & ~(3ULL << i), &ch[n]);
-        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, w);
+        make_child(w, x & ~(3ULL << i), &ch[n]);
+        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
         ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
     }
     for (uint64_t m = cram_vmoves(&s->g, x); m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        make_child(s, x & ~(1ULL << i | 1ULL << (i + st)), &ch[n]);
-        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, w);
+        make_child(w, x & ~(1ULL << i | 1ULL << (i + st)), &ch[n]);
+        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width);
         ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
     }
     return n;
@@ -458,28 +502,48 @@ static int children(cram_solver *s, uint64_t x, cram_child *ch)
 
 /* ---- progress and stopping ---- */
 
+/* The nodes of every worker (read while they run: a report may be a few
+ * nodes behind). */
+static uint64_t all_nodes(const cram_solver *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->nworkers; i++)
+        n += __atomic_load_n(&s->workers[i].stats.nodes, __ATOMIC_RELAXED);
+    return n;
+}
+
 static void report_progress(cram_solver *s, double now)
 {
     double t = now - s->start;
+    uint64_t nodes = all_nodes(s);
     fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB %.0f%% full", s->rows,
-            s->cols, t, s->stats.nodes / 1e6, t > 0 ? s->stats.nodes / t / 1e6 : 0.0,
-            s->tt.bytes / 1048576.0, 100.0 * cram_tt_fill(&s->tt));
+            s->cols, t, nodes / 1e6, t > 0 ? nodes / t / 1e6 : 0.0, s->tt.bytes / 1048576.0,
+            100.0 * cram_tt_fill(&s->tt));
     if (s->opt.method == CRAM_ASPIRATION)
         fprintf(stderr, ", trying nimber %d", s->trial);
+    int move = 0;
+    for (int i = 0; i < s->nworkers; i++) {
+        int m = __atomic_load_n(&s->workers[i].root_move, __ATOMIC_RELAXED);
+        move = m > move ? m : move;
+    }
     if (s->root_moves)
-        fprintf(stderr, ", root move %d of %d", s->root_move, s->root_moves);
+        fprintf(stderr, ", root move %d of %d", move, s->root_moves);
     fputc('\n', stderr);
 }
 
-/* Called every few thousand nodes. */
-static void poll(cram_solver *s)
+/* Called every few thousand nodes of a worker. The progress line and the
+ * hook run in one worker at a time. */
+static void poll(cram_worker *w)
 {
+    cram_solver *s = w->s;
     if (rdb_stop_requested) {
-        s->stopped = 1;
-        s->fail = rdb_fail(s->err, RDB_E_STOPPED, "stopped by a signal");
+        w->stopped = 1;
+        w->fail = rdb_fail(&w->err, RDB_E_STOPPED, "stopped by a signal");
         return;
     }
     if (!s->opt.progress && !s->hook)
+        return;
+    if (__atomic_exchange_n(&s->polling, 1, __ATOMIC_ACQUIRE))
         return;
     double now = rdb_now();
     if (s->opt.progress && now - s->last_report >= PROGRESS_SECONDS) {
@@ -490,6 +554,7 @@ static void poll(cram_solver *s)
         s->hook(s, s->hook_ctx);
         s->last_hook = rdb_now();
     }
+    __atomic_store_n(&s->polling, 0, __ATOMIC_RELEASE);
 }
 
 void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx)
@@ -500,36 +565,39 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
     s->last_hook = rdb_now();
 }
 
-static inline int count_node(cram_solver *s)
+/* Counts a node; 0 when the worker must unwind: stopped, or its trial at
+ * the root already decided by another worker. */
+static inline int count_node(cram_worker *w)
 {
-    if ((++s->stats.nodes & POLL_MASK) == 0)
-        poll(s);
-    return !s->stopped;
+    if ((++w->stats.nodes & POLL_MASK) == 0)
+        poll(w);
+    return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED);
 }
 
 /* log2 of the nodes a result cost, the replacement priority. */
-static inline int work_since(const cram_solver *s, uint64_t nodes_before)
+static inline int work_since(cram_worker *w, uint64_t nodes_before)
 {
-    uint64_t n = s->stats.nodes - nodes_before + 1;
+    uint64_t n = w->stats.nodes - nodes_before + 1;
     return 64 - __builtin_clzll(n);
 }
 
 /* ---- plain: mex from the definition ---- */
 
-static int plain(cram_solver *s, uint64_t x, int ply)
+static int plain(cram_worker *w, uint64_t x, int ply)
 {
-    if (!count_node(s))
+    cram_solver *s = w->s;
+    if (!count_node(w))
         return STOPPED;
-    uint64_t before = s->stats.nodes;
-    cram_child *ch = s->ply[ply];
-    int n = children(s, x, ch);
+    uint64_t before = w->stats.nodes;
+    cram_child *ch = w->ply[ply];
+    int n = children(w, x, ch);
     nimset seen = 0;
     for (int i = 0; i < n; i++) {
         int v = ch[i].known;
         for (int j = 0; j < ch[i].nparts; j++) {
-            int p = known(s, ch[i].part[j]);
+            int p = known(w, ch[i].part[j]);
             if (p < 0)
-                p = plain(s, ch[i].part[j], ply + 1);
+                p = plain(w, ch[i].part[j], ply + 1);
             if (p == STOPPED)
                 return STOPPED;
             v ^= p;
@@ -537,7 +605,7 @@ static int plain(cram_solver *s, uint64_t x, int ply)
         seen |= ns_bit(v);
     }
     int result = ns_min(~seen);
-    cram_tt_put(&s->tt, x, result, work_since(s, before));
+    cram_tt_put(&s->tt, x, result, work_since(w, before));
     return result;
 }
 
@@ -545,22 +613,22 @@ static int plain(cram_solver *s, uint64_t x, int ply)
  * that is not true, which only a transposition-table file can bring in
  * (its entries are checked for form when loaded, not solved again). Stop
  * with an error rather than answer. */
-static int contradiction(cram_solver *s)
+static int contradiction(cram_worker *w)
 {
-    s->fail = rdb_fail(s->err, RDB_E_CORRUPT,
+    w->fail = rdb_fail(&w->err, RDB_E_CORRUPT,
                        "the transposition table contradicts itself: a --tt-file holds a wrong entry; solve without it");
-    s->stopped = 1;
+    w->stopped = 1;
     return STOPPED;
 }
 
 /* ---- the cut methods ---- */
 
-static int cut(cram_solver *s, uint64_t x, nimset want, int ply);
+static int cut(cram_worker *w, uint64_t x, nimset want, int ply);
 
 /* Nimber of a child if it is in `want`; otherwise the nimber or -1. */
-static int child_value(cram_solver *s, cram_child *c, nimset want, int ply)
+static int child_value(cram_worker *w, cram_child *c, nimset want, int ply)
 {
-    resolve(s, c);
+    resolve(w, c);
     int x = c->known;
     if (c->nparts == 0)
         return x;
@@ -574,18 +642,18 @@ static int child_value(cram_solver *s, cram_child *c, nimset want, int ply)
         }
     int last = c->nparts - 1;
     for (int j = 0; j < last; j++) {
-        int v = known(s, c->part[j]);
+        int v = known(w, c->part[j]);
         if (v < 0)
-            v = cut(s, c->part[j], ALL_NIMBERS, ply);
+            v = cut(w, c->part[j], ALL_NIMBERS, ply);
         if (v == STOPPED)
             return STOPPED;
         if (v < 0)
-            return contradiction(s);
+            return contradiction(w);
         x ^= v;
     }
-    int v = known(s, c->part[last]);
+    int v = known(w, c->part[last]);
     if (v < 0)
-        v = cut(s, c->part[last], ns_xor(want, x), ply);
+        v = cut(w, c->part[last], ns_xor(want, x), ply);
     return v < 0 ? v : v ^ x;
 }
 
@@ -618,38 +686,40 @@ static void order_children(const cram_child *ch, int n, uint8_t *order)
 
 /* Remember that x's nimber is in none of `excluded` (only nimbers below 16
  * have room in the table). */
-static void exclude(cram_solver *s, uint64_t x, nimset excluded, uint64_t nodes_before)
+static void exclude(cram_worker *w, uint64_t x, nimset excluded, uint64_t nodes_before)
 {
+    cram_solver *s = w->s;
     unsigned low = (unsigned)(uint64_t)excluded & 0xffffu;
     if (low)
-        cram_tt_exclude(&s->tt, x, low, work_since(s, nodes_before));
+        cram_tt_exclude(&s->tt, x, low, work_since(w, nodes_before));
 }
 
-static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
+static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
 {
-    if (!count_node(s))
+    cram_solver *s = w->s;
+    if (!count_node(w))
         return STOPPED;
     /* Nimbers an earlier search has ruled out need no asking again. */
     unsigned ruled_out = cram_tt_excluded(&s->tt, x);
     if (ruled_out) {
         want &= ~(nimset)ruled_out;
         if (!want) {
-            s->stats.tt_hits++;
+            w->stats.tt_hits++;
             return -1;
         }
     }
     const cram_method m = s->opt.method;
     const int capped = m >= CRAM_SET_CUTS;
-    uint64_t before = s->stats.nodes;
-    cram_child *ch = s->ply[ply];
-    int n = children(s, x, ch);
+    uint64_t before = w->stats.nodes;
+    cram_child *ch = w->ply[ply];
+    int n = children(w, x, ch);
     nimset p = ns_upto(n);
     int exact = 1, want_max = ns_max(want);
     nimset cap = ns_upto(want_max);
 
     if (m >= CRAM_ETC) {
         for (int i = 0; i < n; i++) {
-            resolve(s, &ch[i]);
+            resolve(w, &ch[i]);
             if (ch[i].nparts == 0) {
                 ch[i].done = 1;
                 int v = ch[i].known;
@@ -657,8 +727,8 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
             }
         }
         if (!(p & want)) {
-            s->stats.cuts++;
-            exclude(s, x, want, before);
+            w->stats.cuts++;
+            exclude(w, x, want, before);
             return -1;
         }
     }
@@ -678,17 +748,17 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
     }
     for (int o = 0; o < k; o++) {
         if (!(p & want)) {
-            s->stats.cuts++;
-            exclude(s, x, want, before);
+            w->stats.cuts++;
+            exclude(w, x, want, before);
             return -1;
         }
         if (ply == 0)
-            s->root_move = o + 1;
+            w->root_move = o + 1;
         int top = ns_max(p);
         nimset child_want = p & ~ns_bit(top);
         if (capped)
             child_want &= cap;
-        int v = child_value(s, &ch[order[o]], child_want, ply + 1);
+        int v = child_value(w, &ch[order[o]], child_want, ply + 1);
         if (v == STOPPED)
             return STOPPED;
         if (v >= 0 && ns_has(p, v)) {
@@ -702,12 +772,12 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
     assert(p != 0 && (p & (p - 1)) == 0);
     int result = ns_min(p);
     if (exact || result <= want_max) {
-        cram_tt_put(&s->tt, x, result, work_since(s, before));
+        cram_tt_put(&s->tt, x, result, work_since(w, before));
         return result;
     }
     /* P is right up to max(R) and holds nothing there: the nimber is
      * larger than anything wanted. */
-    exclude(s, x, cap, before);
+    exclude(w, x, cap, before);
     return -1;
 }
 
@@ -715,8 +785,9 @@ static int cut(cram_solver *s, uint64_t x, nimset want, int ply)
 
 /* Nimber of a sum of canonical components if it is in want (else the
  * nimber or -1), the largest component searched last with the set. */
-static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
+static int sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
 {
+    const cram_solver *s = w->s;
     cram_child c;
     int x = 0, k = 0;
     for (int i = 0; i < n; i++) {
@@ -726,9 +797,9 @@ static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
         }
         if (k == CHILD_PARTS) {
             /* More parts than a child holds: value the extra ones now. */
-            int v = known(s, comp[i]);
+            int v = known(w, comp[i]);
             if (v < 0)
-                v = s->opt.method == CRAM_PLAIN ? plain(s, comp[i], 0) : cut(s, comp[i], ALL_NIMBERS, 0);
+                v = s->opt.method == CRAM_PLAIN ? plain(w, comp[i], 0) : cut(w, comp[i], ALL_NIMBERS, 0);
             if (v == STOPPED)
                 return STOPPED;
             x ^= v;
@@ -741,19 +812,47 @@ static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
     c.done = 0;
     if (s->opt.method == CRAM_PLAIN) {
         for (int j = 0; j < k; j++) {
-            int v = known(s, c.part[j]);
+            int v = known(w, c.part[j]);
             if (v < 0)
-                v = plain(s, c.part[j], 0);
+                v = plain(w, c.part[j], 0);
             if (v == STOPPED)
                 return STOPPED;
             x ^= v;
         }
         return x;
     }
-    return child_value(s, &c, want, 0);
+    return child_value(w, &c, want, 0);
 }
 
 /* ---- aspiration: the root asks "is it r?" for r = 0, 1, ... ---- */
+
+/* The answers of the children order[0..k) of the root to "is it r?", in
+ * res (STOPPED where no answer came), the children shared out between the
+ * workers: each takes the next child not yet taken, and when one finds a
+ * child of nimber r the others give up their child, whose answer no longer
+ * matters (what their searches stored is true all the same). */
+static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, int k, int r, int *res)
+{
+    int next = 0;
+    for (int o = 0; o < k; o++)
+        res[o] = STOPPED;
+    s->trial_over = 0;
+#pragma omp parallel num_threads(s->nworkers)
+    {
+        cram_worker *w = &s->workers[omp_get_thread_num()];
+        for (;;) {
+            int o = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+            if (o >= k || __atomic_load_n(&s->trial_over, __ATOMIC_RELAXED))
+                break;
+            __atomic_store_n(&w->root_move, o + 1, __ATOMIC_RELAXED);
+            int v = child_value(w, &ch[order[o]], ns_bit(r), 1);
+            res[o] = v;
+            if (v == r || w->stopped)
+                __atomic_store_n(&s->trial_over, 1, __ATOMIC_RELAXED);
+        }
+    }
+    s->trial_over = 0;
+}
 
 /* Nimber of the canonical component x, searched as the root: its
  * children are listed once, and for each candidate r in turn every child
@@ -761,26 +860,30 @@ static int sum_value(cram_solver *s, const uint64_t *comp, int n, nimset want)
  * child has is the nimber (every smaller one was found in a child). A
  * child that answers with its exact nimber leaves the list, and that
  * nimber needs no trial of its own. With skip_zero the trial of 0 is left
- * out (the empty board of a first-player win). */
-static int aspire(cram_solver *s, uint64_t x, int skip_zero)
+ * out (the empty board of a first-player win). One worker asks the
+ * children in order and stops at the first of nimber r; several share
+ * them out (ask_children). */
+static int aspire(cram_worker *w, uint64_t x, int skip_zero)
 {
-    int v = known(s, x);
+    cram_solver *s = w->s;
+    int v = known(w, x);
     if (v >= 0)
         return v;
-    if (!count_node(s))
+    if (!count_node(w))
         return STOPPED;
-    uint64_t before = s->stats.nodes;
-    cram_child *ch = s->ply[0];
-    int n = children(s, x, ch);
+    uint64_t before = w->stats.nodes;
+    cram_child *ch = w->ply[0];
+    int n = children(w, x, ch);
     nimset seen = 0; /* nimbers some child has */
     for (int i = 0; i < n; i++) {
-        resolve(s, &ch[i]);
+        resolve(w, &ch[i]);
         if (ch[i].nparts == 0) {
             ch[i].done = 1;
             seen |= ns_bit(ch[i].known);
         }
     }
     uint8_t order[MAX_MOVES];
+    int res[MAX_MOVES];
     order_children(ch, n, order);
     int k = 0;
     for (int i = 0; i < n; i++)
@@ -791,9 +894,26 @@ static int aspire(cram_solver *s, uint64_t x, int skip_zero)
         if (ns_has(seen, r))
             continue;
         int found = 0;
-        for (int o = 0; o < k && !found;) {
-            s->root_move = o + 1;
-            v = child_value(s, &ch[order[o]], ns_bit(r), 1);
+        if (s->nworkers > 1) {
+            ask_children(s, ch, order, k, r, res);
+            for (int i = 0; i < s->nworkers; i++)
+                if (s->workers[i].stopped)
+                    return STOPPED;
+            /* drop the children that answered, keeping the order */
+            int kept = 0;
+            for (int o = 0; o < k; o++) {
+                if (res[o] >= 0) {
+                    seen |= ns_bit(res[o]);
+                    found |= res[o] == r;
+                } else {
+                    order[kept++] = order[o];
+                }
+            }
+            k = kept;
+        }
+        for (int o = 0; s->nworkers == 1 && o < k && !found;) {
+            w->root_move = o + 1;
+            v = child_value(w, &ch[order[o]], ns_bit(r), 1);
             if (v == STOPPED)
                 return STOPPED;
             if (v < 0) {
@@ -806,20 +926,20 @@ static int aspire(cram_solver *s, uint64_t x, int skip_zero)
             k--;
         }
         if (!found) {
-            cram_tt_put(&s->tt, x, r, work_since(s, before));
+            cram_tt_put(&s->tt, x, r, work_since(w, before));
             return r;
         }
     }
     /* n children cannot hold all of 0..n */
-    return contradiction(s);
+    return contradiction(w);
 }
 
 /* Nimber of a sum of canonical components, each searched by aspire. */
-static int aspire_sum(cram_solver *s, const uint64_t *comp, int n, int skip_zero)
+static int aspire_sum(cram_worker *w, const uint64_t *comp, int n, int skip_zero)
 {
     int x = 0;
     for (int i = 0; i < n; i++) {
-        int v = __builtin_popcountll(comp[i]) <= 3 ? 1 : aspire(s, comp[i], skip_zero && n == 1);
+        int v = __builtin_popcountll(comp[i]) <= 3 ? 1 : aspire(w, comp[i], skip_zero && n == 1);
         if (v == STOPPED)
             return STOPPED;
         x ^= v;
@@ -847,31 +967,42 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
     for (int i = 0; i < n; i++)
         comp[i] = cram_canonical(&s->g, comp[i], NULL, NULL);
 
-    s->err = err;
-    s->stopped = 0;
-    s->fail = RDB_OK;
+    for (int i = 0; i < s->nworkers; i++) {
+        s->workers[i].stopped = 0;
+        s->workers[i].fail = RDB_OK;
+        s->workers[i].root_move = 0;
+    }
+    s->trial_over = 0;
     s->start = s->last_report = rdb_now();
-    s->root_move = s->root_moves = 0;
+    s->root_moves = 0;
     s->trial = 0;
 
+    cram_worker *w = &s->workers[0];
     int v;
     if (s->opt.method == CRAM_ASPIRATION) {
         /* An empty board with an even number of cells, one side odd, is a
          * first-player win (the nimber is not 0): that much of the answer
          * may be skipped, the nimber itself is still searched. */
         int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
-        v = aspire_sum(s, comp, n, first);
+        v = aspire_sum(w, comp, n, first);
     } else {
-        v = sum_value(s, comp, n, ALL_NIMBERS);
+        v = sum_value(w, comp, n, ALL_NIMBERS);
     }
     s->stats.seconds += rdb_now() - s->start;
     if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
         report_progress(s, rdb_now());
-    if (v >= 0 && v < 128 && !s->stopped) {
+    /* the first worker that failed says why */
+    for (int i = 0; i < s->nworkers; i++)
+        if (s->workers[i].stopped) {
+            *err = s->workers[i].err;
+            return s->workers[i].fail != RDB_OK ? s->workers[i].fail
+                                                : rdb_fail(err, RDB_E_STOPPED, "stopped");
+        }
+    if (v >= 0 && v < 128) {
         *nimber = v;
         return RDB_OK;
     }
-    if (v != STOPPED && !s->stopped)
-        contradiction(s);
-    return s->fail != RDB_OK ? s->fail : rdb_fail(err, RDB_E_STOPPED, "stopped");
+    contradiction(w);
+    *err = w->err;
+    return w->fail;
 }

@@ -57,7 +57,11 @@ typedef struct {
     int progress;        /* a progress line on stderr every few seconds */
     int board_order;     /* visit moves in board order instead of the
                             ordering that helps the cuts (for measuring) */
+    int threads;         /* threads sharing the root's trials (aspiration
+                            only; 0 or 1: one) */
 } cram_solver_options;
+
+#define CRAM_MAX_THREADS 64
 
 typedef struct {
     uint64_t nodes;       /* search calls: components no table knew the

@@ -47,7 +47,7 @@ static rdb_status map_buckets(cram_tt *t, uint64_t n)
     return RDB_OK;
 }
 
-rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
+rdb_status cram_tt_init(cram_tt *t, long mb, int fixed, rdb_error *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20;
@@ -55,7 +55,7 @@ rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err)
     while (n * 2 * sizeof(cram_tt_bucket) <= want)
         n *= 2;
     t->max_buckets = n;
-    while (n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
+    while (!fixed && n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
         n /= 2;
     if (map_buckets(t, n) != RDB_OK)
         return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
@@ -99,8 +99,23 @@ void cram_tt_free(cram_tt *t)
     t->bucket = NULL;
 }
 
-/* The entry of key in its bucket, made (evicting the cheapest entry) when
- * missing. */
+static void lock_bucket(cram_tt_bucket *b)
+{
+    for (;;) {
+        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_RELAXED);
+        if (!(q & 1) &&
+            __atomic_compare_exchange_n(&b->seq, &q, q + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+static void unlock_bucket(cram_tt_bucket *b)
+{
+    __atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* The entry of key in its (locked) bucket, made (evicting the cheapest
+ * entry) when missing. */
 static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
 {
     int victim = 0, victim_work = 256;
@@ -113,10 +128,7 @@ static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
             victim_work = w;
         }
     }
-    if (victim_work >= 0)
-        t->replaced++;
-    else
-        t->entries++;
+    __atomic_fetch_add(victim_work >= 0 ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
     b->key[victim] = key;
     b->nimber[victim] = CRAM_TT_UNKNOWN;
     b->excluded[victim] = 0;
@@ -134,7 +146,8 @@ static int would_evict(const cram_tt_bucket *b, uint64_t key)
 }
 
 /* The bucket where key goes, after growing the table when it is due: when
- * half full, or when a quarter full and the bucket would have to evict. */
+ * half full, or when a quarter full and the bucket would have to evict.
+ * (A fixed table never is.) */
 static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
 {
     cram_tt_bucket *b = cram_tt_bucket_of(t, key);
@@ -149,29 +162,72 @@ static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
 {
     cram_tt_bucket *b = bucket_to_store(t, key);
+    lock_bucket(b);
     int i = slot_for(t, b, key);
     b->nimber[i] = (uint8_t)nimber;
     b->excluded[i] = nimber < 16 ? (uint16_t)~(1u << nimber) : 0xffff;
     if (work > b->work[i])
         b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+    unlock_bucket(b);
 }
 
 void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
 {
     cram_tt_bucket *b = bucket_to_store(t, key);
+    lock_bucket(b);
     int i = slot_for(t, b, key);
-    if (b->nimber[i] != CRAM_TT_UNKNOWN)
-        return;
-    b->excluded[i] |= (uint16_t)excluded;
-    if (work > b->work[i])
-        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+    if (b->nimber[i] == CRAM_TT_UNKNOWN) {
+        b->excluded[i] |= (uint16_t)excluded;
+        if (work > b->work[i])
+            b->work[i] = (uint8_t)(work > 255 ? 255 : work);
+    }
+    unlock_bucket(b);
 }
 
+/* A copy of bucket i taken while no writer held it. */
+static void read_bucket(const cram_tt *t, uint64_t i, cram_tt_bucket *copy)
+{
+    const cram_tt_bucket *b = &t->bucket[i];
+    for (;;) {
+        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
+        for (int k = 0; k < CRAM_TT_WAYS; k++) {
+            copy->key[k] = __atomic_load_n(&b->key[k], __ATOMIC_RELAXED);
+            copy->nimber[k] = __atomic_load_n(&b->nimber[k], __ATOMIC_RELAXED);
+            copy->excluded[k] = __atomic_load_n(&b->excluded[k], __ATOMIC_RELAXED);
+            copy->work[k] = __atomic_load_n(&b->work[k], __ATOMIC_RELAXED);
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (!(q & 1) && __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == q)
+            return;
+    }
+}
+
+/* The FNV-1a of the first `len` bytes of the file fd. */
+static rdb_status checksum_file(int fd, uint64_t len, const char *name, uint64_t *sum, rdb_error *err)
+{
+    unsigned char buf[1 << 16];
+    uint64_t h = RDB_FNV_START;
+    for (uint64_t off = 0; off < len;) {
+        size_t want = len - off < sizeof buf ? (size_t)(len - off) : sizeof buf;
+        ssize_t got = pread(fd, buf, want, (off_t)off);
+        if (got <= 0)
+            return rdb_fail_errno(err, RDB_E_IO, "cannot read back '%s'", name);
+        h = rdb_fnv1a(h, buf, (size_t)got);
+        off += (uint64_t)got;
+    }
+    *sum = h;
+    return RDB_OK;
+}
+
+/* Other threads may go on storing while the table is saved (each bucket
+ * is copied while no writer holds it), so the number of entries is known
+ * only at the end: the head is written again then, and the checksum read
+ * back from the file. */
 rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
 {
     char tmp[PATH_MAX];
     rdb_temp_name(path, tmp, sizeof tmp);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return rdb_fail_errno(err, RDB_E_IO, "cannot create '%s'", tmp);
 
@@ -179,34 +235,38 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
     memcpy(head, TT_MAGIC, 8);
     rdb_put_le(head + 8, (uint64_t)stride, 4);
     rdb_put_le(head + 12, 0, 4);
-    rdb_put_le(head + 16, t->entries, 8);
-    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, sizeof head);
+    rdb_put_le(head + 16, 0, 8);
     rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
 
     unsigned char buf[TT_CHUNK * TT_RECORD];
     size_t used = 0;
     uint64_t written = 0;
     for (uint64_t i = 0; st == RDB_OK && i < t->nbuckets; i++) {
-        const cram_tt_bucket *b = &t->bucket[i];
+        cram_tt_bucket b;
+        read_bucket(t, i, &b);
         for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            if (!b->key[k])
+            if (!b.key[k])
                 continue;
-            rdb_put_le(buf + used, b->key[k], 8);
-            buf[used + 8] = b->nimber[k];
-            buf[used + 9] = b->work[k];
-            rdb_put_le(buf + used + 10, b->excluded[k], 2);
+            rdb_put_le(buf + used, b.key[k], 8);
+            buf[used + 8] = b.nimber[k];
+            buf[used + 9] = b.work[k];
+            rdb_put_le(buf + used + 10, b.excluded[k], 2);
             used += TT_RECORD;
             written++;
         }
         if (used + CRAM_TT_WAYS * TT_RECORD > sizeof buf || i + 1 == t->nbuckets) {
-            sum = rdb_fnv1a(sum, buf, used);
             st = rdb_write_all(fd, buf, used, tmp, err);
             used = 0;
         }
     }
-    if (st == RDB_OK && written != t->entries)
-        st = rdb_fail(err, RDB_E_CORRUPT, "transposition table holds %llu entries, expected %llu",
-                      (unsigned long long)written, (unsigned long long)t->entries);
+    if (st == RDB_OK) {
+        rdb_put_le(head + 16, written, 8);
+        if (pwrite(fd, head, sizeof head, 0) != (ssize_t)sizeof head)
+            st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", tmp);
+    }
+    uint64_t sum = 0;
+    if (st == RDB_OK)
+        st = checksum_file(fd, sizeof head + written * TT_RECORD, tmp, &sum, err);
     if (st == RDB_OK) {
         unsigned char tail[8];
         rdb_put_le(tail, sum, 8);

@@ -38,7 +38,7 @@ typedef struct {
     uint16_t excluded[CRAM_TT_WAYS]; /* bit v: the nimber is not v */
     uint8_t nimber[CRAM_TT_WAYS];    /* CRAM_TT_UNKNOWN when not known */
     uint8_t work[CRAM_TT_WAYS];
-    uint8_t unused[4];
+    uint32_t seq;                    /* odd while a writer holds the bucket */
 } cram_tt_bucket;
 
 typedef struct {
@@ -52,9 +52,17 @@ typedef struct {
     size_t bytes;
 } cram_tt;
 
-/* A table of at most `mb` megabytes (at least one bucket). */
-rdb_status cram_tt_init(cram_tt *t, long mb, rdb_error *err);
+/* A table of at most `mb` megabytes (at least one bucket). A table that
+ * several threads share must not move: with `fixed` it takes its whole
+ * size at once and never grows. */
+rdb_status cram_tt_init(cram_tt *t, long mb, int fixed, rdb_error *err);
 void cram_tt_free(cram_tt *t);
+
+/* The share of the table's entries in use. */
+static inline double cram_tt_fill(const cram_tt *t)
+{
+    return (double)t->entries / ((double)t->nbuckets * CRAM_TT_WAYS);
+}
 
 static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
 {
@@ -65,30 +73,43 @@ static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
     return &t->bucket[h >> t->shift];
 }
 
-/* The share of the table's entries in use. */
-static inline double cram_tt_fill(const cram_tt *t)
+/* Threads share the table through a sequence lock per bucket: a writer
+ * makes `seq` odd while it writes, and a reader reads again when `seq` was
+ * odd or changed meanwhile. Reads take no lock, and one thread alone pays
+ * two loads of a line it reads anyway. `entry` gets the nimber (or
+ * CRAM_TT_UNKNOWN) and the excluded set of key, or returns 0 when the
+ * bucket does not hold key. */
+static inline int cram_tt_read(const cram_tt *t, uint64_t key, unsigned *nimber, unsigned *excluded)
 {
-    return (double)t->entries / ((double)t->nbuckets * CRAM_TT_WAYS);
+    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    for (;;) {
+        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
+        int found = 0;
+        for (int i = 0; i < CRAM_TT_WAYS; i++)
+            if (__atomic_load_n(&b->key[i], __ATOMIC_RELAXED) == key) {
+                *nimber = __atomic_load_n(&b->nimber[i], __ATOMIC_RELAXED);
+                *excluded = __atomic_load_n(&b->excluded[i], __ATOMIC_RELAXED);
+                found = 1;
+                break;
+            }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (!(q & 1) && __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == q)
+            return found;
+    }
 }
 
 /* Nimber stored for key, or -1. */
 static inline int cram_tt_get(const cram_tt *t, uint64_t key)
 {
-    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
-    for (int i = 0; i < CRAM_TT_WAYS; i++)
-        if (b->key[i] == key)
-            return b->nimber[i] == CRAM_TT_UNKNOWN ? -1 : b->nimber[i];
-    return -1;
+    unsigned v = 0, ex = 0;
+    return cram_tt_read(t, key, &v, &ex) && v != CRAM_TT_UNKNOWN ? (int)v : -1;
 }
 
 /* The nimbers below 16 that key is known not to have (0 when none). */
 static inline unsigned cram_tt_excluded(const cram_tt *t, uint64_t key)
 {
-    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
-    for (int i = 0; i < CRAM_TT_WAYS; i++)
-        if (b->key[i] == key)
-            return b->excluded[i];
-    return 0;
+    unsigned v = 0, ex = 0;
+    return cram_tt_read(t, key, &v, &ex) ? ex : 0;
 }
 
 /* Store key's nimber, which cost `work` (0..255, more is dearer). */
