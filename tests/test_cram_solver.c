@@ -320,11 +320,17 @@ END_TEST
 
 /* ---- the transposition table file ---- */
 
+/* A new temporary folder in dir, and the path of a table file in it. */
+static void temp_tt_file(char *dir, char *path, size_t size)
+{
+    tu_mkdtemp(dir);
+    snprintf(path, size, "%s/tt", dir);
+}
+
 START_TEST(test_tt_file)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
-    tu_mkdtemp(dir);
-    snprintf(path, sizeof path, "%s/tt", dir);
+    temp_tt_file(dir, path, sizeof path);
     rdb_error err;
 
     cram_solver *s = new_solver(4, 6, CRAM_SET_CUTS, 8, 0);
@@ -409,8 +415,7 @@ static void seal_tt(unsigned char *data, size_t len)
 START_TEST(test_tt_file_crafted)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
-    tu_mkdtemp(dir);
-    snprintf(path, sizeof path, "%s/tt", dir);
+    temp_tt_file(dir, path, sizeof path);
     rdb_error err;
     /* 6x4: the layout is the board (4 cells across), so a key is a
      * position of the board too */
@@ -506,8 +511,7 @@ END_TEST
 START_TEST(test_stop_and_resume)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
-    tu_mkdtemp(dir);
-    snprintf(path, sizeof path, "%s/tt", dir);
+    temp_tt_file(dir, path, sizeof path);
     rdb_error err;
     cram_solver *s = new_solver(4, 8, CRAM_ASPIRATION, 64, 0);
     rdb_stop_requested = SIGINT;
@@ -543,8 +547,7 @@ static void save_hook(cram_solver *s, void *ctx)
 START_TEST(test_periodic_save)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
-    tu_mkdtemp(dir);
-    snprintf(path, sizeof path, "%s/tt", dir);
+    temp_tt_file(dir, path, sizeof path);
     rdb_error err;
     cram_solver *s = new_solver(5, 7, CRAM_ASPIRATION, 64, 0);
     hook_state h = {path, 0, 0};
