@@ -2,8 +2,10 @@
  * cram_solver.h — the nimber of a Cram position on boards too big to
  * enumerate, by search.
  *
- * The search splits every position into connected components (the nimber
- * of a sum is the xor of the parts' nimbers), keys each component by its
+ * The search reduces every position (cram_reduce.h: surplus dead ends,
+ * bridges and twin-square edges go, none changing the nimber), splits it
+ * into connected components (the nimber of a sum is the xor of the parts'
+ * nimbers; equal parts cancel), keys each component by its
  * canonical form (cram_component.h) in a bounded transposition table
  * (cram_tt.h), answers components that fit a nimber table from that table,
  * and searches the rest with one of the methods of Beling & Rogalski, "On
@@ -19,10 +21,13 @@
  *                and then not stored);
  *   etc          set-cuts plus enhanced transposition cutoff: every child
  *                already in the table is used before any child is searched;
- *   aspiration   etc asked for {0}, then {1}, ... at the root until one
- *                answer comes back (the default: the fastest).
+ *   aspiration   the root's moves listed once, each child asked "is your
+ *                nimber r?" for r = 0, 1, ... until no child has r (the
+ *                default: the fastest); several threads may share each
+ *                trial's children.
  *
- * A solver belongs to one board shape (R x C) and one thread. Its table
+ * A solver belongs to one board shape (R x C) and is used by one caller at
+ * a time (its own threads are its business). Its table
  * survives between solves and may be saved to a file and loaded again, so
  * that a solve stopped by SIGINT or SIGTERM (rdb_stop_requested) resumes
  * where it was.
