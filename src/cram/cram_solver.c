@@ -828,21 +828,29 @@ static int sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
 
 /* The answers of the children order[0..k) of the root to "is it r?", in
  * res (STOPPED where no answer came), the children shared out between the
- * workers: each takes the next child not yet taken, and when one finds a
- * child of nimber r the others give up their child, whose answer no longer
- * matters (what their searches stored is true all the same). */
+ * workers: the even ones take the next child from the front of the order,
+ * the odd ones from the back, and when one finds a child of nimber r the
+ * others give up their child, whose answer no longer matters (what their
+ * searches stored is true all the same). Neighbours in the order share
+ * most of their positions, so two workers on neighbours do the same work
+ * twice (measured: 1.8 times the nodes, no faster), while the two ends
+ * share little and each fills the table for the other: 3x17 took 2.99 M
+ * positions expanded with two workers against 4.14 M with one. */
 static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, int k, int r, int *res)
 {
-    int next = 0;
+    int lo = 0, hi = k - 1;
     for (int o = 0; o < k; o++)
         res[o] = STOPPED;
     s->trial_over = 0;
 #pragma omp parallel num_threads(s->nworkers)
     {
-        cram_worker *w = &s->workers[omp_get_thread_num()];
+        int id = omp_get_thread_num();
+        cram_worker *w = &s->workers[id];
         for (;;) {
-            int o = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
-            if (o >= k || __atomic_load_n(&s->trial_over, __ATOMIC_RELAXED))
+            int o;
+#pragma omp critical(cram_root_claim)
+            o = lo > hi ? -1 : id % 2 ? hi-- : lo++;
+            if (o < 0 || __atomic_load_n(&s->trial_over, __ATOMIC_RELAXED))
                 break;
             __atomic_store_n(&w->root_move, o + 1, __ATOMIC_RELAXED);
             int v = child_value(w, &ch[order[o]], ns_bit(r), 1);
