@@ -20,7 +20,9 @@
 #                 methods part)
 #   TT_MB=N       transposition table size (default 1024)
 #   TARGET_TT_MB=N  the same for the targets (default 4096; the table grows
-#                 to it only as it fills)
+#                 to it only as it fills, or takes it all with threads)
+#   THREADS=N     threads for the targets (default 1; the baseline commit
+#                 is run with one)
 #   TABLES="DIR..." nimber tables to probe in the "with tables" rows; by
 #                 default the 4x6 and 5x6 tables, built (and timed) first
 #   LIMIT=S       give up on a run after S seconds (default 600; targets
@@ -53,10 +55,12 @@ if [ -n "${BASE:-}" ]; then
     fi
 fi
 
-# target BINARY BOARD: one solve; prints "nimber seconds nodes expanded peak_KB"
+# target BINARY BOARD [ARGS]: one solve; prints "nimber seconds nodes expanded peak_KB"
 target() {
-    if ! /usr/bin/time -f '%M' -o "$T/tmem" timeout "${LIMIT:-7200}" "$1" solve cram "$2" \
-            --tt-mb "${TARGET_TT_MB:-4096}" --json --quiet > "$T/tout" 2> "$T/terr"; then
+    local bin=$1 board=$2
+    shift 2
+    if ! /usr/bin/time -f '%M' -o "$T/tmem" timeout "${LIMIT:-7200}" "$bin" solve cram "$board" \
+            --tt-mb "${TARGET_TT_MB:-4096}" --json --quiet "$@" > "$T/tout" 2> "$T/terr"; then
         echo "- - - - -"
         return
     fi
@@ -65,12 +69,16 @@ target() {
     echo "$(field nimber "$T/tout") $(field seconds "$T/tout") $(field nodes "$T/tout") ${exp:--} $(tail -1 "$T/tmem")"
 }
 
-echo "targets: $(nproc) cores, tt up to ${TARGET_TT_MB:-4096} MB${base_bin:+, against $BASE}"
+echo "targets: $(nproc) cores, ${THREADS:-1} thread(s), tt up to ${TARGET_TT_MB:-4096} MB${base_bin:+, against $BASE}"
 printf '%-5s %6s %9s %12s %12s %10s' board nimber seconds nodes expanded peak_KB
 [ -n "$base_bin" ] && printf ' | %9s %12s %10s %7s %7s' base_s base_nodes base_KB speedup fewer
 printf '\n'
 for board in $TARGETS; do
-    read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board")"
+    if [ "${THREADS:-1}" -gt 1 ]; then
+        read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board" --threads "$THREADS")"
+    else
+        read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board")"
+    fi
     printf '%-5s %6s %9s %12s %12s %10s' "$board" "$nim" "$sec" "$nodes" "$exp" "$mem"
     if [ -n "$base_bin" ]; then
         read -r bnim bsec bnodes _ bmem <<< "$(target "$base_bin" "$board")"

@@ -521,13 +521,13 @@ static void report_progress(cram_solver *s, double now)
             100.0 * cram_tt_fill(&s->tt));
     if (s->opt.method == CRAM_ASPIRATION)
         fprintf(stderr, ", trying nimber %d", s->trial);
-    int move = 0;
-    for (int i = 0; i < s->nworkers; i++) {
-        int m = __atomic_load_n(&s->workers[i].root_move, __ATOMIC_RELAXED);
-        move = m > move ? m : move;
+    if (s->root_moves) {
+        fprintf(stderr, ", root move%s", s->nworkers > 1 ? "s" : "");
+        for (int i = 0; i < s->nworkers; i++)
+            fprintf(stderr, "%s%d", i ? ", " : " ",
+                    __atomic_load_n(&s->workers[i].root_move, __ATOMIC_RELAXED));
+        fprintf(stderr, " of %d", s->root_moves);
     }
-    if (s->root_moves)
-        fprintf(stderr, ", root move %d of %d", move, s->root_moves);
     fputc('\n', stderr);
 }
 
