@@ -544,12 +544,16 @@ static void save_hook(cram_solver *s, void *ctx)
     h->failed += cram_solver_save_tt(s, h->path, &err) != RDB_OK;
 }
 
+/* _i = 1: one thread; 2: two, one of them saving while the other stores
+ * (a save then counts its entries as it writes them). */
 START_TEST(test_periodic_save)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
     temp_tt_file(dir, path, sizeof path);
     rdb_error err;
+    solver_threads = _i;
     cram_solver *s = new_solver(5, 7, CRAM_ASPIRATION, 64, 0);
+    solver_threads = 1;
     hook_state h = {path, 0, 0};
     cram_solver_set_hook(s, 0.0, save_hook, &h);
     TU_ASSERT_EQ(solve(s, (1ULL << 35) - 1), 1);
@@ -640,7 +644,7 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_file_crafted);
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_stop_and_resume);
-    tcase_add_test(tc, test_periodic_save);
+    tcase_add_loop_test(tc, test_periodic_save, 1, 3);
     tcase_add_test(tc, test_tt_growth);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
