@@ -307,7 +307,15 @@ START_TEST(test_two_threads)
     solver_threads = 2;
     check_random(CRAM_ASPIRATION, 0, 64, 40);
     check_known(CRAM_ASPIRATION, small_known, (int)(sizeof small_known / sizeof small_known[0]));
+    /* 5x8 stores about 870,000 entries: the shared table grows from 16 MB
+     * while both threads search */
+    cram_solver *s = new_solver(5, 8, CRAM_ASPIRATION, 256, 0);
     solver_threads = 1;
+    TU_ASSERT_EQ(solve(s, (1ULL << 40) - 1), 1);
+    cram_stats st;
+    cram_solver_stats(s, &st);
+    TU_ASSERT_MSG(st.tt_bytes > (16u << 20), "table of %llu bytes", (unsigned long long)st.tt_bytes);
+    cram_solver_free(s);
 }
 END_TEST
 

@@ -37,7 +37,7 @@ static const char *const solve_usage =
     "                       when stopped by a signal and every --tt-save-minutes M\n"
     "                       (default 30): run the same command again to resume\n"
     "         --threads N   threads sharing the root's trials (default 1; aspiration\n"
-    "                       only; the table then takes all of --tt-mb at once)\n"
+    "                       only)\n"
     "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
     "         --board-order visit moves in board order (to measure the move ordering)\n"
     "         --json        one JSON object on standard output\n"

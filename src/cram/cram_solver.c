@@ -37,6 +37,7 @@
 #include "common/job.h"
 
 #include <omp.h>
+#include <sched.h>
 
 /* A move's two cells touch at most six others, so removing it from a
  * connected component leaves at most six components. */
@@ -153,6 +154,9 @@ struct cram_solver {
     /* the state of the current solve */
     int trial_over;       /* a worker found the root's trial decided */
     int polling;          /* a worker is printing progress or in the hook */
+    int active;           /* workers searching the root's children */
+    int parked;           /* of those, the ones waiting for the table to grow */
+    int growing;          /* a worker is growing the table */
     double start, last_report;
     void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */
     void *hook_ctx;
@@ -212,7 +216,7 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
         cram_solver_free(s);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
     }
-    /* threads share the table, which then cannot move to grow */
+    /* threads share the table, which then grows only while they wait */
     rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, threads > 1, err);
     if (st != RDB_OK) {
         cram_solver_free(s);
@@ -565,10 +569,37 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
     s->last_hook = rdb_now();
 }
 
+/* A shared table grows while no worker touches it: the first worker to
+ * see it due waits until every other active worker has parked here (all
+ * do at their next node, where none holds a bucket or a pointer into the
+ * table), grows it, and lets them go. */
+static void wait_for_growth(cram_solver *s)
+{
+    __atomic_fetch_add(&s->parked, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
+        sched_yield();
+    __atomic_fetch_sub(&s->parked, 1, __ATOMIC_SEQ_CST);
+}
+
+static void grow_table(cram_solver *s)
+{
+    if (__atomic_exchange_n(&s->growing, 1, __ATOMIC_SEQ_CST)) {
+        wait_for_growth(s);
+        return;
+    }
+    while (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) <
+           __atomic_load_n(&s->active, __ATOMIC_SEQ_CST) - 1)
+        sched_yield();
+    cram_tt_grow(&s->tt);
+    __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
+}
+
 /* Counts a node; 0 when the worker must unwind: stopped, or its trial at
  * the root already decided by another worker. */
 static inline int count_node(cram_worker *w)
 {
+    if (__atomic_load_n(&w->s->tt.want_grow, __ATOMIC_RELAXED))
+        grow_table(w->s);
     if ((++w->stats.nodes & POLL_MASK) == 0)
         poll(w);
     return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED);
@@ -846,6 +877,10 @@ static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, i
     {
         int id = omp_get_thread_num();
         cram_worker *w = &s->workers[id];
+        /* joining: a growth under way must count this worker */
+        __atomic_fetch_add(&s->active, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
+            wait_for_growth(s);
         for (;;) {
             int o;
 #pragma omp critical(cram_root_claim)
@@ -858,6 +893,7 @@ static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, i
             if (v == r || w->stopped)
                 __atomic_store_n(&s->trial_over, 1, __ATOMIC_RELAXED);
         }
+        __atomic_fetch_sub(&s->active, 1, __ATOMIC_SEQ_CST);
     }
     s->trial_over = 0;
 }
@@ -981,6 +1017,7 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
         s->workers[i].root_move = 0;
     }
     s->trial_over = 0;
+    s->active = s->parked = s->growing = 0;
     s->start = s->last_report = rdb_now();
     s->root_moves = 0;
     s->trial = 0;

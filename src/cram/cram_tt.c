@@ -47,7 +47,7 @@ static rdb_status map_buckets(cram_tt *t, uint64_t n)
     return RDB_OK;
 }
 
-rdb_status cram_tt_init(cram_tt *t, long mb, int fixed, rdb_error *err)
+rdb_status cram_tt_init(cram_tt *t, long mb, int shared, rdb_error *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20;
@@ -55,8 +55,9 @@ rdb_status cram_tt_init(cram_tt *t, long mb, int fixed, rdb_error *err)
     while (n * 2 * sizeof(cram_tt_bucket) <= want)
         n *= 2;
     t->max_buckets = n;
-    while (!fixed && n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
+    while (n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
         n /= 2;
+    t->shared = shared;
     if (map_buckets(t, n) != RDB_OK)
         return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
     return RDB_OK;
@@ -90,6 +91,13 @@ static void grow(cram_tt *t)
         }
     }
     munmap(old.bucket, old.bytes);
+}
+
+void cram_tt_grow(cram_tt *t)
+{
+    if (t->nbuckets < t->max_buckets)
+        grow(t);
+    __atomic_store_n(&t->want_grow, 0, __ATOMIC_RELEASE);
 }
 
 void cram_tt_free(cram_tt *t)
@@ -146,15 +154,19 @@ static int would_evict(const cram_tt_bucket *b, uint64_t key)
 }
 
 /* The bucket where key goes, after growing the table when it is due: when
- * half full, or when a quarter full and the bucket would have to evict.
- * (A fixed table never is.) */
+ * half full, or when a quarter full and the bucket would have to evict. A
+ * shared table only asks to grow, and takes the key where it is now. */
 static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
 {
     cram_tt_bucket *b = cram_tt_bucket_of(t, key);
     if (t->entries >= t->grow_at ||
         (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 && would_evict(b, key))) {
-        grow(t);
-        b = cram_tt_bucket_of(t, key);
+        if (t->shared) {
+            __atomic_store_n(&t->want_grow, 1, __ATOMIC_RELAXED);
+        } else {
+            grow(t);
+            b = cram_tt_bucket_of(t, key);
+        }
     }
     return b;
 }

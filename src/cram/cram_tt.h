@@ -50,13 +50,19 @@ typedef struct {
     uint64_t entries;     /* entries in use */
     uint64_t replaced;    /* entries evicted to make room */
     size_t bytes;
+    int shared;           /* threads share it: growing waits for them */
+    int want_grow;        /* a shared table is due to grow */
 } cram_tt;
 
 /* A table of at most `mb` megabytes (at least one bucket). A table that
- * several threads share must not move: with `fixed` it takes its whole
- * size at once and never grows. */
-rdb_status cram_tt_init(cram_tt *t, long mb, int fixed, rdb_error *err);
+ * several threads share (`shared`) does not grow by itself when it is due
+ * to: it sets want_grow, and its owner calls cram_tt_grow once every other
+ * thread has stopped touching it. */
+rdb_status cram_tt_init(cram_tt *t, long mb, int shared, rdb_error *err);
 void cram_tt_free(cram_tt *t);
+
+/* Double the table now (a shared one, while no other thread uses it). */
+void cram_tt_grow(cram_tt *t);
 
 /* The share of the table's entries in use. */
 static inline double cram_tt_fill(const cram_tt *t)
