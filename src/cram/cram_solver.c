@@ -21,6 +21,13 @@
  * largest element, since only those values change P differently; with
  * set-cuts that set is also capped at max(R), and a result computed with a
  * capped child is exact only up to max(R), so only then is it stored.
+ *
+ * A search runs in workers (cram_worker): each has its own ply buffers and
+ * counters, and all share the table. With one worker everything runs in
+ * the caller's thread; with several, only the root's trials are shared
+ * (ask_children), and a worker unwinds (STOPPED) when another has decided
+ * the trial. Nothing a worker stores is ever false, so a search given up
+ * half-way leaves only true entries behind.
  */
 #define _GNU_SOURCE
 #include "cram/cram_solver.h"
