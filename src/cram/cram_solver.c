@@ -865,7 +865,21 @@ static int sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
 /* ---- aspiration: the root asks "is it r?" for r = 0, 1, ... ---- */
 
 /* The answers of the children order[0..k) of the root to "is it r?", in
- * res (STOPPED where no answer came), the children shared out between the
+ * res (STOPPED where no answer came), asked in order by one worker until
+ * one has nimber r. */
+static void ask_in_order(cram_worker *w, cram_child *ch, const uint8_t *order, int k, int r, int *res)
+{
+    for (int o = 0; o < k; o++)
+        res[o] = STOPPED;
+    for (int o = 0; o < k; o++) {
+        w->root_move = o + 1;
+        res[o] = child_value(w, &ch[order[o]], ns_bit(r), 1);
+        if (res[o] == r || w->stopped)
+            return;
+    }
+}
+
+/* The same, the children shared out between the
  * workers: the even ones take the next child from the front of the order,
  * the odd ones from the back, and when one finds a child of nimber r the
  * others give up their child, whose answer no longer matters (what their
@@ -912,8 +926,8 @@ static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, i
  * child that answers with its exact nimber leaves the list, and that
  * nimber needs no trial of its own. With skip_zero the trial of 0 is left
  * out (the empty board of a first-player win). One worker asks the
- * children in order and stops at the first of nimber r; several share
- * them out (ask_children). */
+ * children in order and stops at the first of nimber r (ask_in_order);
+ * several share them out (ask_children). */
 static int aspire(cram_worker *w, uint64_t x, int skip_zero)
 {
     cram_solver *s = w->s;
@@ -944,38 +958,24 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
         s->trial = r;
         if (ns_has(seen, r))
             continue;
-        int found = 0;
-        if (s->nworkers > 1) {
+        if (s->nworkers > 1)
             ask_children(s, ch, order, k, r, res);
-            for (int i = 0; i < s->nworkers; i++)
-                if (s->workers[i].stopped)
-                    return STOPPED;
-            /* drop the children that answered, keeping the order */
-            int kept = 0;
-            for (int o = 0; o < k; o++) {
-                if (res[o] >= 0) {
-                    seen |= ns_bit(res[o]);
-                    found |= res[o] == r;
-                } else {
-                    order[kept++] = order[o];
-                }
-            }
-            k = kept;
-        }
-        for (int o = 0; s->nworkers == 1 && o < k && !found;) {
-            w->root_move = o + 1;
-            v = child_value(w, &ch[order[o]], ns_bit(r), 1);
-            if (v == STOPPED)
+        else
+            ask_in_order(w, ch, order, k, r, res);
+        for (int i = 0; i < s->nworkers; i++)
+            if (s->workers[i].stopped)
                 return STOPPED;
-            if (v < 0) {
-                o++;
-                continue;
+        /* drop the children that answered, keeping the order */
+        int found = 0, kept = 0;
+        for (int o = 0; o < k; o++) {
+            if (res[o] >= 0) {
+                seen |= ns_bit(res[o]);
+                found |= res[o] == r;
+            } else {
+                order[kept++] = order[o];
             }
-            seen |= ns_bit(v);
-            found = v == r;
-            memmove(order + o, order + o + 1, (size_t)(k - o - 1));
-            k--;
         }
+        k = kept;
         if (!found) {
             cram_tt_put(&s->tt, x, r, work_since(w, before));
             return r;
