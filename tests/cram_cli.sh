@@ -38,6 +38,8 @@ expect 2 'tt-save-minutes goes with --tt-file' -- $S 3x7 --tt-save-minutes 5
 expect 2 'bad --threads' -- $S 3x7 --threads 0
 expect 2 'aspiration method only' -- $S 3x7 --threads 2 --method etc
 expect 0 '"nimber":1,' -- $S 3x7 --threads 2 --tt-mb 16 --json
+expect 0 '"nimber":3,.*"certificate":\[{"nimber":0,"cells":\[\[[0-9],[0-9]\],\[[0-9],[0-9]\]\]},{"nimber":1,"cells":.*},{"nimber":2,"cells":\[\[[0-9],[0-9]\],\[[0-9],[0-9]\]\]}\]}$' -- $S 4x7 --certificate --json --tt-mb 16
+expect 0 'to nimber 2: cover' -- $S 4x7 --certificate --tt-mb 16
 expect 2 'bad --tt-save-minutes' -- $S 3x7 --tt-save-minutes 0 --tt-file "$tt"
 for m in plain simple-cuts set-cuts etc aspiration; do
     expect 0 '"nimber":2,' -- $S 4x5 --json --method $m --tt-mb 16

@@ -300,6 +300,34 @@ START_TEST(test_known_small)
 }
 END_TEST
 
+/* cram_solver_test ("is the nimber k?") against the naive nimber, for
+ * every k up to 4, with every method. */
+START_TEST(test_nimber_test)
+{
+    cram_method m = (cram_method)_i;
+    uint64_t seed = 0xfeedULL + (uint64_t)m;
+    naive_cram *nv = naive_cram_new(5, 5);
+    TU_ASSERT(nv != NULL);
+    cram_solver *s = new_solver(5, 5, m, 16, 0);
+    int yes = 0;
+    for (int i = 0; i < 60; i++) {
+        uint64_t x = random_position(&seed, 5, 5, 20);
+        int want = naive_cram_nimber(nv, x);
+        for (int k = 0; k <= 4; k++) {
+            int is = -1;
+            rdb_error err;
+            TU_ASSERT_EQ(cram_solver_test(s, x, k, &is, &err), RDB_OK);
+            TU_ASSERT_MSG(is == (want == k), "%s free %llx: 'is it %d?' said %d, naive nimber %d",
+                          cram_method_name(m), (unsigned long long)x, k, is, want);
+            yes += is;
+        }
+    }
+    TU_ASSERT(yes > 30);
+    cram_solver_free(s);
+    naive_cram_free(nv);
+}
+END_TEST
+
 /* Two threads share the root's trials: the same nimbers, on random
  * positions against the naive solver and on the published boards. */
 START_TEST(test_two_threads)
@@ -637,6 +665,7 @@ Suite *cram_solver_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_random_vs_naive, 0, CRAM_NMETHODS);
     tcase_add_loop_test(tc, test_random_board_order_small_tt, 0, CRAM_NMETHODS);
+    tcase_add_loop_test(tc, test_nimber_test, 0, CRAM_NMETHODS);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("known");

@@ -40,6 +40,8 @@ static const char *const solve_usage =
     "                       only)\n"
     "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
     "         --board-order visit moves in board order (to measure the move ordering)\n"
+    "         --certificate for each k below the nimber, a move to a position of\n"
+    "                       nimber k (cells as (row,column) from 0)\n"
     "         --json        one JSON object on standard output\n"
     "         --progress    progress on stderr even when it is not a terminal\n"
     "         --quiet       no progress\n";
@@ -62,20 +64,70 @@ static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t
     return st;
 }
 
-static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st)
+/* For each k below the nimber, a move to a position of nimber k (the
+ * dominoes of cram_board, or -1 where none was asked for). */
+typedef struct {
+    int n;                 /* 0: no certificate asked for */
+    int move[128];
+} certificate;
+
+/* Find, for each k below `nimber`, a move of the position to one of nimber
+ * k: the mex needs them all, so together with the solve (no move reaches
+ * `nimber`) they show the answer. Each move is found by asking the
+ * children "is it k?" in turn, mostly from the table the solve filled. */
+static rdb_status find_certificate(cram_solver *s, const cram_board *b, uint64_t free_cells,
+                                   int nimber, certificate *c, rdb_error *err)
+{
+    c->n = nimber;
+    for (int k = 0; k < nimber; k++) {
+        c->move[k] = -1;
+        for (int d = 0; d < b->ndominoes && c->move[k] < 0; d++) {
+            if ((free_cells & b->domino[d]) != b->domino[d])
+                continue;
+            int is;
+            rdb_status st = cram_solver_test(s, free_cells & ~b->domino[d], k, &is, err);
+            if (st != RDB_OK)
+                return st;
+            if (is)
+                c->move[k] = d;
+        }
+        if (c->move[k] < 0)
+            return rdb_fail(err, RDB_E_CORRUPT,
+                            "no move reaches nimber %d, below the nimber %d found: the search is wrong", k,
+                            nimber);
+    }
+    return RDB_OK;
+}
+
+static void print_certificate_json(const cram_board *b, const certificate *c)
+{
+    printf(",\"certificate\":[");
+    for (int k = 0; k < c->n; k++) {
+        const uint8_t *cell = b->domino_cell[c->move[k]];
+        printf("%s{\"nimber\":%d,\"cells\":[[%d,%d],[%d,%d]]}", k ? "," : "", k, cell[0] / b->cols,
+               cell[0] % b->cols, cell[1] / b->cols, cell[1] % b->cols);
+    }
+    printf("]");
+}
+
+static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st,
+                       const cram_board *b, const certificate *c)
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
-           "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"tt_mb\":%.0f,\"tt_fill\":%.4f,\"seconds\":%.3f}\n",
+           "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"tt_mb\":%.0f,\"tt_fill\":%.4f,\"seconds\":%.3f",
            rows, cols, nimber, cram_method_name(m), (unsigned long long)st->nodes,
            (unsigned long long)st->expanded, (unsigned long long)st->tt_hits,
            (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
+    if (c->n)
+        print_certificate_json(b, c);
+    printf("}\n");
 }
 
 static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_method m,
-                       const cram_stats *st)
+                       const cram_stats *st, const cram_board *b, const certificate *c)
 {
     cram_diagram_print(stdout, rows, cols, covered);
     printf("nimber %d (%s)\n", nimber, nimber ? "first player wins" : "second player wins");
@@ -88,6 +140,11 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
     if (st->tt_loaded)
         printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
     printf(", tt %.0f MB %.0f%% full\n", st->tt_bytes / 1048576.0, 100.0 * st->tt_fill);
+    for (int k = 0; k < c->n; k++) {
+        const uint8_t *cell = b->domino_cell[c->move[k]];
+        printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / b->cols, cell[0] % b->cols,
+               cell[1] / b->cols, cell[1] % b->cols);
+    }
 }
 
 /* Saving the table while the search runs (cram_solver_set_hook). */
@@ -115,7 +172,7 @@ int rdb_cmd_solve(int argc, char **argv)
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
     const char *position = NULL, *tt_file = NULL, *board = NULL;
     const char *dirs[MAX_TABLE_DIRS];
-    int ndirs = 0, json = 0, quiet = 0, progress = 0;
+    int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
     long save_minutes = 0;
     for (int i = 2; i < argc; i++) {
         const char *v;
@@ -145,6 +202,8 @@ int rdb_cmd_solve(int argc, char **argv)
             if (ndirs == MAX_TABLE_DIRS)
                 return bad("too many --db (at most 16): '%s'", v);
             dirs[ndirs++] = v;
+        } else if (strcmp(argv[i], "--certificate") == 0) {
+            want_certificate = 1;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
@@ -174,15 +233,15 @@ int rdb_cmd_solve(int argc, char **argv)
     if (board) {
         if (rdb_parse_board(board, RDB_TOOL_MAX_SIDE, &rows, &cols))
             return bad("bad board '%s' (want RxC, e.g. 5x7)", board);
-        cram_board b;
-        rdb_status st = cram_board_init(&b, rows, cols, &err);
-        if (st != RDB_OK)
-            return rdb_tool_report(st, &err);
     } else {
         rdb_status st = read_position(position, &rows, &cols, &covered, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
     }
+    cram_board b;
+    rdb_status bst = cram_board_init(&b, rows, cols, &err);
+    if (bst != RDB_OK)
+        return rdb_tool_report(bst, &err);
     opt.progress = !quiet && (progress || isatty(STDERR_FILENO));
 
     cram_solver *s;
@@ -207,7 +266,10 @@ int rdb_cmd_solve(int argc, char **argv)
     int ncells = rows * cols;
     uint64_t all = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
     int nimber = -1;
+    certificate cert = {0};
     st = cram_solver_solve(s, all & ~covered, &nimber, &err);
+    if (st == RDB_OK && want_certificate)
+        st = find_certificate(s, &b, all & ~covered, nimber, &cert, &err);
     if (tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
         rdb_error save_err;
         rdb_status sst = cram_solver_save_tt(s, tt_file, &save_err);
@@ -224,9 +286,9 @@ int rdb_cmd_solve(int argc, char **argv)
         cram_stats stats;
         cram_solver_stats(s, &stats);
         if (json)
-            print_json(rows, cols, nimber, opt.method, &stats);
+            print_json(rows, cols, nimber, opt.method, &stats, &b, &cert);
         else
-            print_text(rows, cols, covered, nimber, opt.method, &stats);
+            print_text(rows, cols, covered, nimber, opt.method, &stats, &b, &cert);
     }
     cram_solver_free(s);
     return rdb_tool_report(st, &err);

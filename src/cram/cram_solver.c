@@ -998,13 +998,16 @@ static int aspire_sum(cram_worker *w, const uint64_t *comp, int n, int skip_zero
     return x;
 }
 
-rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err)
+/* The free cells of the board as canonical components of the layout, in
+ * comp; returns how many, or -1 (with err) when cells lie off the board. */
+static int board_components(cram_solver *s, uint64_t free_cells, uint64_t *comp, rdb_error *err)
 {
     int ncells = s->rows * s->cols;
     uint64_t board = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
-    if (free_cells & ~board)
-        return rdb_fail(err, RDB_E_INPUT, "free cells outside the %dx%d board", s->rows, s->cols);
-
+    if (free_cells & ~board) {
+        rdb_fail(err, RDB_E_INPUT, "free cells outside the %dx%d board", s->rows, s->cols);
+        return -1;
+    }
     uint64_t x = free_cells;
     if (s->transposed) {
         x = 0;
@@ -1013,11 +1016,14 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
             x |= 1ULL << ((cell % s->cols) * s->rows + cell / s->cols);
         }
     }
-    uint64_t comp[CRAM_MAX_COMPONENTS];
     int n = cram_split_reduced(&s->g, x, comp);
     for (int i = 0; i < n; i++)
         comp[i] = cram_canonical(&s->g, comp[i], NULL, NULL);
+    return n;
+}
 
+static void start_solve(cram_solver *s)
+{
     for (int i = 0; i < s->nworkers; i++) {
         s->workers[i].stopped = 0;
         s->workers[i].fail = RDB_OK;
@@ -1028,18 +1034,11 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
     s->start = s->last_report = rdb_now();
     s->root_moves = 0;
     s->trial = 0;
+}
 
-    cram_worker *w = &s->workers[0];
-    int v;
-    if (s->opt.method == CRAM_ASPIRATION) {
-        /* An empty board with an even number of cells, one side odd, is a
-         * first-player win (the nimber is not 0): that much of the answer
-         * may be skipped, the nimber itself is still searched. */
-        int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
-        v = aspire_sum(w, comp, n, first);
-    } else {
-        v = sum_value(w, comp, n, ALL_NIMBERS);
-    }
+/* The end of a solve that found v: RDB_OK, or why it stopped. */
+static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
+{
     s->stats.seconds += rdb_now() - s->start;
     if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
         report_progress(s, rdb_now());
@@ -1050,11 +1049,56 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
             return s->workers[i].fail != RDB_OK ? s->workers[i].fail
                                                 : rdb_fail(err, RDB_E_STOPPED, "stopped");
         }
-    if (v >= 0 && v < 128) {
-        *nimber = v;
+    if (v >= 0 && v < 128)
         return RDB_OK;
+    contradiction(&s->workers[0]);
+    *err = s->workers[0].err;
+    return s->workers[0].fail;
+}
+
+rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err)
+{
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    int n = board_components(s, free_cells, comp, err);
+    if (n < 0)
+        return RDB_E_INPUT;
+    start_solve(s);
+    cram_worker *w = &s->workers[0];
+    int v;
+    if (s->opt.method == CRAM_ASPIRATION) {
+        /* An empty board with an even number of cells, one side odd, is a
+         * first-player win (the nimber is not 0): that much of the answer
+         * may be skipped, the nimber itself is still searched. */
+        int ncells = s->rows * s->cols;
+        uint64_t board = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+        int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
+        v = aspire_sum(w, comp, n, first);
+    } else {
+        v = sum_value(w, comp, n, ALL_NIMBERS);
     }
-    contradiction(w);
-    *err = w->err;
-    return w->fail;
+    rdb_status st = end_solve(s, v, err);
+    if (st == RDB_OK)
+        *nimber = v;
+    return st;
+}
+
+rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err)
+{
+    if (k < 0 || k > 127)
+        return rdb_fail(err, RDB_E_INPUT, "no nimber %d to test", k);
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    int n = board_components(s, free_cells, comp, err);
+    if (n < 0)
+        return RDB_E_INPUT;
+    start_solve(s);
+    /* one worker: the root's trials are not shared here */
+    cram_solver_options keep = s->opt;
+    if (s->opt.method == CRAM_PLAIN)
+        s->opt.method = CRAM_SIMPLE_CUTS;
+    int v = sum_value(&s->workers[0], comp, n, ns_bit(k));
+    s->opt = keep;
+    rdb_status st = end_solve(s, v == -1 ? 0 : v, err);
+    if (st == RDB_OK)
+        *is = v == k;
+    return st;
 }

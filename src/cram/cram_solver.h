@@ -106,6 +106,11 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
  * save the table. */
 void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx);
 
+/* Whether the nimber of the position whose free cells are free_cells is
+ * k (*is 1 or 0): a search asked for k alone, much cheaper than the whole
+ * nimber when the answer is no. One thread. */
+rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
+
 /* Statistics since the solver was made. */
 void cram_solver_stats(const cram_solver *s, cram_stats *st);
 
