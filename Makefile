@@ -4,7 +4,8 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build the 3x3 database,
 #                   show the empty board with every move's value
-#   make check-long the long checks: every Cram solver method on 3x12, 4x9, 5x7;
+#   make check-long the long checks: 25 times the random Cram positions against
+#                   the naive solver; every Cram solver method on 3x12, 4x9, 5x7;
 #                   the Dots-and-Boxes search against variants' databases, 3x5, 4x4
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
@@ -115,7 +116,8 @@ bench: deps
 # Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7,
 # and the Dots-and-Boxes search against databases of variants and published values.
 check-long: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/test_runner
+	RDB_CRAM_STRESS=25 CK_TIMEOUT_MULTIPLIER=40 CK_RUN_SUITE=cram_solver $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/dots_long.sh
 

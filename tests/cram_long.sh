@@ -1,8 +1,8 @@
 #!/bin/bash
 # The long Cram check (`make check-long`, not part of `make check`): the
-# published empty-board nimbers of the biggest boards the issue names (3x12,
-# 4x9, 5x7) with every solver method, and the same boards again probing a
-# 4x6 nimber table. Minutes per method on 2 cores; prints one line per run
+# published empty-board nimbers of 3x12, 4x9 and 5x7 with every solver
+# method, and the same boards again probing a 4x6 nimber table; 3x17 and
+# 3x18 with two threads. Minutes per method on 2 cores; prints one line per run
 # and "N passed, N failed".
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -28,6 +28,19 @@ for spec in 3x12:1 4x9:1 5x7:1; do
             fi
         done
     done
+done
+# two threads on boards of a few seconds and of a minute
+for spec in 3x17:0 3x18:1; do
+    board=${spec%:*} want=${spec#*:}
+    out=$("$RETRODB" solve cram "$board" --threads 2 --json --quiet 2>&1)
+    got=$(printf '%s' "$out" | sed -n 's/.*"nimber":\([0-9]*\).*/\1/p')
+    if [ "$got" = "$want" ]; then
+        pass=$((pass + 1))
+        echo "ok   $board aspiration, 2 threads, nimber $got"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $board aspiration, 2 threads: want $want, got: $out" >&2
+    fi
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

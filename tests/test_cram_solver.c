@@ -236,9 +236,18 @@ static void check_random(cram_method m, int board_order, long tt_mb, int per_sha
     }
 }
 
+/* RDB_CRAM_STRESS=N runs N times as many random positions (make
+ * check-long: thousands a method). */
+static int stress(void)
+{
+    const char *e = getenv("RDB_CRAM_STRESS");
+    int n = e ? atoi(e) : 1;
+    return n > 0 ? n : 1;
+}
+
 START_TEST(test_random_vs_naive)
 {
-    check_random((cram_method)_i, 0, 64, 16);
+    check_random((cram_method)_i, 0, 64, 16 * stress());
 }
 END_TEST
 
@@ -333,7 +342,7 @@ END_TEST
 START_TEST(test_two_threads)
 {
     solver_threads = 2;
-    check_random(CRAM_ASPIRATION, 0, 64, 40);
+    check_random(CRAM_ASPIRATION, 0, 64, 40 * stress());
     check_known(CRAM_ASPIRATION, small_known, (int)(sizeof small_known / sizeof small_known[0]));
     /* 5x8 stores about 870,000 entries: the shared table grows from 16 MB
      * while both threads search */
