@@ -1091,7 +1091,8 @@ rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is,
     if (n < 0)
         return RDB_E_INPUT;
     start_solve(s);
-    /* one worker: the root's trials are not shared here */
+    /* One worker: only the aspiration root shares work. Plain search
+     * ignores the wanted set, so a plain solver asks with simple cuts. */
     cram_solver_options keep = s->opt;
     if (s->opt.method == CRAM_PLAIN)
         s->opt.method = CRAM_SIMPLE_CUTS;
