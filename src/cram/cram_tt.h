@@ -1,6 +1,7 @@
 /*
  * cram_tt.h — the Cram solver's transposition table: exact nimbers of
- * canonical components, in a fixed amount of memory.
+ * canonical components, in a bounded amount of memory, which threads may
+ * share (cram_tt_read).
  *
  * Tuned for one probe per node and per child: the table is an array of
  * 64-byte buckets (one cache line each) of five entries, the bucket chosen
