@@ -10,6 +10,20 @@ T=$(mktemp -d /tmp/retrodb-cram-long.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
+
+# report LABEL WANT OUTPUT: one line for a solve's JSON output
+report() {
+    local got sec
+    got=$(printf '%s' "$3" | sed -n 's/.*"nimber":\([0-9]*\).*/\1/p')
+    sec=$(printf '%s' "$3" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
+    if [ "$got" = "$2" ]; then
+        pass=$((pass + 1))
+        echo "ok   $1 nimber $got in ${sec}s"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $1: want $2, got: $3" >&2
+    fi
+}
 "$RETRODB" build cram 4x6 --dir "$T/t46" --quiet || { echo "cannot build the 4x6 table" >&2; exit 1; }
 # board:nimber, from data/known-values.md
 for spec in 3x12:1 4x9:1 5x7:1; do
@@ -17,15 +31,7 @@ for spec in 3x12:1 4x9:1 5x7:1; do
     for method in plain simple-cuts set-cuts etc aspiration; do
         for tables in "" "--db $T/t46"; do
             out=$("$RETRODB" solve cram "$board" --method "$method" --json --quiet $tables 2>&1)
-            got=$(printf '%s' "$out" | sed -n 's/.*"nimber":\([0-9]*\).*/\1/p')
-            sec=$(printf '%s' "$out" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
-            if [ "$got" = "$want" ]; then
-                pass=$((pass + 1))
-                echo "ok   $board $method ${tables:+(table)} nimber $got in ${sec}s"
-            else
-                fail=$((fail + 1))
-                echo "FAIL $board $method ${tables:+(table)}: want $want, got: $out" >&2
-            fi
+            report "$board $method ${tables:+(table)}" "$want" "$out"
         done
     done
 done
@@ -33,14 +39,7 @@ done
 for spec in 3x17:0 3x18:1; do
     board=${spec%:*} want=${spec#*:}
     out=$("$RETRODB" solve cram "$board" --threads 2 --json --quiet 2>&1)
-    got=$(printf '%s' "$out" | sed -n 's/.*"nimber":\([0-9]*\).*/\1/p')
-    if [ "$got" = "$want" ]; then
-        pass=$((pass + 1))
-        echo "ok   $board aspiration, 2 threads, nimber $got"
-    else
-        fail=$((fail + 1))
-        echo "FAIL $board aspiration, 2 threads: want $want, got: $out" >&2
-    fi
+    report "$board aspiration, 2 threads" "$want" "$out"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
