@@ -74,11 +74,7 @@ printf '%-5s %6s %9s %12s %12s %10s' board nimber seconds nodes expanded peak_KB
 [ -n "$base_bin" ] && printf ' | %9s %12s %10s %7s %7s' base_s base_nodes base_KB speedup fewer
 printf '\n'
 for board in $TARGETS; do
-    if [ "${THREADS:-1}" -gt 1 ]; then
-        read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board" --threads "$THREADS")"
-    else
-        read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board")"
-    fi
+    read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board" --threads "${THREADS:-1}")"
     printf '%-5s %6s %9s %12s %12s %10s' "$board" "$nim" "$sec" "$nodes" "$exp" "$mem"
     if [ -n "$base_bin" ]; then
         read -r bnim bsec bnodes _ bmem <<< "$(target "$base_bin" "$board")"
