@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install the Debian packages retrodb needs to build and test (libzstd-dev,
-# check, pkg-config; gcc's OpenMP comes with gcc). With --fuzz, also clang
+# check, pkg-config; gcc's OpenMP comes with gcc; jq, with which the tests
+# read the JSON the program writes). With --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
 
-packages="libzstd-dev check pkg-config gcc make"
+packages="libzstd-dev check pkg-config gcc make jq"
 if [ "${1:-}" = "--fuzz" ]; then
     packages="$packages clang libclang-rt-dev"
 fi

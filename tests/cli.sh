@@ -193,7 +193,7 @@ expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast
 expect 2 'exactly one' -- "$RETRODB" solve dots 3x3 --position -
 expect 2 'goes with a board' -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --variant swedish
 expect 2 'unknown variant' -- "$RETRODB" solve dots 3x3 --variant dutch
-expect 2 'two games' -- "$RETRODB" solve chess 3x3
+expect 2 'unknown game' -- "$RETRODB" solve chess 3x3
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

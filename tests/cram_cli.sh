@@ -21,8 +21,8 @@ expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb -3 --tt-file "$tt"
 expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb lots
 expect 2 'not both' -- $S 3x4 --position "$T/p"
 expect 2 'give a board' -- $S --json
-expect 2 'two games: dots and cram' -- $RETRODB solve go 3x3
-expect 2 'unknown or incomplete option' -- $S 3x4 --fast
+expect 2 'unknown game .go. (dots or cram)' -- $RETRODB solve go 3x3
+expect 2 "unknown option '--fast'" -- $S 3x4 --fast
 printf '...\n.x.\n' > "$T/bad1"
 expect 2 'line 2, column 2: unknown character' -- $S --position "$T/bad1" --tt-file "$tt"
 printf '...\n..\n' > "$T/bad2"
@@ -49,7 +49,7 @@ expect 0 '"nimber":1,' -- $S 1x2 --json --tt-mb 1
 expect 0 '"nimber":0,' -- $S 1x1 --json --tt-mb 1
 out=$($S 4x5 --json --tt-mb 16 2>/dev/null | wc -l)
 [ "$out" = 1 ] && ok || bad "--json printed $out lines"
-expect 0 'nimber 2 (first player wins)' -- $S 4x5 --tt-mb 16 --quiet
+expect 0 'nimber 2: the player to move wins' -- $S 4x5 --tt-mb 16 --quiet
 
 # positions: a file and standard input; the two 2x2 corners of this 2x5
 # are split by a covered column: 0 xor 0 = 0; one covered cell leaves an L

@@ -101,7 +101,7 @@ static int planner_accepts(int rows, int cols, uint64_t start, int ngroups)
     rdb_error gerr;
     ck_assert_int_eq(dots_game_init(&g, &b, start, 0, 0, &gerr), RDB_OK);
     rdb_layout_plan plan;
-    return rdb_layout_plan_groups(&g.u, ngroups, UINT64_MAX, &plan, &err) == RDB_OK;
+    return rdb_layout_plan_groups(&g.u, ngroups, UINT64_MAX, &plan, NULL, &err) == RDB_OK;
 }
 
 static void forced_groups(int rows, int cols, uint64_t start, const char *variant, long sample)

@@ -136,6 +136,13 @@ START_TEST(test_published_nimbers)
     static const int three_by[9] = {0, 0, 0, 0, 1, 1, 4, 1, 3}; /* 3x3 .. 3x8 */
     for (int n = 3; n <= 8; n++)
         ck_assert_msg(empty_board_nimber(3, n) == three_by[n], "3x%d", n);
+}
+END_TEST
+
+/* The larger tables apart, so that each test has its own time limit on a
+ * loaded machine. */
+START_TEST(test_published_nimbers_4x4_to_5x5)
+{
     ck_assert_int_eq(empty_board_nimber(4, 5), 2);
     ck_assert_int_eq(empty_board_nimber(5, 4), 2);
     ck_assert_int_eq(empty_board_nimber(4, 4), 0);
@@ -274,6 +281,7 @@ Suite *cram_table_suite(void)
     tcase_add_test(tc, test_every_position_1x7);
     tcase_add_test(tc, test_forced_groups);
     tcase_add_test(tc, test_published_nimbers);
+    tcase_add_test(tc, test_published_nimbers_4x4_to_5x5);
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_sampled_4x5);
     tcase_add_test(tc, test_refuses_other_game);

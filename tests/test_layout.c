@@ -66,7 +66,7 @@ static int setup(const universe_case *c, int ngroups, fixture *fx)
     fx->start = case_start(c);
     rdb_error gerr;
     ck_assert_int_eq(dots_game_init(&fx->game, &b, fx->start, 0, 0, &gerr), RDB_OK);
-    rdb_status st = rdb_layout_plan_groups(&fx->game.u, ngroups, UINT64_MAX, &fx->plan, &err);
+    rdb_status st = rdb_layout_plan_groups(&fx->game.u, ngroups, UINT64_MAX, &fx->plan, NULL, &err);
     if (ngroups > 0 && st == RDB_E_INPUT)
         return 0;
     TU_ASSERT_MSG(st == RDB_OK, "%dx%d/%d groups %d: %s", c->rows, c->cols, c->variant, ngroups,

@@ -23,6 +23,7 @@
 #include "dots/problem.h"
 #include "engine/builder.h"
 #include "engine/db.h"
+#include "engine/plan.h"
 #include "retrodb/probe.h"
 #include "store/fsutil.h"
 #include "store/lock.h"
@@ -70,22 +71,63 @@ static rdb_status keep_problem(const char *dir, const rdb_params *params, const 
     return rdb_write_file_atomic(path, text, strlen(text), err);
 }
 
-/* db/<problem file name without its extension>, or db/RxC-problem when the
- * problem comes from standard input. */
-static void problem_dir(const char *problem_file, const rdb_params *p, char *buf, size_t size)
+/* A default folder named after a file: db/<prefix><file name without its
+ * extension>, or db/RxC-<fallback> when the file is standard input. */
+static void file_dir(const char *file, const char *prefix, const char *fallback,
+                     const rdb_params *p, char *buf, size_t size)
 {
-    const char *base = strrchr(problem_file, '/');
-    base = base ? base + 1 : problem_file;
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
     const char *dot = strrchr(base, '.');
     int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    if (strcmp(problem_file, "-") == 0 || n == 0)
-        snprintf(buf, size, "db/%dx%d-problem", p->rows, p->cols);
+    if (strcmp(file, "-") == 0 || n == 0)
+        snprintf(buf, size, "db/%dx%d-%s", p->rows, p->cols, fallback);
     else
-        snprintf(buf, size, "db/%.*s", n, base);
+        snprintf(buf, size, "db/%s%.*s", prefix, n, base);
 }
 
-int rdb_cmd_build(int argc, char **argv)
+enum {
+    OPT_VARIANT = 1,
+    OPT_START,
+    OPT_PROBLEM,
+    OPT_KEEP_LINES,
+    OPT_DISK,
+    OPT_LOONY,
+    OPT_CHAINS
+};
+
+static const rdb_tool_option build_dots_options[] = {
+    {OPT_VARIANT, "variant", 0, "V",
+     "empty, swedish (border drawn) or icelandic (border but the top\n"
+     "and left edges drawn); default empty"},
+    {OPT_START, "start", 0, "FILE",
+     "start from the position drawn in FILE (a diagram as query reads)"},
+    {OPT_PROBLEM, "problem", 0, "FILE",
+     "analyse a problem file: position, scores, penalty, player to move"},
+    {RDB_OPT_DIR, "dir", 'd', "DIR",
+     "the database folder (default db/RxC, db/RxC-VARIANT, db/RxC-NAME\n"
+     "for --start NAME.txt, db/NAME for --problem NAME.txt)"},
+    {OPT_KEEP_LINES, "keep-lines", 'k', "K",
+     "keep only levels of at most K lines drawn (default: keep all);\n"
+     "the others are deleted once built, to save disk"},
+    {OPT_DISK, "disk", 0, "GB", "refuse to start when the estimated peak disk use is higher"},
+    {OPT_LOONY, "loony", 0, NULL, "also record who must make the next loony move"},
+    {OPT_CHAINS, "chains", 0, NULL,
+     "treat each chain of the start as one pseudo-line (problem files)"},
+    RDB_TOOL_BUILD_OPTIONS,
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_build_dots_command = {
+    "build dots",
+    "RxC [--variant V] [options]\n--start FILE [options]\n--problem FILE [options]",
+    "Build the Dots-and-Boxes database of a board: the value of every position\n"
+    "from the full board back to the start, level by level. Stopped or killed,\n"
+    "the same command resumes where it stopped.",
+    build_dots_options};
+
+int rdb_cmd_build_dots(int argc, char **argv)
 {
+    const rdb_tool_command *cmd = &rdb_build_dots_command;
     rdb_build_options opt;
     memset(&opt, 0, sizeof opt);
     opt.memory_mb = 0; /* not given: the problem's budget, else 2048 */
@@ -94,48 +136,69 @@ int rdb_cmd_build(int argc, char **argv)
     opt.params.zstd_level = 1;
     const char *variant = "empty", *start_file = NULL, *dir = NULL, *problem_file = NULL;
     int board_seen = 0, memory_given = 0, disk_given = 0;
+    rdb_tool_build_output out = {0, 0};
     rdb_error err;
 
-    if (argc >= 2 && strcmp(argv[1], "cram") == 0)
-        return rdb_cmd_build_cram(argc, argv);
-    if (argc < 2 || strcmp(argv[1], "dots") != 0) {
-        fprintf(stderr, "retrodb: build: the game must be 'dots'\n");
-        return rdb_tool_usage();
-    }
-    for (int i = 2; i < argc; i++) {
-        const char *v;
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
         long n;
-        int shared;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant")))
+        int shared = rdb_tool_build_option(cmd, id, v, &opt);
+        if (shared < 0)
+            return 2;
+        if (shared)
+            continue;
+        switch (id) {
+        case OPT_VARIANT:
             variant = v;
-        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--start")))
+            break;
+        case OPT_START:
             start_file = v;
-        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
+            break;
+        case RDB_OPT_DIR:
             dir = v;
-        else if ((v = rdb_tool_opt_value(argc, argv, &i, "--problem")))
+            break;
+        case OPT_PROBLEM:
             problem_file = v;
-        else if ((shared = rdb_tool_build_option(argc, argv, &i, &opt, &board_seen)) != 0) {
-            if (shared < 0)
-                return 2;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--keep-lines"))) {
+            break;
+        case OPT_KEEP_LINES:
             if (rdb_parse_long(v, 0, 64, &n))
-                return fprintf(stderr, "retrodb: bad --keep-lines '%s' (0..64)\n", v), 2;
+                return rdb_tool_bad(cmd, "bad --keep-lines '%s' (0..64)", v);
             opt.keep_lines = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--disk"))) {
+            break;
+        case OPT_DISK: {
             char *end;
             opt.disk_gb = strtod(v, &end);
             /* "inf", "nan" and 1e999 are numbers to strtod, not sizes */
             if (end == v || *end || !(opt.disk_gb > 0) || !(opt.disk_gb < 1e9))
-                return fprintf(stderr, "retrodb: bad --disk '%s' (gigabytes)\n", v), 2;
+                return rdb_tool_bad(cmd, "bad --disk '%s' (gigabytes)", v);
             disk_given = 1;
-        } else if (strcmp(argv[i], "--loony") == 0)
-            opt.params.loony = 1;
-        else if (strcmp(argv[i], "--chains") == 0)
-            opt.params.chains = 1;
-        else {
-            fprintf(stderr, "retrodb: build: unknown argument '%s'\n", argv[i]);
-            return rdb_tool_usage();
+            break;
         }
+        case OPT_LOONY:
+            opt.params.loony = 1;
+            break;
+        case OPT_CHAINS:
+            opt.params.chains = 1;
+            break;
+        case RDB_OPT_PLAN:
+            out.plan = 1;
+            break;
+        case RDB_OPT_JSON:
+            out.json = 1;
+            break;
+        }
+    }
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args) > 1)
+        return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next + 1]);
+    if (rdb_tool_args_left(&args) == 1) {
+        if (rdb_tool_board(cmd, argv[args.next], &opt.params.rows, &opt.params.cols))
+            return 2;
+        board_seen = 1;
     }
     memory_given = opt.memory_mb != 0;
     if (!memory_given)
@@ -146,7 +209,7 @@ int rdb_cmd_build(int argc, char **argv)
     rdb_problem prob;
     if (problem_file) {
         if (start_file || strcmp(variant, "empty") != 0)
-            return fprintf(stderr, "retrodb: --problem excludes --start and --variant\n"), 2;
+            return rdb_tool_bad(cmd, "--problem excludes --start and --variant");
         rdb_status st = rdb_read_file(problem_file, &problem_text, &err);
         if (st == RDB_OK)
             st = rdb_problem_parse(problem_text, problem_file, &prob, &err);
@@ -186,10 +249,10 @@ int rdb_cmd_build(int argc, char **argv)
         opt.params.start = d.drawn;
         snprintf(opt.params.variant, sizeof opt.params.variant, "custom");
         if (strcmp(variant, "empty") != 0)
-            return fprintf(stderr, "retrodb: --start and --variant exclude each other\n"), 2;
+            return rdb_tool_bad(cmd, "--start and --variant exclude each other");
     } else {
         if (!board_seen)
-            return fprintf(stderr, "retrodb: build: which board? (e.g. retrodb build dots 3x3)\n"), 2;
+            return rdb_tool_bad(cmd, "which board? (e.g. retrodb build dots 3x3)");
         rdb_status st = dots_board_init(&board, opt.params.rows, opt.params.cols, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
@@ -200,12 +263,17 @@ int rdb_cmd_build(int argc, char **argv)
         else if (strcmp(variant, "icelandic") == 0)
             opt.params.start = dots_icelandic_lines(&board);
         else
-            return fprintf(stderr, "retrodb: unknown variant '%s' (empty, swedish, icelandic)\n", variant), 2;
+            return rdb_tool_bad(cmd, "unknown variant '%s' (empty, swedish, icelandic)", variant);
         snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
     }
     char defdir[RDB_PATH_MAX]; /* "db/" and a file's base name always fit */
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%dx%d-", opt.params.rows, opt.params.cols);
     if (!dir && problem_file) {
-        problem_dir(problem_file, &opt.params, defdir, sizeof defdir);
+        file_dir(problem_file, "", "problem", &opt.params, defdir, sizeof defdir);
+        dir = defdir;
+    } else if (!dir && start_file) {
+        file_dir(start_file, prefix, "custom", &opt.params, defdir, sizeof defdir);
         dir = defdir;
     } else if (!dir) {
         snprintf(defdir, sizeof defdir, "db/%dx%d%s%s", opt.params.rows, opt.params.cols,
@@ -214,16 +282,20 @@ int rdb_cmd_build(int argc, char **argv)
         dir = defdir;
     }
     opt.dir = dir;
+    if (out.plan) {
+        free(problem_text);
+        return rdb_tool_run_build(&opt, &out);
+    }
     if (problem_text) {
-        rdb_status st = keep_problem(dir, &opt.params, problem_text, &prob, &err);
+        /* refused builds leave the folder as they found it: the plan's
+         * refusals first, then the problem is kept */
+        rdb_build_plan plan;
+        rdb_status st = rdb_build_plan_make(&opt, &plan, &err);
+        if (st == RDB_OK)
+            st = keep_problem(dir, &opt.params, problem_text, &prob, &err);
         free(problem_text);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
     }
-    rdb_tool_catch_signals();
-    rdb_status st = rdb_build(&opt, &err);
-    if (st == RDB_OK && !opt.quiet)
-        fprintf(stderr, "database in '%s'\n", dir);
-    return rdb_tool_report(st, &err);
+    return rdb_tool_run_build(&opt, &out);
 }
-

@@ -16,8 +16,22 @@
 #include "engine/builder.h"
 #include "engine/db.h"
 
+static const rdb_tool_option build_cram_options[] = {
+    {RDB_OPT_DIR, "dir", 'd', "DIR", "the table's folder (default db/cram-RxC)"},
+    RDB_TOOL_BUILD_OPTIONS,
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_build_cram_command = {
+    "build cram", "RxC [options]",
+    "Build the Cram nimber table of a board: the nimber of every set of\n"
+    "covered cells, level by level from the full board back to the empty one.\n"
+    "Stopped or killed, the same command resumes where it stopped. `solve cram\n"
+    "--db DIR` uses the table for every component that fits the board.",
+    build_cram_options};
+
 int rdb_cmd_build_cram(int argc, char **argv)
 {
+    const rdb_tool_command *cmd = &rdb_build_cram_command;
     rdb_build_options opt;
     memset(&opt, 0, sizeof opt);
     opt.memory_mb = 2048;
@@ -26,24 +40,32 @@ int rdb_cmd_build_cram(int argc, char **argv)
     opt.params.zstd_level = 1;
     snprintf(opt.params.variant, sizeof opt.params.variant, "all");
     const char *dir = NULL;
-    int board_seen = 0;
+    rdb_tool_build_output out = {0, 0};
     rdb_error err;
 
-    for (int i = 2; i < argc; i++) {
-        const char *v;
-        int shared;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
+        int shared = rdb_tool_build_option(cmd, id, v, &opt);
+        if (shared < 0)
+            return 2;
+        if (id == RDB_OPT_DIR)
             dir = v;
-        else if ((shared = rdb_tool_build_option(argc, argv, &i, &opt, &board_seen)) != 0) {
-            if (shared < 0)
-                return 2;
-        } else {
-            fprintf(stderr, "retrodb: build cram: unknown argument '%s'\n", argv[i]);
-            return rdb_tool_usage();
-        }
+        else if (id == RDB_OPT_PLAN)
+            out.plan = 1;
+        else if (id == RDB_OPT_JSON)
+            out.json = 1;
     }
-    if (!board_seen)
-        return fprintf(stderr, "retrodb: build cram: which board? (e.g. retrodb build cram 4x5)\n"), 2;
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args) == 0)
+        return rdb_tool_bad(cmd, "which board? (e.g. retrodb build cram 4x5)");
+    if (rdb_tool_args_left(&args) > 1)
+        return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next + 1]);
+    if (rdb_tool_board(cmd, argv[args.next], &opt.params.rows, &opt.params.cols))
+        return 2;
     cram_board board;
     rdb_status st = cram_board_init(&board, opt.params.rows, opt.params.cols, &err);
     if (st != RDB_OK)
@@ -54,9 +76,5 @@ int rdb_cmd_build_cram(int argc, char **argv)
         dir = defdir;
     }
     opt.dir = dir;
-    rdb_tool_catch_signals();
-    st = rdb_build(&opt, &err);
-    if (st == RDB_OK && !opt.quiet)
-        fprintf(stderr, "table in '%s'\n", dir);
-    return rdb_tool_report(st, &err);
+    return rdb_tool_run_build(&opt, &out);
 }

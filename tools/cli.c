@@ -11,45 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/human.h"
+#include "common/job.h"
 #include "common/number.h"
+#include "cram/cram.h"
+#include "dots/dots.h"
 #include "engine/db.h"
-
-static const char usage_text[] =
-    "usage: retrodb build cram RxC [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
-    "                     [--zstd-level N] [--quiet]\n"
-    "       retrodb build dots RxC [--variant empty|swedish|icelandic] [--start FILE]\n"
-    "                     [--dir DIR] [--memory MB] [--threads N] [--groups N]\n"
-    "                     [--zstd-level N] [--keep-lines K] [--disk GB] [--loony] [--chains] [--quiet]\n"
-    "       retrodb build dots --problem FILE [--dir DIR] [options as above]\n"
-    "       retrodb query --dir DIR [--json] [FILE]\n"
-    "       retrodb info --dir DIR\n"
-    "       retrodb status --dir DIR\n"
-    "       retrodb verify --dir DIR [--full]\n"
-    "       retrodb solve cram RxC|--position FILE [--method M] [--tt-mb N] [--tt-file F]\n"
-    "                     [--db DIR]... [--json] [--quiet|--progress]\n"
-    "       retrodb solve dots RxC [--variant V]|--position FILE|--problem FILE [--first-moves]\n"
-    "                     [--tt-mb N] [--threads N] [--rules full|none] [--json] [--quiet|--progress]\n";
-
-int rdb_tool_usage(void)
-{
-    fputs(usage_text, stderr);
-    return 2;
-}
-
-int rdb_tool_usage_error(const char *usage, const char *fmt, const char *arg)
-{
-    fputs("retrodb: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    fputs(usage, stderr);
-    return 2;
-}
-
-void rdb_tool_help(void)
-{
-    fputs(usage_text, stdout);
-}
+#include "engine/plan.h"
+#include "retrodb/probe.h"
 
 int rdb_tool_exit_code(rdb_status st)
 {
@@ -72,16 +43,12 @@ int rdb_tool_report(rdb_status st, const rdb_error *err)
     return rdb_tool_exit_code(st);
 }
 
-const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name)
+int rdb_tool_board(const rdb_tool_command *cmd, const char *word, int *rows, int *cols)
 {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] == '\0' && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
+    if (rdb_parse_board(word, RDB_TOOL_MAX_SIDE, rows, cols))
+        return rdb_tool_bad(cmd, "bad board '%s' (want RxC, e.g. 3x5, sides 1..%d)", word,
+                            RDB_TOOL_MAX_SIDE);
+    return 0;
 }
 
 static void on_signal(int sig)
@@ -94,39 +61,195 @@ static void on_signal(int sig)
     rdb_stop_requested = sig;
 }
 
-int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
-                          int *board_seen)
+int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *v,
+                          rdb_build_options *opt)
 {
-    const char *v;
     long n;
-    if ((v = rdb_tool_opt_value(argc, argv, i, "--memory"))) {
+    switch (id) {
+    case RDB_OPT_MEMORY:
         if (rdb_parse_long(v, 1, 1L << 30, &n))
-            return fprintf(stderr, "retrodb: bad --memory '%s' (megabytes)\n", v), -1;
+            return rdb_tool_bad(cmd, "bad --memory '%s' (megabytes)", v), -1;
         opt->memory_mb = n;
-    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--threads"))) {
+        return 1;
+    case RDB_OPT_THREADS:
         if (rdb_parse_long(v, 1, 1024, &n))
-            return fprintf(stderr, "retrodb: bad --threads '%s'\n", v), -1;
+            return rdb_tool_bad(cmd, "bad --threads '%s' (1..1024)", v), -1;
         opt->threads = (int)n;
-    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--groups"))) {
+        return 1;
+    case RDB_OPT_GROUPS:
         if (rdb_parse_long(v, 1, RDB_MAX_GROUPS, &n))
-            return fprintf(stderr, "retrodb: bad --groups '%s'\n", v), -1;
+            return rdb_tool_bad(cmd, "bad --groups '%s' (1..%d)", v, RDB_MAX_GROUPS), -1;
         opt->params.ngroups = (int)n;
-    } else if ((v = rdb_tool_opt_value(argc, argv, i, "--zstd-level"))) {
+        return 1;
+    case RDB_OPT_ZSTD_LEVEL:
         if (rdb_parse_long(v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX, &n))
-            return fprintf(stderr, "retrodb: bad --zstd-level '%s' (%d..%d; negative is faster)\n",
-                           v, RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX), -1;
+            return rdb_tool_bad(cmd, "bad --zstd-level '%s' (%d..%d; negative is faster)", v,
+                                RDB_ZSTD_LEVEL_MIN, RDB_ZSTD_LEVEL_MAX), -1;
         opt->params.zstd_level = (int)n;
-    } else if (strcmp(argv[*i], "--quiet") == 0) {
+        return 1;
+    case RDB_OPT_QUIET:
         opt->quiet = 1;
-    } else if (argv[*i][0] != '-' && !*board_seen) {
-        if (rdb_parse_board(argv[*i], RDB_TOOL_MAX_SIDE, &opt->params.rows, &opt->params.cols))
-            return fprintf(stderr, "retrodb: bad board '%s' (want RxC, e.g. 3x5, sides 1..%d)\n",
-                           argv[*i], RDB_TOOL_MAX_SIDE), -1;
-        *board_seen = 1;
-    } else {
+        return 1;
+    default:
         return 0;
     }
-    return 1;
+}
+
+char *rdb_tool_dots_outcome(int value, const char *who, char *buf, size_t size)
+{
+    if (value == 0)
+        snprintf(buf, size, "%s draws", who);
+    else
+        snprintf(buf, size, "%s %s by %d", who, value > 0 ? "wins" : "loses", abs(value));
+    return buf;
+}
+
+char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %s", who, nimber ? "wins" : "loses");
+    return buf;
+}
+
+rdb_status rdb_tool_start_value(const char *dir, int *value, rdb_error *err)
+{
+    rdb_probe *p;
+    *value = 0;
+    rdb_status st = rdb_probe_open(dir, &p, err);
+    if (st != RDB_OK)
+        return st;
+    int rows, cols;
+    uint64_t start;
+    rdb_probe_board(p, &rows, &cols, &start);
+    st = rdb_probe_value(p, start, value, err);
+    rdb_probe_close(p);
+    return st;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+void rdb_tool_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* A rough guide to a build's time: positions a second per thread, as
+ * measured on 3x5 Dots-and-Boxes and 4x6 Cram on one machine; analyses
+ * of loony moves and chains do more per position. */
+static double positions_per_second(const rdb_params *p, int threads)
+{
+    double per_thread = p->game == RDB_GAME_CRAM ? 20e6 : (p->loony || p->chains) ? 15e6 : 40e6;
+    return per_thread * (threads > 0 ? threads : cpu_count());
+}
+
+static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output *out)
+{
+    rdb_build_plan plan;
+    rdb_error err;
+    rdb_status st = rdb_build_plan_make(opt, &plan, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    const rdb_params *p = &opt->params;
+    double seconds = (double)plan.positions / positions_per_second(p, opt->threads);
+    uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;
+    if (out->json) {
+        printf("{\"dir\":");
+        rdb_tool_json_string(opt->dir);
+        printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\","
+               "\"resumes\":%s,\"groups\":%d,\"positions\":%llu,\"largest_slice\":%llu,"
+               "\"memory_mb\":%llu,\"peak_disk_bytes\":%llu,\"final_disk_bytes\":%llu,"
+               "\"estimated_seconds\":%.0f}\n",
+               rdb_game_name(p->game), p->rows, p->cols, p->variant,
+               plan.resumes ? "true" : "false", plan.ngroups, (unsigned long long)plan.positions,
+               (unsigned long long)plan.max_slice, (unsigned long long)memory_mb,
+               (unsigned long long)plan.peak_disk_bytes, (unsigned long long)plan.final_disk_bytes,
+               seconds);
+        return 0;
+    }
+    char a[RDB_HUMAN_MAX], b[RDB_HUMAN_MAX], c[RDB_HUMAN_MAX];
+    printf("plan for %s %dx%d (%s) in '%s'%s\n", rdb_game_name(p->game), p->rows, p->cols,
+           p->variant, opt->dir, plan.resumes ? ", resuming the build there" : "");
+    printf("layout      %d groups, %s positions, the largest slice %s\n", plan.ngroups,
+           rdb_human_count(plan.positions, a, sizeof a),
+           rdb_human_count(plan.max_slice, b, sizeof b));
+    printf("memory      %llu MB for the largest slice (--memory is %ld MB)\n",
+           (unsigned long long)memory_mb, opt->memory_mb);
+    printf("disk        about %s at the peak, %s at the end\n",
+           rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
+           rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));
+    printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
+           "            a second a thread)\n",
+           rdb_human_duration(seconds, a, sizeof a), opt->threads > 0 ? opt->threads : cpu_count(),
+           rdb_human_count((uint64_t)(positions_per_second(p, 1)), c, sizeof c));
+    return 0;
+}
+
+/* The line a build ends with: the start's value, and who wins. The exit
+ * code: 1 when the value cannot be read back. */
+static int print_result(const rdb_build_options *opt, const rdb_tool_build_output *out,
+                        double seconds)
+{
+    const rdb_params *p = &opt->params;
+    int value;
+    rdb_error err;
+    rdb_status st = rdb_tool_start_value(opt->dir, &value, &err);
+    if (st != RDB_OK && st != RDB_E_MISSING) {
+        fprintf(stderr, "retrodb: the build is complete, but its start position cannot be read: %s\n",
+                err.msg);
+        return 1;
+    }
+    const int found = st == RDB_OK;
+    const int cram = p->game == RDB_GAME_CRAM, problem = strcmp(p->variant, "problem") == 0;
+    if (out->json) {
+        printf("{\"dir\":");
+        rdb_tool_json_string(opt->dir);
+        printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\","
+               "\"seconds\":%.3f,\"%s\":", rdb_game_name(p->game), p->rows, p->cols,
+               p->variant, seconds, cram ? "nimber" : "value");
+        printf(found ? "%d}\n" : "null}\n", value);
+        return 0;
+    }
+    char who[RDB_HUMAN_MAX], words[2 * RDB_HUMAN_MAX];
+    snprintf(who, sizeof who, "%s", problem ? "the player to move" : "the first player");
+    if (!found)
+        printf("%dx%d %s: the start position's value is not stored\n", p->rows, p->cols,
+               rdb_game_name(p->game));
+    else if (cram)
+        printf("%dx%d cram: nimber %d: %s\n", p->rows, p->cols, value,
+               rdb_tool_cram_outcome(value, who, words, sizeof words));
+    else
+        printf("%dx%d dots%s%s: value %+d: %s\n", p->rows, p->cols,
+               strcmp(p->variant, "empty") ? " " : "", strcmp(p->variant, "empty") ? p->variant : "",
+               value, rdb_tool_dots_outcome(value, who, words, sizeof words));
+    return 0;
+}
+
+int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output *out)
+{
+    if (out->plan)
+        return print_plan(opt, out);
+    rdb_error err;
+    rdb_tool_catch_signals();
+    double t0 = rdb_now();
+    rdb_status st = rdb_build(opt, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    if (!opt->quiet)
+        fprintf(stderr, "database in '%s'\n", opt->dir);
+    return print_result(opt, out, rdb_now() - t0);
 }
 
 rdb_status rdb_tool_database_game(const char *dir, int *game, rdb_error *err)

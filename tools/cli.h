@@ -1,7 +1,9 @@
 /*
  * cli.h — the helpers every subcommand of the retrodb program shares:
- * usage text, exit codes, option parsing, the options every build takes,
- * and the signal handlers of long jobs (cli.c).
+ * exit codes, the options every build takes, the board argument, the
+ * wording of who wins, the value of a database's start position, and the
+ * signal handlers of long jobs (cli.c). Option tables and help come from
+ * options.h.
  *
  * Exit codes: 0 ok, 1 a file or the system failed, 2 the user typed
  * something wrong, 130/143 stopped by SIGINT/SIGTERM.
@@ -9,18 +11,11 @@
 #ifndef RDB_TOOLS_CLI_H
 #define RDB_TOOLS_CLI_H
 
+#include <stddef.h>
+
 #include "engine/builder.h"
+#include "options.h"
 #include "retrodb/status.h"
-
-/* Print the usage text on stderr; returns 2. */
-int rdb_tool_usage(void);
-
-/* "retrodb: " and the message fmt (one %s, arg), then a subcommand's usage
- * text, on stderr; returns 2. */
-int rdb_tool_usage_error(const char *usage, const char *fmt, const char *arg);
-
-/* Print the usage text on stdout (for --help). */
-void rdb_tool_help(void);
 
 /* Exit code of a status; prints err's message first when st is not RDB_OK. */
 int rdb_tool_report(rdb_status st, const rdb_error *err);
@@ -28,21 +23,70 @@ int rdb_tool_report(rdb_status st, const rdb_error *err);
 /* Exit code of a status (no message). */
 int rdb_tool_exit_code(rdb_status st);
 
-/* Option with a value: --name VALUE or --name=VALUE; advances *i past the
- * value. NULL when argv[*i] is not that option or lacks its value. */
-const char *rdb_tool_opt_value(int argc, char **argv, int *i, const char *name);
-
 /* The largest side of a board the command line accepts: a board of more
  * than 64 lines or cells is refused by its game anyway, with a message
  * that says so; this bound only keeps the numbers far from overflow. */
 #define RDB_TOOL_MAX_SIDE 64
 
-/* The options every build takes (--memory, --threads, --groups,
- * --zstd-level, --quiet) and the board RxC: 1 when argv[*i] was one of them
- * (*i then points at its last word), 0 when it was not, -1 after a message
- * for a bad value (exit status 2). */
-int rdb_tool_build_option(int argc, char **argv, int *i, rdb_build_options *opt,
-                          int *board_seen);
+/* A board "RxC" from the command line: 0, or 2 after a message. */
+int rdb_tool_board(const rdb_tool_command *cmd, const char *word, int *rows, int *cols);
+
+/* The options every build takes, as entries of an option table, and their
+ * ids (kept clear of the subcommands' own, which are small). */
+enum {
+    RDB_OPT_DIR = 100,
+    RDB_OPT_MEMORY,
+    RDB_OPT_THREADS,
+    RDB_OPT_GROUPS,
+    RDB_OPT_ZSTD_LEVEL,
+    RDB_OPT_PLAN,
+    RDB_OPT_JSON,
+    RDB_OPT_QUIET
+};
+#define RDB_TOOL_BUILD_OPTIONS                                                                    \
+    {RDB_OPT_MEMORY, "memory", 'm', "MB",                                                        \
+     "memory for the slices being computed, in megabytes (default 2048);\n"                      \
+     "a bigger budget means fewer, larger slices"},                                              \
+    {RDB_OPT_THREADS, "threads", 't', "N", "threads (default: every core)"},                     \
+    {RDB_OPT_GROUPS, "groups", 0, "N",                                                           \
+     "split the lines into N groups (default: the fewest that fit --memory)"},                   \
+    {RDB_OPT_ZSTD_LEVEL, "zstd-level", 0, "N",                                                   \
+     "zstd compression level of the slice files, -7..19 (default 1;\n"                           \
+     "negative is faster)"},                                                                      \
+    {RDB_OPT_PLAN, "plan", 0, NULL,                                                               \
+     "print the layout, memory, disk and time the build needs, then stop"},                       \
+    {RDB_OPT_JSON, "json", 'j', NULL, "with --plan or at the end: one JSON object on stdout"},   \
+    {RDB_OPT_QUIET, "quiet", 'q', NULL, "no progress on stderr"}
+
+/* Apply a shared build option: 1 done, 0 not one of them, -1 a bad value
+ * (a message was printed: exit 2). */
+int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *value,
+                          rdb_build_options *opt);
+
+/* What a build does when --plan, --json or neither is given. */
+typedef struct {
+    int plan, json;
+} rdb_tool_build_output;
+
+/* Run a build whose options are all set: the plan alone (--plan), or the
+ * build and then its result, the start position's value included. The
+ * exit code. */
+int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output *out);
+
+/* Who wins, in the words every command uses: "wins by 3", "loses by 1",
+ * "draws" for a net score, after `who` ("the player to move", "the first
+ * player"); "wins"/"loses" for a nimber. Returns buf. */
+char *rdb_tool_dots_outcome(int value, const char *who, char *buf, size_t size);
+char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size);
+
+/* The value of the start position of the database in dir (its nimber for
+ * a Cram table), for the player to move there: RDB_OK, RDB_E_MISSING when
+ * it is not stored (the build is not finished), or why it could not be
+ * read (a damaged file, an I/O error). */
+rdb_status rdb_tool_start_value(const char *dir, int *value, rdb_error *err);
+
+/* s as a JSON string, quoted and escaped, on stdout. */
+void rdb_tool_json_string(const char *s);
 
 /* The game id of the database in dir (rdb_params.game) in *game; when its
  * PARAMS cannot be read, the reason (the folder's, not the position's:

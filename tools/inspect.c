@@ -15,6 +15,10 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/human.h"
+
+#include "cram/cram.h"
+#include "dots/dots.h"
 #include "engine/db.h"
 #include "engine/verify.h"
 #include "store/checksum.h"
@@ -32,24 +36,80 @@ static int add_disk_use(const char *path, const struct stat *sb, int type, struc
     return 0;
 }
 
-/* Parse "--dir DIR" (and the flags in `flags`, set in *flag_set) or fail. */
-static const char *dir_option(int argc, char **argv, const char *flag, int *flag_set)
+enum { OPT_JSON = 1, OPT_FULL, OPT_QUIET };
+
+static const rdb_tool_option info_options[] = {
+    {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
+    {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
+    {0, 0, 0, 0, 0}};
+
+static const rdb_tool_option verify_options[] = {
+    {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
+    {OPT_FULL, "full", 0, NULL,
+     "also recompute every value from the level it leads to (as long as\n"
+     "the build took)"},
+    {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout (findings on stderr)"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress on stderr"},
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_info_command = {
+    "info", "--dir DIR [--json]",
+    "A database's parameters (game, board, variant, penalty, loony analysis),\n"
+    "the value of its start position, its layout, and every level's slices,\n"
+    "bytes, checksum and build speed.",
+    info_options};
+
+const rdb_tool_command rdb_status_command = {
+    "status", "--dir DIR [--json]",
+    "How far a build is: levels and positions done, disk used, time spent and\n"
+    "left, whether a builder is running, and the start position's value once\n"
+    "the build is complete. Safe to run while the build runs.",
+    info_options};
+
+const rdb_tool_command rdb_verify_command = {
+    "verify", "--dir DIR [--full] [--json]",
+    "Check every finished slice file against its checksums and the manifest;\n"
+    "with --full also recompute every value. Exit status 1 when anything is\n"
+    "wrong: running the same build command again redoes every damaged slice.",
+    verify_options};
+
+/* The options of info, status and verify: the folder, and the flags. */
+typedef struct {
+    const char *dir;
+    int json, full, quiet;
+} inspect_args;
+
+/* 0, or the exit status after a message (or after --help). */
+static int parse_inspect(const rdb_tool_command *cmd, int argc, char **argv, inspect_args *a)
 {
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
-            dir = v;
-        else if (flag && strcmp(argv[i], flag) == 0)
-            *flag_set = 1;
-        else {
-            fprintf(stderr, "retrodb: %s: unknown argument '%s'\n", argv[0], argv[i]);
-            return NULL;
-        }
+    memset(a, 0, sizeof *a);
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
+        if (id == RDB_OPT_DIR)
+            a->dir = v;
+        else if (id == OPT_JSON)
+            a->json = 1;
+        else if (id == OPT_FULL)
+            a->full = 1;
+        else if (id == OPT_QUIET)
+            a->quiet = 1;
     }
-    if (!dir)
-        fprintf(stderr, "retrodb: %s: which database? (--dir DIR)\n", argv[0]);
-    return dir;
+    if (id < 0)
+        return rdb_tool_args_exit(id) == 0 ? -1 : 2;
+    if (rdb_tool_args_left(&args) > 0)
+        return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next]);
+    if (!a->dir)
+        return rdb_tool_bad(cmd, "which database? (--dir DIR)");
+    return 0;
+}
+
+/* The exit status of parse_inspect's answer: -1 (help printed) is 0. */
+static int parse_exit(int rc)
+{
+    return rc < 0 ? 0 : rc;
 }
 
 /* Open a database and its manifest; on failure reports and returns the
@@ -101,22 +161,61 @@ static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level
     free(slices);
 }
 
+/* The start position's value in words, or why it is not known. The exit
+ * code: 1 when a file that holds it cannot be read. */
+static int print_start_value(const rdb_db *db, const char *dir)
+{
+    int value;
+    const int cram = db->params.game == RDB_GAME_CRAM;
+    const char *who = strcmp(db->params.variant, "problem") == 0 ? "the player to move"
+                                                                  : "the first player";
+    char words[2 * RDB_HUMAN_MAX];
+    rdb_error err;
+    rdb_status st = rdb_tool_start_value(dir, &value, &err);
+    if (st == RDB_E_MISSING)
+        printf("value       not known until the build is complete\n");
+    else if (st != RDB_OK)
+        return printf("value       cannot be read\n"), rdb_tool_report(st, &err);
+    else if (cram)
+        printf("value       nimber %d: %s\n", value, rdb_tool_cram_outcome(value, who, words, sizeof words));
+    else
+        printf("value       %+d: %s\n", value, rdb_tool_dots_outcome(value, who, words, sizeof words));
+    return 0;
+}
+
+/* The parameters every report shows, as JSON fields (after a '{'). The
+ * exit code: 1 when a file that holds the start's value cannot be read
+ * (the value is then null, the reason on stderr). */
+static int print_json_params(const rdb_db *db, const char *dir)
+{
+    const rdb_params *p = &db->params;
+    int value;
+    rdb_error err;
+    rdb_status st = rdb_tool_start_value(dir, &value, &err);
+    const int found = st == RDB_OK;
+    const int rc = found || st == RDB_E_MISSING ? 0 : rdb_tool_report(st, &err);
+    printf("\"dir\":");
+    rdb_tool_json_string(dir);
+    printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\",\"start_bits\":%d,"
+           "\"penalty\":%d,\"loony\":%s,\"chains\":%s,\"zstd_level\":%d,\"%s\":",
+           db->game->name, p->rows, p->cols, p->variant, __builtin_popcountll(p->start),
+           p->full_value, p->loony ? "true" : "false", p->chains ? "true" : "false",
+           p->zstd_level, p->game == RDB_GAME_CRAM ? "nimber" : "value");
+    printf(found ? "%d" : "null", value);
+    return rc;
+}
+
 int rdb_cmd_info(int argc, char **argv)
 {
-    const char *dir = dir_option(argc, argv, NULL, NULL);
-    if (!dir)
-        return 2;
+    inspect_args a;
+    int rc = parse_inspect(&rdb_info_command, argc, argv, &a);
+    if (rc)
+        return parse_exit(rc);
     rdb_db db;
     rdb_manifest man;
-    int rc = open_database(dir, &db, &man);
+    rc = open_database(a.dir, &db, &man);
     if (rc)
         return rc;
-    printf("game        %s\nboard       %dx%d\nvariant     %s\n", db.game->name, db.params.rows,
-           db.params.cols, db.params.variant);
-    db.game->describe(db.state, stdout);
-    printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
-    for (int g = 0; g < db.lay.ngroups; g++)
-        printf("%s%d", g ? " " : "", db.lay.size[g]);
     /* what perfect use of symmetry and interchangeable lines would store */
     double ideal = 1;
     uint64_t seen = 0;
@@ -132,10 +231,45 @@ int rdb_cmd_info(int argc, char **argv)
     }
     ideal /= db.lay.ntransforms;
     uint64_t stored = rdb_layout_total_positions(&db.lay);
-    printf(" %s)\npositions   %" PRIu64 " stored; 2^%d positions, ideal after symmetry%s%s %.0f"
+    if (a.json) {
+        printf("{");
+        rc = print_json_params(&db, a.dir);
+        printf(",\"bits\":%d,\"symmetries\":%d,\"groups\":[", db.lay.nbits, db.lay.ntransforms);
+        for (int g = 0; g < db.lay.ngroups; g++)
+            printf("%s%d", g ? "," : "", db.lay.size[g]);
+        printf("],\"positions\":%llu,\"ideal_positions\":%.0f,\"levels\":[",
+               (unsigned long long)stored, ideal);
+        for (int level = db.lay.nbits; level >= 0; level--) {
+            level_summary ls;
+            summarize_level(&db, &man, level, &ls);
+            printf("%s{\"level\":%d,\"slices\":%d,\"done\":%d,\"positions\":%llu,\"bytes\":%llu,"
+                   "\"checksum\":\"%016llx\",\"seconds\":%.3f,\"deleted\":%s}",
+                   level == db.lay.nbits ? "" : ",", level, ls.slices, ls.done,
+                   (unsigned long long)ls.positions, (unsigned long long)ls.bytes,
+                   (unsigned long long)ls.checksum, ls.seconds,
+                   rdb_level_deleted(man.deleted, level) ? "true" : "false");
+        }
+        printf("]}\n");
+        rdb_manifest_free(&man);
+        rdb_db_free(&db);
+        return rc;
+    }
+    printf("game        %s\nboard       %dx%d\nvariant     %s\n", db.game->name, db.params.rows,
+           db.params.cols, db.params.variant);
+    if (db.params.game == RDB_GAME_DOTS)
+        printf("penalty     %d (the value of the full board)\nloony       %s\n",
+               db.params.full_value, db.params.loony ? "yes: values say who makes the next loony move" : "no");
+    rc = print_start_value(&db, a.dir);
+    db.game->describe(db.state, stdout);
+    printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
+    for (int g = 0; g < db.lay.ngroups; g++)
+        printf("%s%d", g ? " " : "", db.lay.size[g]);
+    char count[RDB_HUMAN_MAX];
+    printf(" %s)\npositions   %s stored; 2^%d positions, ideal after symmetry%s%s %.0f"
            " (stored/ideal %.3f)\n",
-           db.game->bit_noun, stored, db.lay.nbits, classes ? " and\n            interchangeable " : "",
-           classes ? db.game->bit_noun : "", ideal, stored / ideal);
+           db.game->bit_noun, rdb_human_count(stored, count, sizeof count), db.lay.nbits,
+           classes ? " and\n            interchangeable " : "", classes ? db.game->bit_noun : "",
+           ideal, stored / ideal);
     /* seconds: computing and writing the level's slices, as the manifest
      * records them (a resumed build counts each slice once) */
     printf("level  slices  done  positions       bytes  checksum          seconds   Mpos/s\n");
@@ -153,55 +287,96 @@ int rdb_cmd_info(int argc, char **argv)
     }
     rdb_manifest_free(&man);
     rdb_db_free(&db);
-    return 0;
+    return rc;
+}
+
+/* How far a build is, over every level. */
+typedef struct {
+    uint64_t total, done, timed_positions;
+    double seconds;
+    int levels, levels_done, lowest_done;
+} build_progress;
+
+static void measure_progress(const rdb_db *db, const rdb_manifest *man, build_progress *bp)
+{
+    memset(bp, 0, sizeof *bp);
+    bp->lowest_done = -1;
+    bp->levels = db->lay.nbits + 1;
+    for (int level = db->lay.nbits; level >= 0; level--) {
+        level_summary ls;
+        summarize_level(db, man, level, &ls);
+        bp->total += ls.positions;
+        bp->done += ls.done_positions;
+        bp->seconds += ls.seconds;
+        bp->timed_positions += ls.timed_positions;
+        if (ls.done == ls.slices) {
+            bp->levels_done++;
+            bp->lowest_done = level;
+        }
+    }
 }
 
 int rdb_cmd_status(int argc, char **argv)
 {
-    const char *dir = dir_option(argc, argv, NULL, NULL);
-    if (!dir)
-        return 2;
+    inspect_args a;
+    int rc = parse_inspect(&rdb_status_command, argc, argv, &a);
+    if (rc)
+        return parse_exit(rc);
     rdb_params params;
     rdb_error err;
-    if (rdb_params_read(dir, &params, &err) == RDB_E_MISSING && rdb_lock_holder(dir) > 0) {
+    long pid = rdb_lock_holder(a.dir);
+    if (rdb_params_read(a.dir, &params, &err) == RDB_E_MISSING && pid > 0) {
         /* a builder has the directory but has not pinned its parameters */
-        printf("database    %s\nbuilder     running (pid %ld), setting up\n", dir,
-               rdb_lock_holder(dir));
+        if (a.json) {
+            printf("{\"dir\":");
+            rdb_tool_json_string(a.dir);
+            printf(",\"builder_pid\":%ld,\"setting_up\":true}\n", pid);
+        } else {
+            printf("database    %s\nbuilder     running (pid %ld), setting up\n", a.dir, pid);
+        }
         return 0;
     }
     rdb_db db;
     rdb_manifest man;
-    int rc = open_database(dir, &db, &man);
+    rc = open_database(a.dir, &db, &man);
     if (rc)
         return rc;
-    uint64_t total = 0, done = 0, done_time_pos = 0;
-    double seconds = 0;
-    int levels_done = 0, lowest_done = -1;
-    for (int level = db.lay.nbits; level >= 0; level--) {
-        level_summary ls;
-        summarize_level(&db, &man, level, &ls);
-        total += ls.positions;
-        done += ls.done_positions;
-        seconds += ls.seconds;
-        done_time_pos += ls.timed_positions;
-        if (ls.done == ls.slices) {
-            levels_done++;
-            lowest_done = level;
-        }
-    }
+    build_progress bp;
+    measure_progress(&db, &man, &bp);
     disk_bytes = 0;
-    nftw(dir, add_disk_use, 16, FTW_PHYS);
-    printf("database    %s\n", dir);
-    printf("parameters  %s %dx%d, variant %s, %d %s, %d groups, zstd level %d\n",
+    nftw(a.dir, add_disk_use, 16, FTW_PHYS);
+    const int complete = bp.levels_done == bp.levels;
+    const double left = bp.done < bp.total && bp.timed_positions > 0
+                            ? (double)(bp.total - bp.done) * bp.seconds / (double)bp.timed_positions
+                            : -1;
+    if (a.json) {
+        printf("{");
+        rc = print_json_params(&db, a.dir);
+        printf(",\"levels\":%d,\"levels_done\":%d,\"complete\":%s,\"positions\":%llu,"
+               "\"positions_done\":%llu,\"disk_bytes\":%llu,\"seconds\":%.1f,\"seconds_left\":",
+               bp.levels, bp.levels_done, complete ? "true" : "false",
+               (unsigned long long)bp.total, (unsigned long long)bp.done,
+               (unsigned long long)disk_bytes, bp.seconds);
+        printf(left >= 0 ? "%.0f" : "null", left);
+        printf(",\"builder_pid\":");
+        printf(pid ? "%ld}\n" : "null}\n", pid);
+        rdb_manifest_free(&man);
+        rdb_db_free(&db);
+        return rc;
+    }
+    char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
+    printf("database    %s\n", a.dir);
+    printf("parameters  %s %dx%d, variant %s, %d %s, %d groups, zstd level %d%s\n",
            db.game->name, db.params.rows, db.params.cols, db.params.variant, db.lay.nbits,
-           db.game->bits_name, db.lay.ngroups, db.params.zstd_level);
-    if (lowest_done >= 0)
-        printf("levels      %d of %d done (%d..%d %s)", levels_done, db.lay.nbits + 1,
-               db.lay.nbits, lowest_done, db.game->level_name);
+           db.game->bits_name, db.lay.ngroups, db.params.zstd_level,
+           db.params.loony ? ", loony analysis" : "");
+    if (bp.lowest_done >= 0)
+        printf("levels      %d of %d done (%d..%d %s)", bp.levels_done, bp.levels, db.lay.nbits,
+               bp.lowest_done, db.game->level_name);
     else
-        printf("levels      0 of %d done", db.lay.nbits + 1);
-    printf(levels_done == db.lay.nbits + 1 ? "; complete\n" : "; to do: %d..0\n",
-           lowest_done >= 0 ? lowest_done - 1 : db.lay.nbits);
+        printf("levels      0 of %d done", bp.levels);
+    printf(complete ? "; complete\n" : "; to do: %d..0\n",
+           bp.lowest_done >= 0 ? bp.lowest_done - 1 : db.lay.nbits);
     if (man.deleted) {
         printf("deleted     levels");
         for (int l = 64; l >= 0; l--)
@@ -209,41 +384,61 @@ int rdb_cmd_status(int argc, char **argv)
                 printf(" %d", l);
         printf(" (not kept)\n");
     }
-    printf("positions   %" PRIu64 " of %" PRIu64 " done (%.1f%%)\n", done, total,
-           total ? 100.0 * (double)done / (double)total : 100.0);
-    printf("disk        %.1f MB\n", (double)disk_bytes / 1e6);
-    if (done < total && done_time_pos > 0)
-        printf("time        %.0f s so far; about %.0f s left at %.1f M positions/s\n", seconds,
-               (double)(total - done) * seconds / (double)done_time_pos,
-               (double)done_time_pos / seconds / 1e6);
+    printf("positions   %s of %s done (%.1f%%)\n", rdb_human_count(bp.done, h1, sizeof h1),
+           rdb_human_count(bp.total, h2, sizeof h2),
+           bp.total ? 100.0 * (double)bp.done / (double)bp.total : 100.0);
+    printf("disk        %s\n", rdb_human_bytes(disk_bytes, h1, sizeof h1));
+    if (left >= 0)
+        printf("time        %s so far; about %s left at %.1f M positions/s\n",
+               rdb_human_duration(bp.seconds, h1, sizeof h1),
+               rdb_human_duration(left, h2, sizeof h2), (double)bp.timed_positions / bp.seconds / 1e6);
     else
-        printf("time        %.0f s of computing\n", seconds);
-    long pid = rdb_lock_holder(dir);
+        printf("time        %s of computing\n", rdb_human_duration(bp.seconds, h3, sizeof h3));
     if (pid)
         printf("builder     running (pid %ld)\n", pid);
     else
-        printf("builder     not running\n");
+        printf("builder     not running%s\n",
+               complete ? "" : ": run the same build command to carry on");
+    rc = print_start_value(&db, a.dir);
     rdb_manifest_free(&man);
     rdb_db_free(&db);
-    return 0;
+    return rc;
 }
 
 int rdb_cmd_verify(int argc, char **argv)
 {
-    int full = 0;
-    const char *dir = dir_option(argc, argv, "--full", &full);
-    if (!dir)
-        return 2;
+    inspect_args a;
+    int rc = parse_inspect(&rdb_verify_command, argc, argv, &a);
+    if (rc)
+        return parse_exit(rc);
     rdb_error err;
     rdb_verify_report rep;
-    rdb_status st = rdb_verify(dir, full, stdout, &rep, &err);
+    /* with --json the findings go to stderr, so that stdout is one object */
+    rdb_status st = rdb_verify(a.dir, a.full, a.json ? stderr : stdout, !a.quiet, &rep, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    printf("verify: %" PRIu64 " files checked, %" PRIu64 " bad, %" PRIu64 " slices unfinished",
-           rep.files, rep.bad_files, rep.unfinished);
-    if (full)
-        printf("; %" PRIu64 " positions recomputed, %" PRIu64 " disagree", rep.recomputed,
-               rep.disagreements);
+    const int bad = rep.bad_files || rep.disagreements;
+    if (a.json) {
+        printf("{\"dir\":");
+        rdb_tool_json_string(a.dir);
+        printf(",\"full\":%s,\"files\":%llu,\"bad_files\":%llu,\"unfinished\":%llu,"
+               "\"recomputed\":%llu,\"disagreements\":%llu,\"ok\":%s}\n",
+               a.full ? "true" : "false", (unsigned long long)rep.files,
+               (unsigned long long)rep.bad_files, (unsigned long long)rep.unfinished,
+               (unsigned long long)rep.recomputed, (unsigned long long)rep.disagreements,
+               bad ? "false" : "true");
+        return bad;
+    }
+    char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
+    printf("verify: %s checked, %s bad, %s unfinished",
+           rdb_human_plural(rep.files, "file", h1, sizeof h1),
+           rdb_human_count(rep.bad_files, h2, sizeof h2),
+           rdb_human_plural(rep.unfinished, "slice", h3, sizeof h3));
+    if (a.full)
+        printf("; %s positions recomputed, %s disagree", rdb_human_count(rep.recomputed, h1, sizeof h1),
+               rdb_human_count(rep.disagreements, h2, sizeof h2));
     printf("\n");
-    return rep.bad_files || rep.disagreements ? 1 : 0;
+    if (bad)
+        printf("running the same build command again redoes every damaged slice\n");
+    return bad;
 }

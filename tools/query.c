@@ -169,29 +169,46 @@ static void print_problem_text(const dots_board *b, const rdb_problem *pos,
         printf("v: A must make the next loony move, ^: B must, no mark: neither\n");
 }
 
+enum { OPT_JSON = 1 };
+
+static const rdb_tool_option query_options[] = {
+    {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
+    {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_query_command = {
+    "query", "--dir DIR [--json] [FILE]",
+    "The value of a position and of every move, from a database. The position\n"
+    "is a diagram in FILE or on standard input (FILE '-' or none): for\n"
+    "Dots-and-Boxes 2R+1 lines of dots '+', lines '-' and '|', boxes taken 'A'\n"
+    "or 'B' and an optional 'A to move' line; for a Cram table R lines of C\n"
+    "cells, '.' free and '#' covered. Values are net future boxes for the\n"
+    "player to move (Dots-and-Boxes) or nimbers (Cram).",
+    query_options};
+
 int rdb_cmd_query(int argc, char **argv)
 {
+    const rdb_tool_command *cmd = &rdb_query_command;
     const char *dir = NULL, *file = NULL;
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--dir")))
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
+        if (id == RDB_OPT_DIR)
             dir = v;
-        else if (strcmp(argv[i], "--json") == 0)
+        else if (id == OPT_JSON)
             json = 1;
-        else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
-            if (file)
-                return rdb_tool_usage();
-            file = argv[i];
-        } else {
-            fprintf(stderr, "retrodb: query: unknown argument '%s'\n", argv[i]);
-            return rdb_tool_usage();
-        }
     }
-    if (!dir) {
-        fprintf(stderr, "retrodb: query: which database? (--dir DIR)\n");
-        return 2;
-    }
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args) > 1)
+        return rdb_tool_bad(cmd, "one position file at a time (got '%s' too)", argv[args.next + 1]);
+    if (rdb_tool_args_left(&args) == 1)
+        file = argv[args.next];
+    if (!dir)
+        return rdb_tool_bad(cmd, "which database? (--dir DIR)");
     rdb_error err;
     rdb_problem prob, pos;
     int has_problem, game;

@@ -1,38 +1,120 @@
 /*
- * retrodb.c — the command-line program's entry point: it only dispatches
- * argv to the subcommand named by argv[1] (commands.h). Each subcommand
- * parses its own options, calls the library and turns the result into
- * text or JSON and an exit code, with the helpers of cli.h.
+ * retrodb.c — the command-line program's entry point: it only finds the
+ * subcommand named by the first words of argv (the table below) and hands
+ * it the rest. Each subcommand parses its own options from its table
+ * (options.h), calls the library and turns the result into text or JSON
+ * and an exit code. `retrodb help CMD` is `retrodb CMD --help`.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "retrodb/version.h"
+
+typedef struct {
+    const char *word, *game;  /* "build", "dots"; game NULL for one word */
+    int (*run)(int argc, char **argv);
+    const rdb_tool_command *spec;
+} command;
+
+static const command commands[] = {
+    {"build", "dots", rdb_cmd_build_dots, &rdb_build_dots_command},
+    {"build", "cram", rdb_cmd_build_cram, &rdb_build_cram_command},
+    {"query", NULL, rdb_cmd_query, &rdb_query_command},
+    {"info", NULL, rdb_cmd_info, &rdb_info_command},
+    {"status", NULL, rdb_cmd_status, &rdb_status_command},
+    {"verify", NULL, rdb_cmd_verify, &rdb_verify_command},
+    {"solve", "dots", rdb_cmd_solve_dots, &rdb_solve_dots_command},
+    {"solve", "cram", rdb_cmd_solve_cram, &rdb_solve_cram_command},
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
+
+/* The first line of a command's description, for the list. */
+static void print_summary(FILE *f, const rdb_tool_command *spec)
+{
+    size_t n = strcspn(spec->about, "\n");
+    char head[32];
+    snprintf(head, sizeof head, "%s", spec->name);
+    fprintf(f, "  %-12s %.*s%s\n", head, (int)n, spec->about, spec->about[n] ? "..." : "");
+}
+
+static void print_usage(FILE *f)
+{
+    fprintf(f, "usage: retrodb COMMAND [options]   (retrodb help COMMAND: its options)\n\ncommands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        print_summary(f, commands[i].spec);
+    fprintf(f, "\n  -V, --version  the version\n  -h, --help     this help\n"
+               "\nExit status: 0 done, 1 a file or the system failed, 2 a wrong command line\n"
+               "or position, 130/143 stopped by SIGINT/SIGTERM. See also: man retrodb\n");
+}
+
+/* The commands whose first word is `word` (build, solve), for an unknown
+ * or missing second word. */
+static int game_missing(const char *word, const char *got, int help)
+{
+    FILE *f = help ? stdout : stderr;
+    if (!help)
+        fprintf(stderr, got ? "retrodb %s: unknown game '%s' (dots or cram)\n"
+                            : "retrodb %s: which game? (dots or cram)\n", word, got);
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].word, word) == 0)
+            rdb_tool_print_usage(commands[i].spec, f);
+    fprintf(f, "Every option: retrodb %s dots --help, retrodb %s cram --help\n", word, word);
+    return help ? 0 : 2;
+}
+
+static int is_help(const char *s)
+{
+    return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0 || strcmp(s, "help") == 0;
+}
+
+static int dispatch(int argc, char **argv)
+{
+    const char *word = argv[0];
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const command *c = &commands[i];
+        if (strcmp(c->word, word) != 0)
+            continue;
+        if (!c->game)
+            return c->run(argc, argv);
+        if (argc < 2 || argv[1][0] == '-') {
+            /* "retrodb build --help" lists the games; anything else is wrong */
+            return game_missing(word, argc < 2 ? NULL : argv[1], argc >= 2 && is_help(argv[1]));
+        }
+        for (int j = i; j < NCOMMANDS; j++)
+            if (strcmp(commands[j].word, word) == 0 && strcmp(commands[j].game, argv[1]) == 0)
+                return commands[j].run(argc - 1, argv + 1);
+        return game_missing(word, argv[1], 0);
+    }
+    fprintf(stderr, "retrodb: unknown command '%s'\n", word);
+    print_usage(stderr);
+    return 2;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
-        return rdb_tool_usage();
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "build") == 0)
-        return rdb_cmd_build(argc - 1, argv + 1);
-    if (strcmp(cmd, "query") == 0)
-        return rdb_cmd_query(argc - 1, argv + 1);
-    if (strcmp(cmd, "info") == 0)
-        return rdb_cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "status") == 0)
-        return rdb_cmd_status(argc - 1, argv + 1);
-    if (strcmp(cmd, "solve") == 0 && argc > 2 && strcmp(argv[2], "dots") == 0)
-        return rdb_cmd_solve_dots(argc - 1, argv + 1);
-    if (strcmp(cmd, "solve") == 0)
-        return rdb_cmd_solve(argc - 1, argv + 1);
-    if (strcmp(cmd, "verify") == 0)
-        return rdb_cmd_verify(argc - 1, argv + 1);
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        rdb_tool_help();
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    const char *first = argv[1];
+    if (strcmp(first, "-V") == 0 || strcmp(first, "--version") == 0 ||
+        strcmp(first, "version") == 0) {
+        printf("retrodb %s\n", RETRODB_VERSION);
         return 0;
     }
-    fprintf(stderr, "retrodb: unknown command '%s'\n", cmd);
-    return rdb_tool_usage();
+    if (is_help(first) && argc == 2) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(first, "help") == 0) {
+        /* retrodb help build dots = retrodb build dots --help */
+        char *words[4] = {argv[2], argc > 3 ? argv[3] : NULL, NULL, NULL};
+        int n = argc > 3 ? 2 : 1;
+        char help[] = "--help";
+        words[n] = help;
+        return dispatch(n + 1, words);
+    }
+    return dispatch(argc - 1, argv + 1);
 }

@@ -28,28 +28,52 @@
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024
 
-static const char *const solve_usage =
-    "usage: retrodb solve cram RxC [options]\n"
-    "       retrodb solve cram --position FILE [options]   (FILE '-' = standard input)\n"
-    "options: --method plain|simple-cuts|set-cuts|etc|aspiration (default aspiration)\n"
-    "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
-    "         --tt-file F   load the table from F if it exists; save it there at the end,\n"
-    "                       when stopped by a signal and every --tt-save-minutes M\n"
-    "                       (default 30): run the same command again to resume\n"
-    "         --threads N   threads sharing the root's trials (default 1; aspiration\n"
-    "                       only)\n"
-    "         --db DIR      probe the cram nimber table in DIR (repeatable)\n"
-    "         --board-order visit moves in board order (to measure the move ordering)\n"
-    "         --certificate for each k below the nimber, a move to a position of\n"
-    "                       nimber k (cells as (row,column) from 0)\n"
-    "         --json        one JSON object on standard output\n"
-    "         --progress    progress on stderr even when it is not a terminal\n"
-    "         --quiet       no progress\n";
+enum {
+    OPT_METHOD = 1,
+    OPT_TT_MB,
+    OPT_TT_FILE,
+    OPT_TT_SAVE_MINUTES,
+    OPT_THREADS,
+    OPT_POSITION,
+    OPT_DB,
+    OPT_BOARD_ORDER,
+    OPT_CERTIFICATE,
+    OPT_JSON,
+    OPT_PROGRESS,
+    OPT_QUIET
+};
 
-static int bad(const char *fmt, const char *arg)
-{
-    return rdb_tool_usage_error(solve_usage, fmt, arg);
-}
+static const rdb_tool_option solve_cram_options[] = {
+    {OPT_POSITION, "position", 'p', "FILE",
+     "solve the position drawn in FILE ('-': standard input): R lines of\n"
+     "C cells, '.' free, '#' covered"},
+    {OPT_METHOD, "method", 0, "M",
+     "plain, simple-cuts, set-cuts, etc or aspiration (default aspiration;\n"
+     "the others are kept to measure against)"},
+    {OPT_THREADS, "threads", 't', "N", "threads sharing the root's trials (default 1; aspiration only)"},
+    {OPT_TT_MB, "tt-mb", 0, "N",
+     "transposition table size in megabytes (default 1024); the table\n"
+     "starts small and grows to this"},
+    {OPT_TT_FILE, "tt-file", 0, "F",
+     "load the table from F if it exists; save it there at the end, when\n"
+     "stopped by a signal and every --tt-save-minutes: run the same\n"
+     "command again to resume"},
+    {OPT_TT_SAVE_MINUTES, "tt-save-minutes", 0, "M", "save the table every M minutes (default 30)"},
+    {OPT_DB, "db", 0, "DIR", "probe the Cram nimber table in DIR (repeatable)"},
+    {OPT_CERTIFICATE, "certificate", 0, NULL,
+     "for each k below the nimber, a move to a position of nimber k\n"
+     "(cells as (row,column) from 0)"},
+    {OPT_BOARD_ORDER, "board-order", 0, NULL, "visit moves in board order (to measure the move ordering)"},
+    {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
+    {OPT_PROGRESS, "progress", 'v', NULL, "progress on stderr even when it is not a terminal"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress"},
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_solve_cram_command = {
+    "solve cram", "RxC [options]\n--position FILE [options]",
+    "The nimber of an empty Cram board or of any position, by search: 0 means\n"
+    "the player to move loses. Boards of up to 64 cells.",
+    solve_cram_options};
 
 static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t *covered,
                                 rdb_error *err)
@@ -130,7 +154,8 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
                        const cram_stats *st, const cram_board *b, const certificate *c)
 {
     cram_diagram_print(stdout, rows, cols, covered);
-    printf("nimber %d (%s)\n", nimber, nimber ? "first player wins" : "second player wins");
+    char words[64];
+    printf("nimber %d: %s\n", nimber, rdb_tool_cram_outcome(nimber, "the player to move", words, sizeof words));
     printf("method %s: %.2f s, %llu nodes (%.0f per second), %llu expanded, tt hits %llu, "
            "db hits %llu, cuts %llu, tt entries %llu",
            cram_method_name(m), st->seconds, (unsigned long long)st->nodes,
@@ -164,75 +189,90 @@ static void save_table(cram_solver *s, void *ctx)
         fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
 }
 
-int rdb_cmd_solve(int argc, char **argv)
+int rdb_cmd_solve_cram(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "cram") != 0)
-        return bad("solve knows two games: dots and cram (got '%s')", argc < 2 ? "" : argv[1]);
-
+    const rdb_tool_command *cmd = &rdb_solve_cram_command;
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
     const char *position = NULL, *tt_file = NULL, *board = NULL;
     const char *dirs[MAX_TABLE_DIRS];
     int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
     long save_minutes = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *v;
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
         long n;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--method"))) {
+        switch (id) {
+        case OPT_METHOD: {
             int m = cram_method_from_name(v);
             if (m < 0)
-                return bad("unknown method '%s'", v);
+                return rdb_tool_bad(cmd, "unknown method '%s'", v);
             opt.method = (cram_method)m;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-mb"))) {
+            break;
+        }
+        case OPT_TT_MB:
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
-                return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
+                return rdb_tool_bad(cmd, "bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             opt.tt_mb = n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
+            break;
+        case OPT_THREADS:
             if (rdb_parse_long(v, 1, CRAM_MAX_THREADS, &n) != 0)
-                return bad("bad --threads '%s' (want 1 to 64)", v);
+                return rdb_tool_bad(cmd, "bad --threads '%s' (want 1 to %d)", v, CRAM_MAX_THREADS);
             opt.threads = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
+            break;
+        case OPT_TT_FILE:
             tt_file = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-save-minutes"))) {
+            break;
+        case OPT_TT_SAVE_MINUTES:
             if (rdb_parse_long(v, 1, 100000, &n) != 0)
-                return bad("bad --tt-save-minutes '%s' (want 1 to 100000)", v);
+                return rdb_tool_bad(cmd, "bad --tt-save-minutes '%s' (want 1 to 100000)", v);
             save_minutes = n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
+            break;
+        case OPT_POSITION:
             position = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--db"))) {
+            break;
+        case OPT_DB:
             if (ndirs == MAX_TABLE_DIRS)
-                return bad("too many --db (at most 16): '%s'", v);
+                return rdb_tool_bad(cmd, "too many --db (at most %d): '%s'", MAX_TABLE_DIRS, v);
             dirs[ndirs++] = v;
-        } else if (strcmp(argv[i], "--certificate") == 0) {
+            break;
+        case OPT_CERTIFICATE:
             want_certificate = 1;
-        } else if (strcmp(argv[i], "--json") == 0) {
+            break;
+        case OPT_JSON:
             json = 1;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
+            break;
+        case OPT_QUIET:
             quiet = 1;
-        } else if (strcmp(argv[i], "--progress") == 0) {
+            break;
+        case OPT_PROGRESS:
             progress = 1;
-        } else if (strcmp(argv[i], "--board-order") == 0) {
+            break;
+        case OPT_BOARD_ORDER:
             opt.board_order = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return bad("unknown or incomplete option '%s'", argv[i]);
-        } else if (!board) {
-            board = argv[i];
-        } else {
-            return bad("unexpected argument '%s'", argv[i]);
+            break;
         }
     }
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args) > 1)
+        return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next + 1]);
+    if (rdb_tool_args_left(&args) == 1)
+        board = argv[args.next];
     if (board && position)
-        return bad("give a board RxC or --position FILE, not both (got '%s' too)", board);
+        return rdb_tool_bad(cmd, "give a board RxC or --position FILE, not both (got '%s' too)", board);
     if (!board && !position)
-        return bad("%sgive a board RxC or --position FILE", "");
+        return rdb_tool_bad(cmd, "give a board RxC or --position FILE");
     if (save_minutes && !tt_file)
-        return bad("%s--tt-save-minutes goes with --tt-file", "");
+        return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file");
 
     rdb_error err;
     int rows, cols;
     uint64_t covered = 0;
     if (board) {
-        if (rdb_parse_board(board, RDB_TOOL_MAX_SIDE, &rows, &cols))
-            return bad("bad board '%s' (want RxC, e.g. 5x7)", board);
+        if (rdb_tool_board(cmd, board, &rows, &cols))
+            return 2;
     } else {
         rdb_status st = read_position(position, &rows, &cols, &covered, &err);
         if (st != RDB_OK)

@@ -32,31 +32,63 @@
 
 #define DEFAULT_TT_MB 1024
 
-static const char *const solve_usage =
-    "usage: retrodb solve dots RxC [--variant empty|swedish|icelandic] [options]\n"
-    "       retrodb solve dots --position FILE [options]   (FILE '-' = standard input)\n"
-    "       retrodb solve dots --problem FILE [options]\n"
-    "options: --first-moves the value of every move (default: the best moves only)\n"
-    "         --value-only  the value alone, without looking for the best moves\n"
-    "         --tt-mb N     transposition table size in megabytes (default 1024)\n"
-    "         --threads N   searchers sharing the table (default 1)\n"
-    "         --tt-min-open N  store only positions with at least N open lines (default 6)\n"
-    "         --rules full|none  capture rules (default full; none searches every line)\n"
-    "         --row-order   try moves in line order, not centre first (to measure)\n"
-    "         --prove V     prove that the value is V, as sub-proofs recorded in the ledger\n"
-    "         --ledger F    bounds proved earlier (read at start) and appended as proved\n"
-    "         --tt-file F   load the table from F if it exists; save it there at the end, when\n"
-    "                       stopped by a signal and every --tt-save-minutes M (default 30)\n"
-    "         --split-depth D  plies a proof is split before searching (default 2)\n"
-    "         --part K/N    search only part K (0..N-1) of a proof's sub-proofs\n"
-    "         --json        one JSON object on standard output\n"
-    "         --progress    progress on stderr even when it is not a terminal\n"
-    "         --quiet       no progress\n";
+enum {
+    OPT_TT_MB = 1,
+    OPT_TT_MIN_OPEN,
+    OPT_THREADS,
+    OPT_RULES,
+    OPT_PROVE,
+    OPT_TT_FILE,
+    OPT_TT_SAVE_MINUTES,
+    OPT_LEDGER,
+    OPT_SPLIT_DEPTH,
+    OPT_PART,
+    OPT_VARIANT,
+    OPT_POSITION,
+    OPT_PROBLEM,
+    OPT_FIRST_MOVES,
+    OPT_VALUE_ONLY,
+    OPT_ROW_ORDER,
+    OPT_JSON,
+    OPT_QUIET,
+    OPT_PROGRESS
+};
 
-static int bad(const char *fmt, const char *arg)
-{
-    return rdb_tool_usage_error(solve_usage, fmt, arg);
-}
+static const rdb_tool_option solve_dots_options[] = {
+    {OPT_VARIANT, "variant", 0, "V", "with a board: empty, swedish or icelandic (default empty)"},
+    {OPT_POSITION, "position", 'p', "FILE",
+     "solve the diagram in FILE ('-': standard input), as query reads it"},
+    {OPT_PROBLEM, "problem", 0, "FILE", "solve a problem file: scores, penalty, player to move"},
+    {OPT_FIRST_MOVES, "first-moves", 0, NULL, "the value of every move (default: the best moves only)"},
+    {OPT_VALUE_ONLY, "value-only", 0, NULL, "the value alone, without looking for the best moves"},
+    {OPT_TT_MB, "tt-mb", 0, "N", "transposition table size in megabytes (default 1024)"},
+    {OPT_THREADS, "threads", 't', "N", "searchers sharing the table (default 1)"},
+    {OPT_TT_MIN_OPEN, "tt-min-open", 0, "N",
+     "store only positions with at least N open lines (default 6)"},
+    {OPT_RULES, "rules", 0, "R", "capture rules: full (default) or none (search every line)"},
+    {OPT_ROW_ORDER, "row-order", 0, NULL, "try moves in line order, not centre first (to measure)"},
+    {OPT_PROVE, "prove", 0, "V", "prove that the value is V, as sub-proofs recorded in the ledger"},
+    {OPT_LEDGER, "ledger", 0, "F", "bounds proved earlier (read at start), appended as proved"},
+    {OPT_TT_FILE, "tt-file", 0, "F",
+     "load the table from F if it exists; save it there at the end, when\n"
+     "stopped by a signal and every --tt-save-minutes"},
+    {OPT_TT_SAVE_MINUTES, "tt-save-minutes", 0, "M", "save the table every M minutes (default 30)"},
+    {OPT_SPLIT_DEPTH, "split-depth", 0, "D", "plies a proof is split before searching (default 2)"},
+    {OPT_PART, "part", 0, "K/N", "search only part K (0..N-1) of a proof's sub-proofs"},
+    {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
+    {OPT_PROGRESS, "progress", 'v', NULL, "progress on stderr even when it is not a terminal"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress"},
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_solve_dots_command = {
+    "solve dots",
+    "RxC [--variant V] [options]\n--position FILE [options]\n--problem FILE [options]",
+    "The value of a Dots-and-Boxes position by alpha-beta search (net future\n"
+    "boxes for the player to move) and its best moves, without a database;\n"
+    "with --prove, a proof split into sub-proofs recorded in a ledger.",
+    solve_dots_options};
+
+#define bad(...) rdb_tool_bad(&rdb_solve_dots_command, __VA_ARGS__)
 
 typedef struct {
     const char *board, *variant, *position, *problem, *ledger, *tt_file;
@@ -67,50 +99,64 @@ typedef struct {
     dots_proof_options proof;
 } solve_args;
 
-/* 0, or the exit status after a message. */
+/* 0, or the exit status after a message (-1 after --help: exit 0). */
 static int parse_args(int argc, char **argv, solve_args *a)
 {
-    for (int i = 2; i < argc; i++) {
-        const char *v;
+    const rdb_tool_command *cmd = &rdb_solve_dots_command;
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
         long n;
-        if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-mb"))) {
+        switch (id) {
+        case OPT_TT_MB:
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             a->opt.tt_bytes = (uint64_t)n << 20;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-min-open"))) {
+            break;
+        case OPT_TT_MIN_OPEN:
             if (rdb_parse_long(v, 0, 64, &n) != 0)
                 return bad("bad --tt-min-open '%s' (want 0 to 64)", v);
             a->opt.tt_min_open = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--threads"))) {
+            break;
+        case OPT_THREADS:
             if (rdb_parse_long(v, 1, 256, &n) != 0)
                 return bad("bad --threads '%s' (want 1 to 256)", v);
             a->opt.threads = (int)n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--rules"))) {
+            break;
+        case OPT_RULES:
             if (strcmp(v, "full") == 0)
                 a->opt.rules = DOTS_RULES_FULL;
             else if (strcmp(v, "none") == 0)
                 a->opt.rules = DOTS_RULES_NONE;
             else
                 return bad("unknown --rules '%s' (full or none)", v);
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--prove"))) {
+            break;
+        case OPT_PROVE:
             if (rdb_parse_long(v, -200, 200, &n) != 0)
                 return bad("bad --prove '%s' (want a value, -200 to 200)", v);
             a->prove = (int)n;
             a->has_prove = 1;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-file"))) {
+            break;
+        case OPT_TT_FILE:
             a->tt_file = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--tt-save-minutes"))) {
+            break;
+        case OPT_TT_SAVE_MINUTES:
             if (rdb_parse_long(v, 1, 100000, &n) != 0)
                 return bad("bad --tt-save-minutes '%s' (want 1 to 100000)", v);
             a->tt_save_minutes = n;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--ledger"))) {
+            break;
+        case OPT_LEDGER:
             a->ledger = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--split-depth"))) {
+            break;
+        case OPT_SPLIT_DEPTH:
             if (rdb_parse_long(v, 0, 8, &n) != 0)
                 return bad("bad --split-depth '%s' (want 0 to 8)", v);
             a->proof.depth = (int)n;
             a->split_depth_given = 1;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--part"))) {
+            break;
+        case OPT_PART: {
             long k, parts;
             const char *slash = strchr(v, '/');
             char first[32];
@@ -122,46 +168,58 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 return bad("bad --part '%s' (want K/N with 0 <= K < N)", v);
             a->proof.part = (int)k;
             a->proof.nparts = (int)parts;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--variant"))) {
+            break;
+        }
+        case OPT_VARIANT:
             a->variant = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--position"))) {
+            break;
+        case OPT_POSITION:
             a->position = v;
-        } else if ((v = rdb_tool_opt_value(argc, argv, &i, "--problem"))) {
+            break;
+        case OPT_PROBLEM:
             a->problem = v;
-        } else if (strcmp(argv[i], "--first-moves") == 0) {
+            break;
+        case OPT_FIRST_MOVES:
             a->first_moves = 1;
-        } else if (strcmp(argv[i], "--value-only") == 0) {
+            break;
+        case OPT_VALUE_ONLY:
             a->value_only = 1;
-        } else if (strcmp(argv[i], "--row-order") == 0) {
+            break;
+        case OPT_ROW_ORDER:
             a->opt.row_order = 1;
-        } else if (strcmp(argv[i], "--json") == 0) {
+            break;
+        case OPT_JSON:
             a->json = 1;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
+            break;
+        case OPT_QUIET:
             a->quiet = 1;
-        } else if (strcmp(argv[i], "--progress") == 0) {
+            break;
+        case OPT_PROGRESS:
             a->progress = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return bad("unknown or incomplete option '%s'", argv[i]);
-        } else if (!a->board) {
-            a->board = argv[i];
-        } else {
-            return bad("unexpected argument '%s'", argv[i]);
+            break;
         }
     }
+    if (id == RDB_TOOL_HELP)
+        return -1;
+    if (id < 0)
+        return 2;
+    if (rdb_tool_args_left(&args) > 1)
+        return bad("unexpected argument '%s'", argv[args.next + 1]);
+    if (rdb_tool_args_left(&args) == 1)
+        a->board = argv[args.next];
     int sources = !!a->board + !!a->position + !!a->problem;
     if (sources != 1)
-        return bad("%sgive exactly one of a board RxC, --position FILE and --problem FILE",
-                   "");
+        return bad("give exactly one of a board RxC, --position FILE and --problem FILE");
     if (a->first_moves && a->value_only)
-        return bad("%s--first-moves and --value-only exclude each other", "");
+        return bad("--first-moves and --value-only exclude each other");
     if (a->has_prove && (a->first_moves || a->value_only))
-        return bad("%s--prove excludes --first-moves and --value-only", "");
+        return bad("--prove excludes --first-moves and --value-only");
     if (a->has_prove && !a->ledger)
-        return bad("%s--prove needs a --ledger FILE to record its sub-proofs in", "");
+        return bad("--prove needs a --ledger FILE to record its sub-proofs in");
     if ((a->proof.nparts > 1 || a->split_depth_given) && !a->has_prove)
-        return bad("%s--part and --split-depth go with --prove", "");
+        return bad("--part and --split-depth go with --prove");
     if (a->tt_save_minutes && !a->tt_file)
-        return bad("%s--tt-save-minutes goes with --tt-file", "");
+        return bad("--tt-save-minutes goes with --tt-file");
     if (a->variant && !a->board)
         return bad("--variant '%s' goes with a board RxC", a->variant);
     return 0;
@@ -342,7 +400,7 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
     rdb_error err;
     rdb_problem pr;
     rdb_status st = read_input(&a, &pr, &err);

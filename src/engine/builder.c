@@ -21,6 +21,7 @@
 
 #include "store/fsutil.h"
 #include "engine/kernel.h"
+#include "engine/plan.h"
 #include "store/lock.h"
 #include "store/manifest.h"
 #include "engine/progress.h"
@@ -198,34 +199,6 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
     return st;
 }
 
-/* Peak disk use of the build, estimated from positions (compressed values
- * take about a quarter byte each in the databases measured so far, plus
- * the file's header and seek table). */
-static uint64_t estimate_peak_disk(const build_state *b)
-{
-    const rdb_layout *lay = &b->db.lay;
-    uint64_t level_bytes[RDB_MAX_BITS + 1];
-    for (int level = 0; level <= lay->nbits; level++) {
-        rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
-        uint64_t pos = 0;
-        for (int i = 0; i < ns; i++)
-            pos += slices[i].size;
-        free(slices);
-        level_bytes[level] = pos / 4 + (uint64_t)(ns > 0 ? ns : 0) * 200;
-    }
-    uint64_t peak = 0;
-    for (int n = lay->nbits; n >= 0; n--) {
-        uint64_t now = 0;
-        for (int l = n; l <= lay->nbits; l++)
-            if (l <= n + b->db.game->move_bits || l <= b->keep_level)
-                now += level_bytes[l];
-        if (now > peak)
-            peak = now;
-    }
-    return peak;
-}
-
 static rdb_status build(const rdb_build_options *opt, rdb_error *err)
 {
 #ifdef _OPENMP
@@ -233,6 +206,14 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         omp_set_num_threads(opt->threads);
 #endif
     rdb_status st = rdb_check_dir_name(opt->dir, err);
+    if (st != RDB_OK)
+        return st;
+    /* Every refusal the budgets and the folder's PARAMS call for comes
+     * before anything is created, so a refused build leaves the folder as
+     * it found it. The PARAMS and memory checks are made again below with
+     * the lock held, for a folder that changed in between. */
+    rdb_build_plan plan;
+    st = rdb_build_plan_make(opt, &plan, err);
     if (st != RDB_OK)
         return st;
     st = rdb_mkdirs(opt->dir, err);
@@ -249,17 +230,11 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     b.man.fd = -1;
     rdb_params p = opt->params;
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
-    /* In memory at once: the slice being computed, one neighbour, and up to
-     * two compressed slices (one being written, one being handed over),
-     * which take well under half a raw slice each; and the game kernel's
-     * own working memory per position (Cram: a mask of children's nimbers). */
     const rdb_game *game = rdb_game_with_id(p.game);
-    if (!game) {
-        st = rdb_fail(err, RDB_E_INPUT, "unknown game");
-        goto done;
-    }
-    const uint64_t bytes_per_position = 3 + (uint64_t)game->kernel_bytes;
+    const uint64_t bytes_per_position = rdb_build_bytes_per_position(game);
     st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
+    if (st == RDB_E_NOMEM && b.db.least_slice)
+        st = rdb_build_memory_refusal(opt, game, b.db.least_slice, err);
     if (st != RDB_OK)
         goto done;
     /* only now, with the lock held and PARAMS ours: a killed build's
@@ -268,19 +243,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     if (st != RDB_OK)
         goto done;
     const rdb_layout *lay = &b.db.lay;
-    int start_lines = __builtin_popcountll(b.db.params.start);
-    b.keep_level = opt->keep_lines < 0 ? lay->nbits : opt->keep_lines - start_lines;
-    if (b.keep_level < 0)
-        b.keep_level = 0; /* the start position itself is always kept */
-    if (opt->disk_gb > 0) {
-        uint64_t peak = estimate_peak_disk(&b);
-        if ((double)peak > opt->disk_gb * 1e9) {
-            st = rdb_fail(err, RDB_E_INPUT,
-                          "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB (try --keep-lines)",
-                          (double)peak / 1e9, opt->disk_gb);
-            goto done;
-        }
-    }
+    b.keep_level = rdb_build_keep_level(opt, &b.db);
     st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, lay->nbits, err);
     if (st != RDB_OK)
         goto done;
@@ -290,9 +253,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
 
     uint64_t maxslice = rdb_layout_max_slice(lay);
     if (bytes_per_position * maxslice > budget) {
-        st = rdb_fail(err, RDB_E_NOMEM,
-                      "the largest slice needs %llu MB with its neighbour and compressed copies; --memory is %ld MB",
-                      (unsigned long long)((bytes_per_position * maxslice) >> 20) + 1, opt->memory_mb);
+        st = rdb_build_memory_refusal(opt, game, maxslice, err);
         goto done;
     }
     st = rdb_kernel_init(&b.kern, &b.db, err);

@@ -201,7 +201,8 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
     st = db->game->open(params, &db->u, &db->state, err);
     if (st != RDB_OK)
         goto fail;
-    st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan, err);
+    st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan,
+                                &db->least_slice, err);
     if (st != RDB_OK)
         goto fail;
     params->ngroups = db->plan.ngroups;

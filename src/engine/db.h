@@ -33,11 +33,15 @@ typedef struct {
     rdb_layout_plan plan;
     rdb_layout lay;
     uint64_t hash;           /* db_hash written in every slice header */
+    uint64_t least_slice;    /* after a setup refused for the budget: the
+                                fewest positions a split's largest slice
+                                can have (rdb_layout_plan_groups) */
 } rdb_db;
 
 /* Set up the game, layout and rules for params. When params->ngroups is 0
  * the groups are chosen so that a slice fits max_slice_bytes, and
- * params->ngroups is set. */
+ * params->ngroups is set; when no split fits, RDB_E_NOMEM and
+ * db->least_slice says what would. */
 rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                         uint64_t max_slice_bytes, rdb_error *err);
 void rdb_db_free(rdb_db *db);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "common/human.h"
 #include "common/job.h"
 
 void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
@@ -17,27 +18,41 @@ void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
     p->start = p->last_draw = rdb_now();
 }
 
-static void clear_bar(const rdb_progress *p)
+void rdb_progress_clear(rdb_progress *p)
 {
     if (p->tty)
         fprintf(stderr, "\r\033[K");
 }
 
-static void draw_bar(rdb_progress *p)
+/* The time left at the rate positions have been computed so far (positions
+ * found done, in a resumed job, cost nothing). */
+static double seconds_left(const rdb_progress *p, double now)
+{
+    double rate = p->computed / (now - p->start + 1e-9);
+    return rate > 0 ? (double)(p->total - p->done) / rate : 0;
+}
+
+static void draw(rdb_progress *p)
 {
     double t = rdb_now();
-    if (!p->tty || t - p->last_draw < 0.25)
+    if (t - p->last_draw < (p->tty ? 0.25 : RDB_PROGRESS_LOG_SECONDS))
         return;
     p->last_draw = t;
     double frac = p->total ? (double)p->done / (double)p->total : 1.0;
+    char left[RDB_HUMAN_MAX], done[RDB_HUMAN_MAX], total[RDB_HUMAN_MAX];
+    rdb_human_duration(seconds_left(p, t), left, sizeof left);
+    if (!p->tty) {
+        fprintf(stderr, "progress: %.1f%% (%s of %s positions), about %s left\n", 100 * frac,
+                rdb_human_count(p->done, done, sizeof done),
+                rdb_human_count(p->total, total, sizeof total), left);
+        return;
+    }
     int width = 30, full = (int)(frac * width);
     char bar[64];
     for (int i = 0; i < width; i++)
         bar[i] = i < full ? '#' : '.';
     bar[width] = '\0';
-    double rate = p->computed / (t - p->start + 1e-9);
-    double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
-    fprintf(stderr, "\r[%s] %5.1f%%  ETA %.0f s\033[K", bar, 100 * frac, left);
+    fprintf(stderr, "\r[%s] %5.1f%%  %s left\033[K", bar, 100 * frac, left);
     fflush(stderr);
 }
 
@@ -47,7 +62,7 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed)
     if (computed)
         p->computed += n;
     if (!p->quiet)
-        draw_bar(p);
+        draw(p);
 }
 
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
@@ -55,14 +70,16 @@ void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positio
 {
     if (p->quiet)
         return;
-    clear_bar(p);
+    rdb_progress_clear(p);
+    char s[RDB_HUMAN_MAX], pos[RDB_HUMAN_MAX], t[RDB_HUMAN_MAX];
+    rdb_human_plural((uint64_t)slices, "slice", s, sizeof s);
+    rdb_human_plural(positions, "position", pos, sizeof pos);
     if (computed == 0)
-        fprintf(stderr, "level %d: %d slices, %llu positions, already done\n", level, slices,
-                (unsigned long long)positions);
+        fprintf(stderr, "level %d: %s, %s, already done\n", level, s, pos);
     else
         fprintf(stderr,
-                "level %d: %d slices, %llu positions, %.2f s (read %.2f, compute %.2f, write %.2f), %.1f M positions/s\n",
-                level, slices, (unsigned long long)positions, seconds, read,
+                "level %d: %s, %s, %s (read %.2f s, compute %.2f s, write %.2f s), %.1f M positions/s\n",
+                level, s, pos, rdb_human_duration(seconds, t, sizeof t), read,
                 seconds - read - write, write, seconds > 0 ? computed / seconds / 1e6 : 0.0);
 }
 
@@ -70,8 +87,8 @@ void rdb_progress_finish(rdb_progress *p)
 {
     if (p->quiet)
         return;
-    clear_bar(p);
-    double t = rdb_now() - p->start;
-    fprintf(stderr, "done: %llu positions in %.2f s\n", (unsigned long long)p->total, t);
+    rdb_progress_clear(p);
+    char pos[RDB_HUMAN_MAX], t[RDB_HUMAN_MAX];
+    fprintf(stderr, "done: %s in %s\n", rdb_human_plural(p->total, "position", pos, sizeof pos),
+            rdb_human_duration(rdb_now() - p->start, t, sizeof t));
 }
-

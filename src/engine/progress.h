@@ -1,9 +1,12 @@
 /*
- * progress.h — progress reports of a build on stderr.
+ * progress.h — progress reports of a long job (a build, a full verify) on
+ * stderr.
  *
- * One line per finished level (level, slices, positions, seconds,
- * positions per second); on a terminal also a live bar with an ETA,
- * redrawn at most a few times a second. Quiet mode prints nothing.
+ * One line per finished level (level, slices, positions, time, positions
+ * per second). On a terminal also a live bar with the time left, redrawn
+ * at most a few times a second; elsewhere (a log file) a line a minute
+ * instead, so that a log shows a multi-day build moving. Quiet mode
+ * prints nothing.
  */
 #ifndef RDB_PROGRESS_H
 #define RDB_PROGRESS_H
@@ -16,6 +19,9 @@ typedef struct {
     double start, last_draw;
 } rdb_progress;
 
+/* Seconds between two progress lines when stderr is not a terminal. */
+#define RDB_PROGRESS_LOG_SECONDS 60.0
+
 void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions);
 /* n positions settled, computed now (1) or found done (0). */
 void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
@@ -24,6 +30,10 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
                         uint64_t computed, double seconds, double read, double write);
 
+/* The job is done: "done: N positions in T". */
 void rdb_progress_finish(rdb_progress *p);
+
+/* Erase the bar, if one is drawn (a job that reports its own end). */
+void rdb_progress_clear(rdb_progress *p);
 
 #endif

@@ -4,6 +4,7 @@
  * reads the neighbours itself).
  */
 #include "engine/verify.h"
+#include "engine/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static int check_file(const rdb_db *db, const rdb_slice *s, const rdb_manifest_e
     return 0;
 }
 
-rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *rep,
+rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_verify_report *rep,
                       rdb_error *err)
 {
     memset(rep, 0, sizeof *rep);
@@ -70,12 +71,25 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
                       (unsigned long long)(3 * maxslice));
         goto done;
     }
+    uint64_t kept = 0; /* the positions of the levels kept, for the ETA */
+    for (int level = db.lay.nbits; level >= 0; level--) {
+        if (rdb_level_deleted(man.deleted, level))
+            continue;
+        int ns = rdb_level_slices(&db.lay, level, &slices);
+        for (int i = 0; i < ns; i++)
+            kept += slices[i].size;
+        free(slices);
+        slices = NULL;
+    }
+    rdb_progress prog;
+    rdb_progress_start(&prog, !progress, kept);
     for (int level = db.lay.nbits; level >= 0; level--) {
         if (rdb_level_deleted(man.deleted, level))
             continue;
         int ns = rdb_level_slices(&db.lay, level, &slices);
         for (int i = 0; i < ns; i++) {
             const rdb_slice *s = &slices[i];
+            rdb_progress_add(&prog, s->size, 1);
             const rdb_manifest_entry *e = rdb_manifest_find(&man, s);
             if (!e) {
                 rep->unfinished++;
@@ -109,6 +123,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *r
         free(slices);
         slices = NULL;
     }
+    rdb_progress_clear(&prog);
 done:
     free(slices);
     free(stored);

@@ -20,8 +20,9 @@ typedef struct {
     uint64_t recomputed, disagreements;
 } rdb_verify_report;
 
-/* Returns RDB_OK when the checks could run (read rep for the verdict). */
-rdb_status rdb_verify(const char *dir, int full, FILE *out, rdb_verify_report *rep,
+/* Returns RDB_OK when the checks could run (read rep for the verdict).
+ * With `progress`, progress on stderr as a build shows it (engine/progress.h). */
+rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_verify_report *rep,
                       rdb_error *err);
 
 #endif

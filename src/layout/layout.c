@@ -138,8 +138,9 @@ static int best_split(const rdb_universe *u, const uint64_t *atom, const int *ha
 }
 
 rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t max_slice_bytes,
-                                  rdb_layout_plan *plan, rdb_error *err)
+                                  rdb_layout_plan *plan, uint64_t *smallest, rdb_error *err)
 {
+    uint64_t least = UINT64_MAX;
     uint64_t atom[RDB_MAX_BITS], positions, biggest;
     int has_class[RDB_MAX_BITS];
     int natoms = find_atoms(u, atom, has_class);
@@ -158,10 +159,16 @@ rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t m
     int lo = (u->nbits + RDB_MAX_GROUP_BITS - 1) / RDB_MAX_GROUP_BITS;
     if (lo < 2 && natoms >= 2)
         lo = 2;
-    for (int g = lo; g <= natoms && g <= RDB_MAX_GROUPS; g++)
-        if (best_split(u, atom, has_class, natoms, g, plan, &positions, &biggest) == 0 &&
-            biggest <= max_slice_bytes)
+    for (int g = lo; g <= natoms && g <= RDB_MAX_GROUPS; g++) {
+        if (best_split(u, atom, has_class, natoms, g, plan, &positions, &biggest) != 0)
+            continue;
+        if (biggest <= max_slice_bytes)
             return RDB_OK;
+        if (biggest < least)
+            least = biggest;
+    }
+    if (smallest)
+        *smallest = least;
     return rdb_fail(err, RDB_E_NOMEM,
                     "no split of %d bits into groups keeps a slice within %llu bytes; raise --memory",
                     u->nbits, (unsigned long long)max_slice_bytes);

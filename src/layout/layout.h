@@ -58,9 +58,12 @@ typedef struct {
 
 /* Choose groups for universe u: the fewest groups (at least 2 when the
  * universe has more than one orbit) such that the largest slice fits
- * max_slice_bytes, or exactly `ngroups` groups when ngroups > 0. */
+ * max_slice_bytes, or exactly `ngroups` groups when ngroups > 0. When no
+ * split fits (RDB_E_NOMEM), *smallest gets the largest slice, in
+ * positions, of the split whose largest slice is smallest, so that the
+ * caller can say how much memory would do (smallest may be NULL). */
 rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t max_slice_bytes,
-                                  rdb_layout_plan *plan, rdb_error *err);
+                                  rdb_layout_plan *plan, uint64_t *smallest, rdb_error *err);
 
 /* Build the tables for plan. rdb_layout_free releases them. */
 rdb_status rdb_layout_build(const rdb_universe *u, const rdb_layout_plan *plan,

@@ -1,0 +1,117 @@
+/*
+ * plan.c — the plan of a build before it starts; see plan.h.
+ */
+#include "engine/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t rdb_build_bytes_per_position(const rdb_game *game)
+{
+    return 3 + (uint64_t)game->kernel_bytes;
+}
+
+int rdb_build_keep_level(const rdb_build_options *opt, const rdb_db *db)
+{
+    int start_lines = __builtin_popcountll(db->params.start);
+    int keep = opt->keep_lines < 0 ? db->lay.nbits : opt->keep_lines - start_lines;
+    return keep < 0 ? 0 : keep; /* the start position itself is always kept */
+}
+
+rdb_status rdb_build_memory_refusal(const rdb_build_options *opt, const rdb_game *game,
+                                    uint64_t positions, rdb_error *err)
+{
+    uint64_t mb = (rdb_build_bytes_per_position(game) * positions >> 20) + 1;
+    return rdb_fail(err, RDB_E_INPUT,
+                    "the largest slice (%llu positions) needs %llu MB with its neighbour and "
+                    "compressed copies; --memory is %ld MB: raise --memory to %llu or more",
+                    (unsigned long long)positions, (unsigned long long)mb, opt->memory_mb,
+                    (unsigned long long)mb);
+}
+
+/* Compressed values take about a quarter byte each in the databases
+ * measured so far, plus the file's header and seek table. */
+static void level_disk_bytes(const rdb_layout *lay, uint64_t *bytes)
+{
+    for (int level = 0; level <= lay->nbits; level++) {
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        uint64_t pos = 0;
+        for (int i = 0; i < ns; i++)
+            pos += slices[i].size;
+        free(slices);
+        bytes[level] = pos / 4 + (uint64_t)(ns > 0 ? ns : 0) * 200;
+    }
+}
+
+/* While level n is built, the levels a move leads to from it are still
+ * needed, and the kept ones stay. */
+static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan)
+{
+    uint64_t level_bytes[RDB_MAX_BITS + 1];
+    const rdb_layout *lay = &db->lay;
+    level_disk_bytes(lay, level_bytes);
+    plan->peak_disk_bytes = plan->final_disk_bytes = 0;
+    for (int n = lay->nbits; n >= 0; n--) {
+        uint64_t now = 0;
+        for (int l = n; l <= lay->nbits; l++)
+            if (l <= n + db->game->move_bits || l <= keep_level)
+                now += level_bytes[l];
+        if (now > plan->peak_disk_bytes)
+            plan->peak_disk_bytes = now;
+    }
+    for (int l = 0; l <= keep_level && l <= lay->nbits; l++)
+        plan->final_disk_bytes += level_bytes[l];
+}
+
+rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
+                               rdb_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    rdb_status st = rdb_check_dir_name(opt->dir, err);
+    if (st != RDB_OK)
+        return st;
+    rdb_params p = opt->params;
+    const rdb_game *game = rdb_game_with_id(p.game);
+    if (!game)
+        return rdb_fail(err, RDB_E_INPUT, "unknown game");
+    const uint64_t bpp = rdb_build_bytes_per_position(game);
+    const uint64_t budget = (uint64_t)opt->memory_mb << 20;
+
+    /* a folder that holds this build keeps its layout, whatever --memory */
+    rdb_params old;
+    st = rdb_params_read(opt->dir, &old, err);
+    if (st == RDB_OK) {
+        char why[256];
+        if (rdb_params_diff(&old, &p, why, sizeof why))
+            return rdb_fail(err, RDB_E_INPUT,
+                            "'%s' holds a build with other parameters (%s); use another --dir",
+                            opt->dir, why);
+        p = old;
+        plan->resumes = 1;
+    } else if (st != RDB_E_MISSING) {
+        return st;
+    }
+    rdb_db db;
+    st = rdb_db_setup(&db, opt->dir, &p, budget / bpp, err);
+    if (st == RDB_E_NOMEM && db.least_slice)
+        return rdb_build_memory_refusal(opt, game, db.least_slice, err);
+    if (st != RDB_OK)
+        return st;
+    plan->ngroups = db.plan.ngroups;
+    plan->nbits = db.lay.nbits;
+    plan->positions = rdb_layout_total_positions(&db.lay);
+    plan->max_slice = rdb_layout_max_slice(&db.lay);
+    plan->memory_bytes = bpp * plan->max_slice;
+    plan->keep_level = rdb_build_keep_level(opt, &db);
+    estimate_disk(&db, plan->keep_level, plan);
+    rdb_db_free(&db);
+    if (plan->memory_bytes > budget)
+        return rdb_build_memory_refusal(opt, game, plan->max_slice, err);
+    if (opt->disk_gb > 0 && (double)plan->peak_disk_bytes > opt->disk_gb * 1e9)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB "
+                        "(try --keep-lines)",
+                        (double)plan->peak_disk_bytes / 1e9, opt->disk_gb);
+    return RDB_OK;
+}

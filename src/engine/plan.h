@@ -1,0 +1,52 @@
+/*
+ * plan.h — what a build will take, worked out before it touches its
+ * folder: the layout it gets (or already has, for a build that resumes),
+ * the memory its largest slice needs, the disk at its peak and at the end,
+ * and how many positions it computes.
+ *
+ * The builder asks for the plan first and refuses (RDB_E_INPUT, the folder
+ * left as it was found) when the budgets cannot hold it; `build --plan`
+ * prints it.
+ */
+#ifndef RDB_PLAN_H
+#define RDB_PLAN_H
+
+#include <stdint.h>
+
+#include "engine/builder.h"
+#include "engine/db.h"
+
+typedef struct {
+    int resumes;               /* the folder holds this build already */
+    int ngroups;
+    int nbits;                 /* lines or cells beyond the start */
+    int keep_level;            /* levels above this are deleted as the build goes */
+    uint64_t positions;        /* stored, over every level */
+    uint64_t max_slice;        /* positions in the largest slice */
+    uint64_t memory_bytes;     /* what --memory must hold for the largest slice */
+    uint64_t peak_disk_bytes;  /* estimated */
+    uint64_t final_disk_bytes; /* estimated, the kept levels */
+} rdb_build_plan;
+
+/* The plan of the build opt describes. Refuses, with a message that says
+ * which option to change and to what, when the folder holds another
+ * build, when no split into groups fits --memory, or when the peak disk
+ * use is over --disk. Reads the folder, writes nothing. */
+rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
+                               rdb_error *err);
+
+/* Bytes of memory a build holds per position of its largest slice: the
+ * slice, one neighbour, and up to two compressed slices (one being
+ * written, one being handed over), which take well under half a raw slice
+ * each, and the game kernel's own working memory. */
+uint64_t rdb_build_bytes_per_position(const rdb_game *game);
+
+/* The highest level kept (levels above it are deleted once no level needs
+ * them): opt->keep_lines counts the start's lines too. */
+int rdb_build_keep_level(const rdb_build_options *opt, const rdb_db *db);
+
+/* The error for a budget that cannot hold a slice of `positions`. */
+rdb_status rdb_build_memory_refusal(const rdb_build_options *opt, const rdb_game *game,
+                                    uint64_t positions, rdb_error *err);
+
+#endif

@@ -1,0 +1,133 @@
+#!/bin/bash
+# Command-line tests of what surrounds the engine: every subcommand's
+# --help and usage errors, --version, the JSON of every command (parsed
+# with jq), build --plan and refused builds (the folder left as found),
+# and the start position's value in build, info and status.
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+T=$(mktemp -d /tmp/retrodb-help.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
+R=$RETRODB
+
+# json_ok FILTER -- command...: the command's stdout is one JSON object
+# for which the jq FILTER is true
+json_ok() {
+    local filter=$1
+    shift 2
+    local out
+    out=$("$@" 2>/dev/null)
+    if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
+        bad "$* -> not one line: $out"
+    elif printf '%s' "$out" | jq -e "$filter" > /dev/null 2>&1; then
+        ok
+    else
+        bad "$* -> JSON fails '$filter': $out"
+    fi
+}
+
+# --- help: every subcommand, three ways; exit 0, the usage on stdout ---
+for cmd in "build dots" "build cram" query info status verify "solve dots" "solve cram"; do
+    # shellcheck disable=SC2086
+    for form in "$cmd --help" "$cmd -h" "help $cmd"; do
+        out=$($R $form 2>/dev/null)
+        rc=$?
+        if [ $rc -ne 0 ] || ! printf '%s' "$out" | grep -q "^usage: retrodb $cmd" ||
+            ! printf '%s' "$out" | grep -q -- '-h, --help'; then
+            bad "retrodb $form -> exit $rc: $out"
+        else
+            ok
+        fi
+    done
+    # an unknown option names itself, shows the usage, exits 2
+    # shellcheck disable=SC2086
+    expect 2 "unknown option '--no-such-option'" -- $R $cmd --no-such-option
+    # shellcheck disable=SC2086
+    expect 2 "usage: retrodb $cmd" -- $R $cmd --no-such-option
+    # shellcheck disable=SC2086
+    expect 2 "unknown option '-Z'" -- $R $cmd -Z
+done
+expect 0 'usage: retrodb build dots' -- $R build --help
+expect 0 'usage: retrodb solve cram' -- $R solve --help
+expect 0 'commands:' -- $R --help
+expect 0 'commands:' -- $R -h
+expect 0 'commands:' -- $R help
+expect 2 'commands:' -- $R
+expect 2 "unknown command 'frobnicate'" -- $R frobnicate
+expect 2 "unknown game 'chess'" -- $R build chess 3x3
+expect 2 "which game" -- $R solve
+expect 2 "needs a value" -- $R build dots 2x2 --memory
+expect 2 "needs a value" -- $R query -d
+expect 2 "unexpected argument 'extra'" -- $R build dots 2x2 extra
+expect 2 "unexpected argument 'extra'" -- $R info --dir "$T" extra
+version=$(sed -n 's/#define RETRODB_VERSION "\(.*\)"/\1/p' include/retrodb/version.h)
+expect 0 "^retrodb $version\$" -- $R --version
+expect 0 "^retrodb $version\$" -- $R -V
+
+# --- build --plan: the figures, and nothing written ---
+expect 0 'layout      2 groups, 692,388 positions' -- $R build dots 3x3 --plan --dir "$T/plan"
+[ ! -e "$T/plan" ] && ok || bad "build --plan created its folder"
+json_ok '.positions == 692388 and .resumes == false and .memory_mb >= 1 and .peak_disk_bytes > 0' \
+    -- $R build dots 3x3 --plan --json --dir "$T/plan"
+json_ok '.game == "cram" and .positions > 0' -- $R build cram 3x4 --plan --json --dir "$T/plan"
+[ ! -e "$T/plan" ] && ok || bad "build --plan --json created its folder"
+
+# --- refused builds leave the folder as they found it ---
+# a budget no split of 4x4 fits: exit 2, the budget that would do, no folder
+expect 2 'raise --memory to [0-9]' -- $R build dots 4x4 --memory 1 --dir "$T/small"
+[ ! -e "$T/small" ] && ok || bad "a build refused for --memory left $(ls -A "$T/small")"
+# the figure it names is enough
+need=$($R build dots 4x4 --memory 1 --dir "$T/small" 2>&1 | sed -n 's/.*raise --memory to \([0-9]*\).*/\1/p')
+json_ok '.memory_mb >= 1' -- $R build dots 4x4 --memory "$need" --plan --json --dir "$T/small"
+# a folder holding another board's build: refused, untouched
+$R build dots 2x2 --dir "$T/d22" --quiet > /dev/null || bad "build 2x2"
+before=$(cd "$T/d22" && ls -lR --time-style=+%s.%N | md5sum)
+expect 2 'other parameters' -- $R build dots 2x3 --dir "$T/d22" --quiet
+after=$(cd "$T/d22" && ls -lR --time-style=+%s.%N | md5sum)
+[ "$before" = "$after" ] && ok || bad "a refused build changed the folder"
+# the disk budget
+expect 2 'of disk at its peak' -- $R build dots 3x3 --disk 0.0001 --dir "$T/disk"
+[ ! -e "$T/disk" ] && ok || bad "a build refused for --disk left its folder"
+
+# --- the start position's value, in every report (2x2 is +2, 3x3 is -3: Wilson) ---
+expect 0 '2x2 dots: value +2: the first player wins by 2' -- \
+    $R build dots 2x2 --dir "$T/d22" --quiet
+json_ok '.value == -3 and .game == "dots" and .rows == 3' -- $R build dots 3x3 --dir "$T/d33" --quiet --json
+expect 0 'value       -3: the first player loses by 3' -- $R info --dir "$T/d33"
+expect 0 'value       -3: the first player' -- $R status --dir "$T/d33"
+expect 0 'nimber 0: the first player loses' -- $R build cram 2x2 --dir "$T/c22" --quiet
+expect 0 'nimber 0: the first player loses' -- $R info --dir "$T/c22"
+
+# --- JSON of info, status and verify ---
+json_ok '.value == -3 and .penalty == 0 and .loony == false and (.levels | length) == 25 and .levels[0].level == 24' \
+    -- $R info --dir "$T/d33" --json
+json_ok '.complete == true and .levels_done == 25 and .builder_pid == null and .value == -3' \
+    -- $R status --dir "$T/d33" --json
+json_ok '.ok == true and .files > 0 and .bad_files == 0 and .full == true and .recomputed == 692388' \
+    -- $R verify --dir "$T/d33" --full --json
+json_ok '.nimber == 0 and .game == "cram"' -- $R info --dir "$T/c22" --json
+# a folder name that needs escaping stays valid JSON
+mkdir -p "$T/we\"ird"
+$R build dots 1x1 --dir "$T/we\"ird/db" --quiet > /dev/null || bad "build in a folder with a quote"
+json_ok '.dir | endswith("we\"ird/db")' -- $R status --dir "$T/we\"ird/db" --json
+# verify --json of a damaged database: ok false, exit 1, findings on stderr
+cp -r "$T/d33" "$T/bad33"
+victim=$(find "$T/bad33" -name '*.zst' | sort | sed -n 5p)
+printf 'x' | dd of="$victim" bs=1 seek=40 conv=notrunc 2> /dev/null
+out=$($R verify --dir "$T/bad33" --json 2> "$T/verify.err")
+rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | jq -e '.ok == false and .bad_files == 1' > /dev/null &&
+    grep -q 'bad:' "$T/verify.err" && ok || bad "verify --json of a damaged database: exit $rc, $out"
+expect 1 'running the same build command again' -- $R verify --dir "$T/bad33"
+# query and the solvers
+json_ok '.value == -3' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | '$R' query -d '$T/d33' -j"
+json_ok '.nimber == 2' -- $R solve cram 4x5 --quiet --json --tt-mb 16
+json_ok '.value == 2' -- $R solve dots 2x2 --quiet --json --tt-mb 16
+
+# --- human output ---
+expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
+expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
