@@ -2,11 +2,12 @@
 # The installed library as a program outside the source tree sees it:
 # `make install` into a temporary DESTDIR with PREFIX=/usr puts exactly the
 # expected files; the shared and the static library export only the
-# functions the public headers declare, all named rdb_*; examples/probe.c
-# and examples/probe.cpp, built with nothing but `pkg-config --cflags
-# --libs retrodb` (and --static once), probe a database and agree with
-# `retrodb query --json` on every move of a few positions; the man pages
-# lint clean; `make uninstall` leaves no file behind.
+# functions the public headers declare, all named rdb_*; each header
+# compiles on its own in C and C++; examples/probe.c and examples/probe.cpp,
+# built with nothing but `pkg-config --cflags --libs retrodb` (and --static
+# once), probe a database and agree with `retrodb query --json` on every
+# move of a few positions; the man pages lint clean; `make uninstall`
+# leaves no file behind.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -82,6 +83,15 @@ export PKG_CONFIG_PATH=$usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
 cflags=$(pkg-config --cflags retrodb)
 libs=$(pkg-config --libs retrodb)
 static=$(pkg-config --static --libs retrodb)
+# each header on its own, in strict C and C++ (the declaration after it
+# keeps a header of macros alone from being an empty unit)
+for h in "$usr"/include/retrodb/*.h; do
+    inc="#include <retrodb/${h##*/}>"
+    # shellcheck disable=SC2086
+    printf '%s\nint unit;\n' "$inc" | $CC -std=c99 -Wall -Wextra -pedantic -Werror $cflags -fsyntax-only -x c - &&
+        printf '%s\nint unit;\n' "$inc" | $CXX -std=c++11 -Wall -Wextra -pedantic -Werror $cflags -fsyntax-only \
+            -x c++ - && ok || bad "$inc does not compile on its own"
+done
 built=1
 # shellcheck disable=SC2086
 run "$T/cc.log" $CC -std=c99 -Wall -Wextra -pedantic -Werror examples/probe.c $cflags $libs \
