@@ -9,7 +9,11 @@
 #                   the Dots-and-Boxes search against variants' databases, 3x5, 4x4
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make lib        the installable library: libretrodb.so and libretrodb.a
+#                   in build-pic/
+#   make install    PREFIX=/usr/local DESTDIR=: the program, both libraries,
+#                   the public headers, retrodb.pc and the man pages
+#   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
 #   make clean
 
 CC      ?= gcc
@@ -32,7 +36,36 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 LIB      := $(BUILD)/libretrodb.a
 
-.PHONY: all deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots install clean
+# Where `make install` puts things; DESTDIR is put in front of each.
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# The installable library, built apart from $(LIB): bin/retrodb and the
+# tests call internal functions and want code tuned for this machine,
+# while a library others link must run on any machine of the architecture
+# (-O2, no -march=native), be position-independent to go into a shared
+# object, and export only the public API of include/retrodb/ (RDB_API;
+# -fvisibility=hidden makes everything else internal, so that no internal
+# name can clash with a program's own).
+PIC_BUILD  ?= build-pic
+PIC_OPT    ?= -O2
+PIC_CFLAGS  = -std=gnu11 $(PIC_OPT) $(WARN) -fPIC -fvisibility=hidden -fopenmp -Iinclude -Isrc \
+              $(shell pkg-config --cflags libzstd) $(CFLAGS)
+PIC_OBJ    := $(LIB_SRC:src/%.c=$(PIC_BUILD)/src/%.o)
+VERSION    := $(shell sed -n 's/^.define RETRODB_VERSION "\(.*\)"$$/\1/p' include/retrodb/version.h)
+VERSION_MAJOR := $(shell sed -n 's/^.define RETRODB_VERSION_MAJOR \([0-9]*\)$$/\1/p' include/retrodb/version.h)
+SONAME     := libretrodb.so.$(VERSION_MAJOR)
+SHLIB      := $(PIC_BUILD)/libretrodb.so.$(VERSION)
+STLIB      := $(PIC_BUILD)/libretrodb.a
+PUBLIC_HDR := $(wildcard include/retrodb/*.h)
+MAN1       := $(wildcard man/*.1)
+MAN3       := $(wildcard man/*.3)
+OBJCOPY    ?= objcopy
+
+.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -59,6 +92,36 @@ $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 $(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
 
+lib: $(SHLIB) $(STLIB)
+
+$(PIC_BUILD)/src/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -c $< -o $@
+
+# Both libraries are made of one relocatable object, in which every
+# symbol but the public API is made local: the hidden ones (all of the
+# library's own functions but RDB_API's) and any other global, such as the
+# locks gcc makes for named OpenMP critical sections (-d gives those common
+# symbols their space first, so that they can be made local). An archive
+# of the separate objects would have exported every internal function,
+# since hidden visibility binds only a shared object.
+$(PIC_BUILD)/retrodb.o: $(PIC_OBJ)
+	$(LD) -r -d $(PIC_OBJ) -o $@.tmp
+	$(OBJCOPY) --localize-hidden --wildcard --keep-global-symbol='rdb_*' $@.tmp $@
+	rm -f $@.tmp
+
+# -z defs: every symbol the library uses comes from itself or from the
+# libraries named here, so that a program needs only -lretrodb.
+$(SHLIB): $(PIC_BUILD)/retrodb.o
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $< \
+	    $(shell pkg-config --libs libzstd) -fopenmp $(LDFLAGS) -o $@
+	ln -sf $(notdir $@) $(PIC_BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(PIC_BUILD)/libretrodb.so
+
+$(STLIB): $(PIC_BUILD)/retrodb.o
+	rm -f $@
+	$(AR) rcs $@ $<
+
 include tests/faultinject/faultinject.mk
 
 # The test command of the README: dependencies first, then a fresh make so
@@ -75,6 +138,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
+	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
 	$(MAKE) --no-print-directory fuzz-replay
 
 demo: deps
@@ -131,14 +195,45 @@ bench-cram: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_cram.sh
 
-install: $(BIN)/retrodb $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/retrodb
-	install -m 755 $(BIN)/retrodb $(DESTDIR)$(PREFIX)/bin/retrodb
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libretrodb.a
-	install -m 644 include/retrodb/*.h $(DESTDIR)$(PREFIX)/include/retrodb/
+# No ldconfig: the soname link is made here, and an install into DESTDIR
+# (a package, a test) must not touch the system's cache. retrodb.pc holds
+# ${prefix} where it can, so that it still reads right when the tree moves.
+install: $(BIN)/retrodb $(SHLIB) $(STLIB)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(INCLUDEDIR)/retrodb
+	install -m 755 $(BIN)/retrodb $(DESTDIR)$(BINDIR)/retrodb
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libretrodb.so
+	install -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/libretrodb.a
+	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCLUDEDIR)/retrodb/
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(VERSION)|' retrodb.pc.in > $(PIC_BUILD)/retrodb.pc
+	install -m 644 $(PIC_BUILD)/retrodb.pc $(DESTDIR)$(PKGCONFIGDIR)/retrodb.pc
+ifneq ($(MAN1),)
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+endif
+ifneq ($(MAN3),)
+	install -d $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/
+endif
+
+# Exactly the files install puts, and the one folder that is retrodb's own.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/retrodb \
+	    $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libretrodb.so $(DESTDIR)$(LIBDIR)/libretrodb.a \
+	    $(DESTDIR)$(PKGCONFIGDIR)/retrodb.pc \
+	    $(addprefix $(DESTDIR)$(INCLUDEDIR)/retrodb/,$(notdir $(PUBLIC_HDR))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+	rmdir $(DESTDIR)$(INCLUDEDIR)/retrodb 2>/dev/null || true
 
 clean:
-	rm -rf build build-san build-vg bin bin-san bin-vg
+	rm -rf build build-san build-vg bin bin-san bin-vg $(PIC_BUILD)
 
 # The fuzz harnesses: make fuzz, fuzz-smoke, fuzz-replay (tests/fuzz/README.md).
 include tests/fuzz/fuzz.mk

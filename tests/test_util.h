@@ -56,6 +56,7 @@ Suite *dots_solver_suite(void);
 Suite *dots_proof_suite(void);
 Suite *dots_tt_file_suite(void);
 Suite *human_suite(void);
+Suite *public_api_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

@@ -2,54 +2,130 @@
  * retrodb/probe.h — looking up values in a retrodb database: Dots-and-Boxes
  * scores or Cram nimbers.
  *
- * Link with -lretrodb (and -lzstd). A probe handle holds the database's
- * layout tables and a small cache of open slice files and decoded frames,
- * so repeated lookups near each other cost a few table lookups. A handle is
- * not safe to share between threads; open one per thread.
+ * Build flags: `pkg-config --cflags --libs retrodb` (add --static to link
+ * libretrodb.a, which needs libzstd and OpenMP). The library is C; these
+ * headers declare it with C linkage for C++ programs too.
+ *
+ * A probe handle holds the database's layout tables and a small cache of
+ * open slice files (at most 16 file descriptors) and decoded frames, so
+ * repeated lookups near each other cost a few table lookups.
+ *
+ * Threads: a handle is not safe to share between threads for lookups (they
+ * fill its caches): give each thread its own handle, or hold a lock around
+ * every call. Different handles, of the same database or not, may be used
+ * from different threads at the same time. The functions that only read
+ * what rdb_probe_open found (rdb_probe_game, rdb_probe_board,
+ * rdb_probe_loony, rdb_probe_info) may be called from any thread at any
+ * time while the handle is open.
  *
  * Positions are sets of line ids (bit l set = line l drawn). Lines are
  * numbered horizontals first: h<i>,<j> is line i*C + j (i = 0..R dot rows,
  * j = 0..C-1), then verticals: v<i>,<j> is line (R+1)*C + i*(C+1) + j
  * (i = 0..R-1, j = 0..C). A value is the best net score of future boxes for
  * the player to move (boxes already complete do not count).
+ * retrodb/position.h turns diagrams and line names into such sets.
  *
  * In a Cram table a position is the set of covered cells, cell (r, c) being
  * bit r*C + c of the R x C board; every subset is a position, and its value
  * is its nimber.
+ *
+ * Errors: every function that can fail returns an rdb_status and writes a
+ * message into *err (see retrodb/status.h). Every function here sets its
+ * out-parameters on failure too: *out to NULL, a value to 0, an answer to
+ * what was found before the failure. The statuses a lookup can give:
+ *   RDB_E_INPUT    the position cannot arise in this database (a line off
+ *                  the board, a line of the start position missing, part
+ *                  of a chain of a chain database), or a Dots-and-Boxes
+ *                  function was asked about a Cram table or the reverse;
+ *   RDB_E_MISSING  the database does not hold it: a slice file is missing
+ *                  (an unfinished build), or its level was not kept and it
+ *                  has too many open lines to be solved on the spot;
+ *   RDB_E_CORRUPT  a file of the database is damaged (the message names
+ *                  it; `retrodb verify` checks them all);
+ *   RDB_E_IO       a file could not be read;
+ *   RDB_E_NOMEM    out of memory.
+ *
+ * A position of a level the build did not keep (`build --keep-lines`) is
+ * solved on the spot by search over what is kept, which can take seconds
+ * to minutes and up to 512 MB of memory for a position with many open
+ * lines.
  */
 #ifndef RETRODB_PROBE_H
 #define RETRODB_PROBE_H
 
 #include <stdint.h>
 
+#include "retrodb/api.h"
+#include "retrodb/position.h"
 #include "retrodb/status.h"
+#include "retrodb/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct rdb_probe rdb_probe;
 
-/* Every function here sets its out-parameters on failure too: *out to
- * NULL, a value to 0, an answer to what was found before the failure. */
+/* Open the database in folder dir (built by `retrodb build`, finished or
+ * not) and store a new handle in *out. Reads the database's parameters and
+ * its record of finished slices; slice files are opened when a lookup
+ * needs them.
+ * Errors: RDB_E_MISSING (no such folder, or no database in it),
+ * RDB_E_INPUT (dir is a file, or its name is too long), RDB_E_CORRUPT
+ * (PARAMS or MANIFEST damaged), RDB_E_IO, RDB_E_NOMEM; *out is then NULL. */
+RDB_API rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
 
-/* Open the database in folder dir. */
-rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err);
-void rdb_probe_close(rdb_probe *p);
+/* Close a handle and free everything it holds. NULL is allowed. */
+RDB_API void rdb_probe_close(rdb_probe *p);
 
 /* Read every stored slice into memory, so that each later lookup is a few
  * table lookups and one array read (no file, no decompression): for
- * callers that probe millions of times, such as a search. Refused
- * (RDB_E_NOMEM) when the values take more than max_bytes. */
-rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err);
+ * callers that probe millions of times, such as a search. Does nothing
+ * when the slices are already loaded.
+ * Errors: RDB_E_NOMEM when the values take more than max_bytes (nothing is
+ * read) or memory runs out; RDB_E_MISSING, RDB_E_CORRUPT, RDB_E_IO as a
+ * lookup. On failure the handle is unchanged and still works from the
+ * files. */
+RDB_API rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err);
 
-/* The game of the database: "dots" or "cram". */
-const char *rdb_probe_game(const rdb_probe *p);
+/* The game of the database: "dots" or "cram" (a string that lives as long
+ * as the library). Never fails. */
+RDB_API const char *rdb_probe_game(const rdb_probe *p);
 
 /* The board (boxes, or cells for Cram) and the lines drawn in the
- * database's start (0 for Cram). */
-void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_lines);
+ * database's start (0 for Cram). Never fails. */
+RDB_API void rdb_probe_board(const rdb_probe *p, int *rows, int *cols, uint64_t *start_lines);
+
+/* What a database was built from, as its PARAMS file records it, and how
+ * far its build went when it was opened. */
+typedef struct {
+    char game[16];       /* "dots" or "cram" */
+    int rows, cols;      /* boxes (Dots-and-Boxes) or cells (Cram) */
+    char variant[32];    /* how the start was given: "empty", "swedish",
+                            "icelandic", "custom" (a diagram), "problem" (a
+                            problem file); "all" for a Cram table */
+    uint64_t start;      /* lines drawn in the start position (0 for Cram) */
+    int full_value;      /* value of the full position: 0 for the plain game,
+                            -p for a last-move penalty of p boxes, +p for a
+                            bonus (0 for Cram) */
+    int loony;           /* 1: built with loony-move analysis (the marks of
+                            rdb_probe_moves and rdb_probe_move_values) */
+    int chains;          /* 1: each chain of the start is one pseudo-line */
+    int complete;        /* 1: the build had finished when the database was
+                            opened (every level built, or built and then not
+                            kept); 0: lookups of levels not yet built fail
+                            with RDB_E_MISSING */
+    int reserved[8];     /* 0; room for later fields */
+} rdb_db_info;
+
+/* Fill *info with the database's parameters. Never fails. */
+RDB_API void rdb_probe_info(const rdb_probe *p, rdb_db_info *info);
 
 /* Value of the position `lines` for the player to move (Dots-and-Boxes:
  * the position must hold every line of the start), or the nimber of the
- * Cram position whose covered cells are `lines`. */
-rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
+ * Cram position whose covered cells are `lines`.
+ * Errors: those of a lookup (above); *value is then 0. */
+RDB_API rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
 
 /* Who must make the next loony move under best play, in a database built
  * with loony analysis (RDB_LOONY_NONE in any other). */
@@ -57,8 +133,9 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *
 #define RDB_LOONY_NONE 1      /* neither player */
 #define RDB_LOONY_OPPONENT 2  /* the other player */
 
-/* Whether the database was built with loony analysis. */
-int rdb_probe_loony(const rdb_probe *p);
+/* Whether the database was built with loony analysis (1) or not (0).
+ * Never fails. */
+RDB_API int rdb_probe_loony(const rdb_probe *p);
 
 /* The value of a position and of every move, for any game. A move's id is
  * the game's own number for it: the line id in Dots-and-Boxes (every open
@@ -82,9 +159,14 @@ typedef struct {
     rdb_move_value moves[RDB_MAX_MOVES];
 } rdb_move_values;
 
-/* On failure a holds the moves found before it (nmoves of them). */
-rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
-                                 rdb_error *err);
+/* Fill *a with the value of `position` and of every move from it (the
+ * value of a move is for the player who makes it: in Dots-and-Boxes the
+ * boxes it completes plus what follows).
+ * Errors: those of a lookup (above), for the position or for any of its
+ * children; on failure a holds the position's value when it was found and
+ * the moves found before the failure (nmoves of them). */
+RDB_API rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
+                                         rdb_error *err);
 
 typedef struct {
     int value;          /* value of the position */
@@ -97,8 +179,11 @@ typedef struct {
 } rdb_dots_answer;
 
 /* Value of the position and of every open line (a Dots-and-Boxes
- * database only). */
-rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a, rdb_error *err);
+ * database only).
+ * Errors: RDB_E_INPUT for a Cram table; otherwise as
+ * rdb_probe_move_values, with the same partial answer on failure. */
+RDB_API rdb_status rdb_probe_moves(rdb_probe *p, uint64_t lines, rdb_dots_answer *a,
+                                   rdb_error *err);
 
 typedef struct {
     int nimber;              /* nimber of the position */
@@ -109,8 +194,14 @@ typedef struct {
 
 /* Nimber of a Cram position (covered cells) and of every legal move, in
  * the order horizontal dominoes first (row-major by their left cell), then
- * vertical ones (row-major by their top cell) (a Cram table only). */
-rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
-                                rdb_error *err);
+ * vertical ones (row-major by their top cell) (a Cram table only).
+ * Errors: RDB_E_INPUT for a Dots-and-Boxes database; otherwise as
+ * rdb_probe_move_values, with the same partial answer on failure. */
+RDB_API rdb_status rdb_probe_cram_moves(rdb_probe *p, uint64_t covered, rdb_cram_answer *a,
+                                        rdb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

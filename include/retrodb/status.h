@@ -1,9 +1,19 @@
 /*
  * retrodb/status.h — status codes and the error message buffer shared by
  * every retrodb API.
+ *
+ * Every function that can fail returns an rdb_status and, when it is not
+ * RDB_OK, writes a one-line, lower-case message into the rdb_error the
+ * caller passed (which must not be NULL), naming what failed: "cannot open
+ * 'db/3x3/PARAMS': Permission denied". The message is meant for people;
+ * programs decide on the status.
  */
 #ifndef RETRODB_STATUS_H
 #define RETRODB_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum {
     RDB_OK = 0,
@@ -20,5 +30,9 @@ typedef enum {
 typedef struct {
     char msg[1024];
 } rdb_error;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

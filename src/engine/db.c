@@ -267,9 +267,12 @@ rdb_status rdb_db_open(rdb_db *db, const char *dir, rdb_error *err)
         if (st != RDB_OK || u.nbits != 0)
             return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: bad group count", dir);
     }
-    st = rdb_db_setup(db, dir, &p, UINT64_MAX, err);
+    rdb_error why;
+    st = rdb_db_setup(db, dir, &p, UINT64_MAX, &why);
     if (st == RDB_E_INPUT)
-        return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: %s", dir, err->msg);
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s/PARAMS' is damaged: %s", dir, why.msg);
+    if (st != RDB_OK)
+        *err = why;
     return st;
 }
 

@@ -14,6 +14,7 @@
  */
 #include "retrodb/probe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,9 +52,31 @@ struct rdb_probe {
     cached_frame frames[FRAME_CACHE];
     unsigned long clock;
     uint64_t deleted;        /* levels not kept: solved on the spot */
+    int complete;            /* every level done or not kept, at open */
     loaded_slice *loaded;    /* every kept slice, by (level, counts), or NULL */
     size_t nloaded;
 };
+
+/* Whether the manifest records every slice of every level it does not
+ * record as deleted: the build has finished. A build runs from the full
+ * position down, so this is settled once level 0 is; every level is still
+ * checked, so that a slice forgotten after damage counts as not done. */
+static int build_complete(const rdb_layout *lay, const rdb_manifest *man)
+{
+    for (int level = 0; level <= lay->nbits; level++) {
+        if (rdb_level_deleted(man->deleted, level))
+            continue;
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        int done = ns >= 0;
+        for (int i = 0; i < ns && done; i++)
+            done = rdb_manifest_find(man, &slices[i]) != NULL;
+        free(slices);
+        if (!done)
+            return 0;
+    }
+    return 1;
+}
 
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
 {
@@ -74,6 +97,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         return st;
     }
     p->deleted = man.deleted;
+    p->complete = build_complete(&p->db.lay, &man);
     rdb_manifest_free(&man);
     *out = p;
     return RDB_OK;
@@ -287,6 +311,21 @@ const char *rdb_probe_game(const rdb_probe *p)
 int rdb_probe_loony(const rdb_probe *p)
 {
     return p->db.params.loony;
+}
+
+void rdb_probe_info(const rdb_probe *p, rdb_db_info *info)
+{
+    const rdb_params *params = &p->db.params;
+    memset(info, 0, sizeof *info);
+    snprintf(info->game, sizeof info->game, "%s", p->db.game->name);
+    info->rows = params->rows;
+    info->cols = params->cols;
+    snprintf(info->variant, sizeof info->variant, "%s", params->variant);
+    info->start = params->start;
+    info->full_value = params->full_value;
+    info->loony = params->loony != 0;
+    info->chains = params->chains != 0;
+    info->complete = p->complete;
 }
 
 /* The stored byte of a board position (game.h), checked by the game;
