@@ -125,6 +125,22 @@ json_ok '.value == -3' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + 
 json_ok '.nimber == 2' -- $R solve cram 4x5 --quiet --json --tt-mb 16
 json_ok '.value == 2' -- $R solve dots 2x2 --quiet --json --tt-mb 16
 
+# --- messages in the words of a build: levels, progress, what to run ---
+empty33='+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n'
+cp -r "$T/d33" "$T/unfinished"
+grep -v '^slice 0 ' "$T/unfinished/MANIFEST" > "$T/m" && cat "$T/m" > "$T/unfinished/MANIFEST"
+rm -f "$T/unfinished/0/"*.zst
+expect 1 'level 0 (0 lines drawn beyond the start) .* is not built yet: the build is 100% done; run the same build command' -- \
+    sh -c "printf '$empty33' | '$R' query -d '$T/unfinished'"
+cp -r "$T/d33" "$T/lost"
+rm -f "$T/lost/0/"*.zst
+expect 1 'a file of level 0 of the finished database .* running the same build command again redoes it' -- \
+    sh -c "printf '$empty33' | '$R' query -d '$T/lost'"
+cp -r "$T/d33" "$T/dmg"
+printf 'xxxx' | dd of="$T/dmg/0/0.zst" bs=1 seek=60 conv=notrunc 2> /dev/null
+expect 1 'running the same build command again redoes a damaged slice' -- \
+    sh -c "printf '$empty33' | '$R' query -d '$T/dmg'"
+
 # --- human output ---
 expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
 expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"

@@ -53,6 +53,7 @@ struct rdb_probe {
     unsigned long clock;
     uint64_t deleted;        /* levels not kept: solved on the spot */
     int complete;            /* every level done or not kept, at open */
+    double done_fraction;    /* of every position, at open: for messages */
     loaded_slice *loaded;    /* every kept slice, by (level, counts), or NULL */
     size_t nloaded;
 };
@@ -78,6 +79,17 @@ static int build_complete(const rdb_layout *lay, const rdb_manifest *man)
     return 1;
 }
 
+/* A damaged slice file is redone by the build that made it: say so. */
+static rdb_status with_repair_hint(rdb_status st, rdb_error *err)
+{
+    if (st == RDB_E_CORRUPT) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; running the same build command again redoes a damaged slice");
+    }
+    return st;
+}
+
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
 {
     *out = NULL;
@@ -98,6 +110,10 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
     }
     p->deleted = man.deleted;
     p->complete = build_complete(&p->db.lay, &man);
+    uint64_t done = 0, total = rdb_layout_total_positions(&p->db.lay);
+    for (size_t i = 0; i < man.n; i++)
+        done += man.e[i].entries;
+    p->done_fraction = total ? (double)done / (double)total : 1.0;
     rdb_manifest_free(&man);
     *out = p;
     return RDB_OK;
@@ -145,12 +161,21 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
         rdb_slice_close(&c->sf);
     c->used = 0;
     rdb_status st = rdb_slice_open_in(&p->db, s, &c->sf, err);
+    /* in the words of a build's progress: which level, how far the build
+     * is, and what to run */
+    if (st == RDB_E_MISSING && !p->complete)
+        return rdb_fail(err, RDB_E_MISSING,
+                        "level %d (%d %s) of the database in '%s' is not built yet: the build is "
+                        "%.0f%% done; run the same build command to carry on",
+                        s->level, s->level, p->db.game->level_name, p->db.dir,
+                        100 * p->done_fraction);
     if (st == RDB_E_MISSING)
         return rdb_fail(err, RDB_E_MISSING,
-                        "the database in '%s' has no slice file '%s' (build unfinished or level deleted)",
-                        p->db.dir, c->sf.path);
+                        "a file of level %d of the finished database in '%s' is missing ('%s'): "
+                        "running the same build command again redoes it",
+                        s->level, p->db.dir, c->sf.path);
     if (st != RDB_OK)
-        return st;
+        return with_repair_hint(st, err);
     c->used = 1;
     c->slice = *s;
     c->stamp = ++p->clock;
@@ -280,7 +305,7 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     size_t n; /* rdb_slice_open refused any frame size but RDB_FRAME_ENTRIES */
     st = rdb_slice_read_frame(sf, frame, c->values, &n, err);
     if (st != RDB_OK)
-        return st;
+        return with_repair_hint(st, err);
     c->used = 1;
     c->slice = *s;
     c->frame = frame;
