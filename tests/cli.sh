@@ -57,7 +57,7 @@ head -c 20 "$f" > "$f.cut" && mv "$f.cut" "$f"
 expect 1 'damaged' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/trunc'"
 cp -r "$T/d22" "$T/gone"
 rm -f "$(find "$T/gone" -name '*.zst' -path '*/0/*' | head -1)"
-expect 1 'no slice file' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/gone'"
+expect 1 'is missing .*redoes it' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/gone'"
 # PARAMS without groups belongs only to a database of the full position:
 # anywhere else the layout would be chosen anew, so it is damage
 cp -r "$T/d22" "$T/nogroups"

@@ -84,7 +84,7 @@ for kind in truncate flip delete replace; do
         bad "verify after $kind: exit $rc, want 1 naming $victim: $out"
     out=$(printf '%s\n' "$empty33" | "$RETRODB" query --dir "$T/d" --json 2>&1)
     rc=$?
-    [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE "damaged|no slice file|another" && ok ||
+    [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE "damaged|is missing|another" && ok ||
         bad "query after $kind: exit $rc, want 1 with a damage message: $out"
     out=$("$RETRODB" build dots 3x3 --dir "$T/d" 2>&1)
     printf '%s' "$out" | grep -q "redoing a damaged slice" && ok || bad "resume after $kind did not redo: $out"
