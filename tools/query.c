@@ -147,8 +147,10 @@ static void print_problem_text(const dots_board *b, const rdb_problem *pos,
     for (int i = 0; i < a->nmoves; i++)
         value[a->line[i]] = a->move_value[i];
     dots_diagram_print_scores(stdout, b, pos->diagram.drawn, pos->diagram.owner, value, m->line);
-    printf("value for the player to move: %+d%s (net future boxes)\n", a->value,
-           (char[]){m->position, '\0'});
+    char words[64];
+    printf("value for the player to move: %+d%s (net future boxes): %s from here\n", a->value,
+           (char[]){m->position, '\0'},
+           rdb_tool_dots_outcome(a->value, "the player to move", words, sizeof words));
     printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
     if (pos->unmarked) {
         printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
@@ -283,8 +285,10 @@ int rdb_cmd_query(int argc, char **argv)
         for (int i = 0; i < a.nmoves; i++)
             value[a.line[i]] = a.move_value[i];
         dots_diagram_print_scores(stdout, &b, d.drawn, d.owner, value, marks.line);
-        printf("value for the player to move: %+d%s (net future boxes)\n", a.value,
-               (char[]){marks.position, '\0'});
+        char words[64];
+        printf("value for the player to move: %+d%s (net future boxes): %s from here\n", a.value,
+               (char[]){marks.position, '\0'},
+               rdb_tool_dots_outcome(a.value, "the player to move", words, sizeof words));
         if (marks.on)
             printf("v: A (the player to move) must make the next loony move, ^: B must, no mark: neither\n");
     }

@@ -315,7 +315,9 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
         dots_diagram_print_values(stdout, b, pr->diagram.drawn, pr->diagram.owner, move_value);
     else
         dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
-    printf("value for the player to move: %+d (net future boxes)\n", value);
+    char words[64];
+    printf("value for the player to move: %+d (net future boxes): %s from here\n", value,
+           rdb_tool_dots_outcome(value, "the player to move", words, sizeof words));
     if (scores)
         printf("final score for A: %+d, for B: %+d (%c to move)\n",
                rdb_problem_margin(pr, value, 'A'), rdb_problem_margin(pr, value, 'B'),
