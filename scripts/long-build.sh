@@ -141,15 +141,18 @@ log_status() {
     fi
 }
 
+# The lines of standard input that match the awk condition $1, spaces
+# squeezed, joined with "; ".
+one_line() { awk "$1"' { $1 = $1; out = out (out == "" ? "" : "; ") $0 } END { print out }'; }
+
 # One line of status while the build runs: the levels, positions and time
 # lines of `retrodb status`, or all of it when those are not found.
 log_progress() {
     local out line
     [ -z "$dir" ] && dir=$(builder_dir "$pid")
     if [ -n "$dir" ] && out=$("$RETRODB" status --dir "$dir" 2>&1); then
-        line=$(printf '%s\n' "$out" | awk '$1 == "levels" || $1 == "positions" || $1 == "time"' |
-            tr -s ' ' | paste -sd ';' | sed 's/;/; /g')
-        [ -n "$line" ] || line=$(printf '%s\n' "$out" | tr -s ' ' | paste -sd ';' | sed 's/;/; /g')
+        line=$(printf '%s\n' "$out" | one_line '$1 == "levels" || $1 == "positions" || $1 == "time"')
+        [ -n "$line" ] || line=$(printf '%s\n' "$out" | one_line 1)
     else
         line="no status yet"
     fi
