@@ -13,11 +13,11 @@
 # one-line status whenever the log has been quiet for QUIET_LOG seconds.
 #
 # It stops for good, saying why in the log, when the build finishes
-# ("finished"); on exit 2 (an error in the command: a bad option, too
-# little --memory, a resume with other parameters); when the build was
-# stopped on purpose (SIGINT or SIGTERM: exit 130 or 143); when two runs in
-# a row fail the same way within FAST_FAIL seconds of their start (a crash
-# loop: restarting would only repeat it); or after MAX_RESTARTS restarts.
+# ("finished"); on exit 2 (an error in the command: a bad option, a resume
+# with other parameters); when the build was stopped on purpose (SIGINT or
+# SIGTERM: exit 130 or 143); when two runs in a row fail the same way
+# within FAST_FAIL seconds of their start (a crash loop: restarting would
+# only repeat it); or after MAX_RESTARTS restarts.
 #
 # It prints the supervisor's pid, then waits START_CHECK seconds: if the
 # supervisor has stopped by then (a bad option, or a small build that is
