@@ -6,7 +6,7 @@
 # usage: scripts/long-build.sh [-f|--foreground] LOG -- build dots 3x5 --keep-lines 15 --dir db/3x5
 #        scripts/long-build.sh -h|--help
 #
-# The log holds the builder's own messages (a line per level) and, from
+# The log holds the builder's own messages (its progress lines) and, from
 # this script, lines starting with "===": each run's start with the
 # builder's pid, each exit with its status and duration, the `retrodb
 # status` of the database before every run (how far the build got), and a
@@ -72,46 +72,110 @@ hms() {
     printf '%d:%02d:%02d' $((s % 86400 / 3600)) $((s % 3600 / 60)) $((s % 60))
 }
 
-# The database folder of the build command "$@": its --dir, else the
-# builder's default (db/RxC, db/RxC-VARIANT, db/RxC-custom for --start,
-# db/NAME for --problem NAME.txt, db/cram-RxC), or nothing when the
-# arguments do not tell (--start without the board: its size is in the
-# file). The folder is then read from the running builder (builder_dir).
+# The database folder of the build command "$@" as the builder reads its
+# options (getopt_long: -d DIR, -dDIR, --dir DIR, --dir=DIR, long options
+# cut to a unique prefix): its --dir, else the builder's default (db/RxC,
+# db/RxC-VARIANT, db/RxC-NAME for --start NAME.txt, db/NAME for --problem
+# NAME.txt, db/cram-RxC), or nothing when the arguments do not tell. Once
+# the builder runs, the folder whose LOCK it holds replaces this guess.
 args_dir() {
-    local game=${2:-} board= variant= start= problem= a
+    local game=${2:-} board= variant= start= problem= dir= a name value c rest
     [ "${1:-}" = build ] || return 0
     shift 2 || return 0
     while [ $# -gt 0 ]; do
         a=$1
         shift
         case $a in
-        --dir=*) echo "${a#--dir=}"; return 0 ;;
-        --dir) echo "${1:-}"; return 0 ;;
-        --variant=*) variant=${a#*=} ;;
-        --start=*) start=${a#*=} ;;
-        --problem=*) problem=${a#*=} ;;
-        --variant) variant=${1:-}; shift ;;
-        --start) start=${1:-}; shift ;;
-        --problem) problem=${1:-}; shift ;;
-        --*=*) ;;
-        --memory | --threads | --groups | --zstd-level | --keep-lines | --disk) shift ;;
+        --) break ;;
+        --*)
+            name=$(long_option "${a%%=*}")
+            if [ "${a#*=}" != "$a" ]; then
+                value=${a#*=}
+            else
+                case $name in
+                variant | start | problem | dir | keep-lines | disk | memory | threads | groups | zstd-level)
+                    value=${1:-}
+                    [ $# -gt 0 ] && shift
+                    ;;
+                esac
+            fi
+            case $name in
+            dir) dir=$value ;;
+            variant) variant=$value ;;
+            start) start=$value ;;
+            problem) problem=$value ;;
+            esac
+            ;;
+        -?*)
+            # a cluster of short options, each of -d -k -m -t taking the
+            # rest of the cluster or the next argument as its value
+            rest=${a#-}
+            while [ -n "$rest" ]; do
+                c=${rest:0:1}
+                rest=${rest:1}
+                case $c in
+                d | k | m | t)
+                    value=$rest
+                    rest=
+                    if [ -z "$value" ]; then
+                        value=${1:-}
+                        [ $# -gt 0 ] && shift
+                    fi
+                    [ "$c" = d ] && dir=$value
+                    ;;
+                esac
+            done
+            ;;
         [0-9]*x[0-9]*) board=$a ;;
         esac
     done
-    if [ "$game" = cram ]; then
+    for a in "$@"; do
+        case $a in [0-9]*x[0-9]*) board=$a ;; esac
+    done
+    if [ -n "$dir" ]; then
+        echo "$dir"
+    elif [ "$game" = cram ]; then
         [ -n "$board" ] && echo "db/cram-$board"
-    elif [ -n "$problem" ]; then
-        # the builder's rule: the file's name without its last extension
-        local base=${problem##*/} name
-        name=${base%.*}
-        [ -z "$name" ] && name=$base
-        [ "$problem" != - ] && [ -n "$name" ] && echo "db/$name"
-    elif [ -n "$start" ]; then
-        [ -n "$board" ] && echo "db/$board-custom"
-    elif [ -n "$board" ]; then
+    elif [ -n "$problem" ] && [ "$problem" != - ]; then
+        echo "db/$(file_name "$problem")"
+    elif [ -n "$start" ] && [ "$start" != - ]; then
+        [ -z "$board" ] && board=$(diagram_size "$start")
+        [ -n "$board" ] && echo "db/$board-$(file_name "$start")"
+    elif [ -z "$problem$start" ] && [ -n "$board" ]; then
         echo "db/$board$([ -n "$variant" ] && [ "$variant" != empty ] && echo "-$variant")"
     fi
     return 0
+}
+
+# The full name of the build option $1 (--NAME or a unique prefix of it).
+long_option() {
+    local o found= n=0 want=${1#--}
+    for o in variant start problem dir keep-lines disk loony chains memory threads \
+        groups zstd-level plan json quiet help; do
+        [ "$o" = "$want" ] && { echo "$o"; return 0; }
+        case $o in "$want"*) found=$o n=$((n + 1)) ;; esac
+    done
+    [ "$n" = 1 ] && echo "$found"
+    return 0
+}
+
+# The builder's rule for a folder named after a file: its name without
+# the last extension.
+file_name() {
+    local base=${1##*/}
+    case $base in
+    .*) echo "$base" ;;
+    *.*) echo "${base%.*}" ;;
+    *) echo "$base" ;;
+    esac
+}
+
+# RxC of the board a diagram file draws: its first and last non-blank
+# lines are dot rows, the first one 2C+1 characters long.
+diagram_size() {
+    awk '/[^ \t\r]/ { if (!first) { first = NR; w = $0; sub(/[ \t\r]+$/, "", w) } last = NR }
+        END { if (first && (last - first) % 2 == 0 && length(w) % 2 == 1)
+                  printf "%dx%d\n", (last - first) / 2, (length(w) - 1) / 2 }' "$1" 2> /dev/null
 }
 
 # The folder whose LOCK the builder with pid $1 holds open (Linux /proc).
@@ -164,7 +228,7 @@ log_progress() {
 # QUIET_LOG seconds, add a status line. `wait -n` returns as soon as either
 # the builder or the short sleep ends, so a restart is never delayed.
 watch_builder() {
-    local step=10 sleeper now
+    local step=10 sleeper now found learned=0
     [ "$QUIET_LOG" -gt 0 ] && [ "$QUIET_LOG" -lt "$step" ] && step=$QUIET_LOG
     while kill -0 "$pid" 2>/dev/null; do
         sleep "$step" &
@@ -173,7 +237,10 @@ watch_builder() {
         kill "$sleeper" 2>/dev/null
         wait "$sleeper" 2>/dev/null
         kill -0 "$pid" 2>/dev/null || break
-        [ -z "$dir" ] && dir=$(builder_dir "$pid")
+        if [ "$learned" = 0 ]; then
+            found=$(builder_dir "$pid")
+            [ -n "$found" ] && dir=$found learned=1
+        fi
         now=$(date +%s)
         if [ "$QUIET_LOG" -gt 0 ] &&
             [ $((now - $(stat -c %Y "$log" 2> /dev/null || echo 0))) -ge "$QUIET_LOG" ]; then
