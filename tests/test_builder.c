@@ -13,12 +13,17 @@
  * and one with 2 threads must give byte-identical files.
  */
 #include <check.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dots/dots_rules.h"
 #include "layout/layout.h"
+#include "store/lock.h"
 #include "test_util.h"
 
 /* Build and compare one game; sample 0 = every position. */
@@ -276,12 +281,49 @@ START_TEST(test_threads_identical)
 }
 END_TEST
 
+/* A reader's shared lock of an instant (`status` asking whether a builder
+ * runs) must not make a starting builder refuse; a builder's exclusive
+ * lock must. */
+static void *release_later(void *arg)
+{
+    usleep(150 * 1000);
+    flock(*(int *)arg, LOCK_UN);
+    return NULL;
+}
+
+START_TEST(test_lock_waits_for_readers)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 8];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/LOCK", dir);
+    int reader = open(path, O_RDWR | O_CREAT, 0666);
+    ck_assert_int_ge(reader, 0);
+    ck_assert_int_eq(flock(reader, LOCK_SH | LOCK_NB), 0);
+    pthread_t t;
+    pthread_create(&t, NULL, release_later, &reader);
+    int fd;
+    rdb_error err;
+    ck_assert_msg(rdb_lock_acquire(dir, &fd, &err) == RDB_OK, "%s", err.msg);
+    pthread_join(t, NULL);
+    /* now a builder holds it: another one is refused, naming it */
+    int other;
+    ck_assert_int_eq(rdb_lock_acquire(dir, &other, &err), RDB_E_BUSY);
+    ck_assert_ptr_nonnull(strstr(err.msg, "another builder"));
+    ck_assert_int_eq(rdb_lock_holder(dir), (long)getpid());
+    rdb_lock_release(fd);
+    ck_assert_int_eq(rdb_lock_holder(dir), 0);
+    close(reader);
+    tu_rmrf(dir);
+}
+END_TEST
+
 Suite *builder_suite(void)
 {
     Suite *s = suite_create("builder");
     TCase *tc = tcase_create("builder");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_empty_1x1);
+    tcase_add_test(tc, test_lock_waits_for_readers);
     tcase_add_test(tc, test_empty_1x2);
     tcase_add_test(tc, test_empty_1x3);
     tcase_add_test(tc, test_empty_1x4);

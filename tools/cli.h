@@ -73,6 +73,11 @@ typedef struct {
  * exit code. */
 int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output *out);
 
+/* Whether a database of this variant starts from a position of a game
+ * under way (--start, --problem), whose player to move need not be the
+ * first player. */
+int rdb_tool_starts_mid_game(const char *variant);
+
 /* Who wins, in the words every command uses: "wins by 3", "loses by 1",
  * "draws" for a net score, after `who` ("the player to move", "the first
  * player"); "wins"/"loses" for a nimber. Returns buf. */

@@ -167,7 +167,7 @@ static int print_start_value(const rdb_db *db, const char *dir)
 {
     int value;
     const int cram = db->params.game == RDB_GAME_CRAM;
-    const char *who = strcmp(db->params.variant, "problem") == 0 ? "the player to move"
+    const char *who = rdb_tool_starts_mid_game(db->params.variant) ? "the player to move"
                                                                   : "the first player";
     char words[2 * RDB_HUMAN_MAX];
     rdb_error err;

@@ -164,9 +164,17 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
     if (a->rows != b->rows || a->cols != b->cols)
         return snprintf(buf, bufsize, "board %dx%d differs from %dx%d", a->rows, a->cols, b->rows,
                         b->cols), 1;
-    if (a->start != b->start)
+    if (a->start != b->start && strcmp(a->variant, b->variant) != 0)
         return snprintf(buf, bufsize, "start position differs (variant %s, not %s)",
                         a->variant, b->variant), 1;
+    if (a->start != b->start) { /* two custom starts, or two problems */
+        const rdb_game *g = rdb_game_with_id(a->game);
+        return snprintf(buf, bufsize,
+                        "another start position (%s taken: %d there, %d here, %d in both)",
+                        g ? g->bit_noun : "bits", __builtin_popcountll(a->start),
+                        __builtin_popcountll(b->start), __builtin_popcountll(a->start & b->start)),
+               1;
+    }
     if (a->full_value != b->full_value)
         return snprintf(buf, bufsize, "value of the full position %d differs from %d",
                         a->full_value, b->full_value), 1;

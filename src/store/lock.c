@@ -15,6 +15,10 @@
 #include "common/path.h"
 #include "store/fsutil.h"
 
+/* How long a starting builder waits for a reader's shared lock to go. */
+#define LOCK_PATIENCE_MS 2000
+#define LOCK_RETRY_MS 10
+
 rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
 {
     *fd = -1;
@@ -36,7 +40,15 @@ rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
         close(f);
         return st;
     }
-    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+    /* `status` and the other readers take the lock shared for an instant
+     * to ask whether a builder holds it (rdb_lock_holder): a builder that
+     * starts at that instant waits for them rather than refusing. Only a
+     * builder holds it for longer than LOCK_PATIENCE_MS. */
+    int tries = 0, locked;
+    while ((locked = flock(f, LOCK_EX | LOCK_NB)) != 0 && errno == EWOULDBLOCK &&
+           tries++ < LOCK_PATIENCE_MS / LOCK_RETRY_MS)
+        usleep(LOCK_RETRY_MS * 1000);
+    if (locked != 0) {
         int busy = errno == EWOULDBLOCK;
         close(f);
         if (busy) {
