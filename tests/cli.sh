@@ -128,7 +128,7 @@ expect 0 '^{"game":"cram","rows":3,"cols":4,"nimber":1,"moves":\[{"cells":\[\[0,
     sh -c "printf '....\n....\n....\n' | '$RETRODB' query --dir '$T/c34' --json"
 n=$(printf '....\n....\n....\n' | "$RETRODB" query --dir "$T/c34" --json | grep -o '"cells"' | wc -l)
 [ "$n" -eq 17 ] && ok || bad "empty 3x4 has 17 moves, JSON lists $n"
-expect 0 'nimber: 3' -- sh -c "printf '##..\n....\n....\n' | '$RETRODB' query --dir '$T/c34'"
+expect 0 'nimber 3: the player to move wins' -- sh -c "printf '##..\n....\n....\n' | '$RETRODB' query --dir '$T/c34'"
 expect 2 'line 2' -- sh -c "printf '....\n..x.\n....\n' | '$RETRODB' query --dir '$T/c34'"
 expect 2 '3x3 board' -- sh -c "printf '...\n...\n...\n' | '$RETRODB' query --dir '$T/c34'"
 expect 2 'not a Dots-and-Boxes\|cram\|Cram' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/c34'"

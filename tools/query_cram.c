@@ -56,8 +56,9 @@ int rdb_query_cram(const char *dir, const char *text, const char *source, int js
         printf("]}\n");
     } else {
         cram_diagram_print(stdout, rows, cols, covered);
-        printf("nimber: %d (%s)\n", a->nimber,
-               a->nimber ? "the player to move wins" : "the player to move loses");
+        char words[64];
+        printf("nimber %d: %s\n", a->nimber,
+               rdb_tool_cram_outcome(a->nimber, "the player to move", words, sizeof words));
         for (int i = 0; i < a->nmoves; i++)
             printf("  (%d,%d)-(%d,%d)  nimber %d%s\n", a->cell[i][0][0], a->cell[i][0][1],
                    a->cell[i][1][0], a->cell[i][1][1], a->move_nimber[i],
