@@ -141,6 +141,12 @@ printf 'xxxx' | dd of="$T/dmg/0/0.zst" bs=1 seek=60 conv=notrunc 2> /dev/null
 expect 1 'running the same build command again redoes a damaged slice' -- \
     sh -c "printf '$empty33' | '$R' query -d '$T/dmg'"
 
+# --- OpenMP threads wait passively unless the user chose a policy ---
+spin=$(OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n "s/.*GOMP_SPINCOUNT = '\([0-9]*\)'.*/\1/p" | tail -1)
+[ "$spin" = 0 ] && ok || bad "OMP_WAIT_POLICY not made passive: spin count '$spin'"
+spin=$(OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n "s/.*GOMP_SPINCOUNT = '\([0-9]*\)'.*/\1/p" | tail -1)
+[ "$spin" != 0 ] && [ -n "$spin" ] && ok || bad "the user's OMP_WAIT_POLICY=active was overridden: spin count '$spin'"
+
 # --- human output ---
 expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
 expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"

@@ -5,5 +5,8 @@
 # $VG_LOGDIR/<pid>.log; an error makes the run exit 99, which the scripts
 # report as a wrong exit status, and `make valgrind` lists the reports.
 : "${VG_BIN:=bin-vg/retrodb}" "${VG_LOGDIR:=build-vg/valgrind}"
+# With no OMP_WAIT_POLICY retrodb starts itself again with one set, and
+# that second process would run outside valgrind: set it here.
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 exec valgrind -q --error-exitcode=99 --track-origins=yes --leak-check=no \
     --log-file="$VG_LOGDIR/%p.log" "$VG_BIN" "$@"
