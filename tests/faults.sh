@@ -113,11 +113,15 @@ fi
 "$RETRODB" build dots 3x4 --dir "$T/busy" --quiet 2>/dev/null &
 bpid=$!
 for i in $(seq 50); do [ -s "$T/busy/MANIFEST" ] && break; sleep 0.1; done
+# paused while the others ask, so that it cannot finish first (it keeps
+# its lock while stopped)
+kill -STOP "$bpid"
 out=$("$RETRODB" build dots 3x4 --dir "$T/busy" --quiet 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "pid $bpid" && ok || bad "second builder: exit $rc: $out"
 status=$("$RETRODB" status --dir "$T/busy")
 printf '%s' "$status" | grep -q "running (pid $bpid)" && ok || bad "status does not show the builder: $status"
+kill -CONT "$bpid"
 # SIGTERM stops at a safe point with 143; the resumed build is the same
 kill -TERM "$bpid"
 wait "$bpid"

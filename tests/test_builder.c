@@ -286,7 +286,7 @@ END_TEST
  * lock must. */
 static void *release_later(void *arg)
 {
-    usleep(150 * 1000);
+    usleep(50 * 1000);
     flock(*(int *)arg, LOCK_UN);
     return NULL;
 }

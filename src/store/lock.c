@@ -16,7 +16,7 @@
 #include "store/fsutil.h"
 
 /* How long a starting builder waits for a reader's shared lock to go. */
-#define LOCK_PATIENCE_MS 2000
+#define LOCK_PATIENCE_MS 250
 #define LOCK_RETRY_MS 10
 
 rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
