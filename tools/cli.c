@@ -95,9 +95,10 @@ int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *v,
     }
 }
 
-int rdb_tool_starts_mid_game(const char *variant)
+const char *rdb_tool_start_mover(const char *variant)
 {
-    return strcmp(variant, "problem") == 0 || strcmp(variant, "custom") == 0;
+    int mid_game = strcmp(variant, "problem") == 0 || strcmp(variant, "custom") == 0;
+    return mid_game ? "the player to move" : "the first player";
 }
 
 char *rdb_tool_dots_outcome(int value, const char *who, char *buf, size_t size)
@@ -217,7 +218,7 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
         return 1;
     }
     const int found = st == RDB_OK;
-    const int cram = p->game == RDB_GAME_CRAM, mid_game = rdb_tool_starts_mid_game(p->variant);
+    const int cram = p->game == RDB_GAME_CRAM;
     if (out->json) {
         printf("{\"dir\":");
         rdb_tool_json_string(opt->dir);
@@ -227,8 +228,8 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
         printf(found ? "%d}\n" : "null}\n", value);
         return 0;
     }
-    char who[RDB_HUMAN_MAX], words[2 * RDB_HUMAN_MAX];
-    snprintf(who, sizeof who, "%s", mid_game ? "the player to move" : "the first player");
+    const char *who = rdb_tool_start_mover(p->variant);
+    char words[2 * RDB_HUMAN_MAX];
     if (!found)
         printf("%dx%d %s: the start position's value is not stored\n", p->rows, p->cols,
                rdb_game_name(p->game));

@@ -73,10 +73,10 @@ typedef struct {
  * exit code. */
 int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output *out);
 
-/* Whether a database of this variant starts from a position of a game
- * under way (--start, --problem), whose player to move need not be the
- * first player. */
-int rdb_tool_starts_mid_game(const char *variant);
+/* Who moves at the start of a database of this variant, in words: "the
+ * first player", or "the player to move" for a game under way (--start,
+ * --problem). */
+const char *rdb_tool_start_mover(const char *variant);
 
 /* Who wins, in the words every command uses: "wins by 3", "loses by 1",
  * "draws" for a net score, after `who` ("the player to move", "the first

@@ -167,8 +167,7 @@ static int print_start_value(const rdb_db *db, const char *dir)
 {
     int value;
     const int cram = db->params.game == RDB_GAME_CRAM;
-    const char *who = rdb_tool_starts_mid_game(db->params.variant) ? "the player to move"
-                                                                  : "the first player";
+    const char *who = rdb_tool_start_mover(db->params.variant);
     char words[2 * RDB_HUMAN_MAX];
     rdb_error err;
     rdb_status st = rdb_tool_start_value(dir, &value, &err);
