@@ -141,6 +141,27 @@ printf 'xxxx' | dd of="$T/dmg/0/0.zst" bs=1 seek=60 conv=notrunc 2> /dev/null
 expect 1 'running the same build command again redoes a damaged slice' -- \
     sh -c "printf '$empty33' | '$R' query -d '$T/dmg'"
 
+# --- query --moves: the same answer as the diagram of the same position ---
+diagram='+-+ + +
+    |
++ + + +
+
++ + + +
+
++ + + +'
+want=$(printf '%s\n' "$diagram" | $R query -d "$T/d33" --json)
+got=$($R query -d "$T/d33" --moves 'v0,2  h0,0' --json)
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "query --moves gave $got, the diagram $want"
+got=$($R query -d "$T/d33" --moves '' --json | jq -c .value)
+[ "$got" = -3 ] && ok || bad "query --moves '' (the start) gave $got, want -3"
+expect 2 'named twice' -- $R query -d "$T/d33" --moves 'h0,0 h0,0'
+expect 2 "'x9' is not a line of the 3x3 board" -- $R query -d "$T/d33" --moves 'x9'
+expect 2 'not both' -- $R query -d "$T/d33" --moves 'h0,0' "$T/some-file"
+expect 2 'give a Cram position as a diagram' -- $R query -d "$T/c22" --moves 'h0,0'
+$R build dots 2x2 --variant swedish --dir "$T/s22" --quiet > /dev/null || bad "build swedish 2x2"
+expect 2 'h0,0 is drawn in the database.s start already' -- $R query -d "$T/s22" --moves 'h0,0'
+json_ok '.moves | length == 3' -- $R query -d "$T/s22" --moves 'v0,1' --json
+
 # --- OpenMP threads wait passively unless the user chose a policy ---
 spin=$(OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n "s/.*GOMP_SPINCOUNT = '\([0-9]*\)'.*/\1/p" | tail -1)
 [ "$spin" = 0 ] && ok || bad "OMP_WAIT_POLICY not made passive: spin count '$spin'"

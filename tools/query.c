@@ -21,6 +21,7 @@
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 #include "dots/problem.h"
+#include "retrodb/position.h"
 #include "retrodb/probe.h"
 
 /* The database's problem, when it has one: *has is 0 when the folder holds
@@ -171,15 +172,18 @@ static void print_problem_text(const dots_board *b, const rdb_problem *pos,
         printf("v: A must make the next loony move, ^: B must, no mark: neither\n");
 }
 
-enum { OPT_JSON = 1 };
+enum { OPT_JSON = 1, OPT_MOVES };
 
 static const rdb_tool_option query_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
+    {OPT_MOVES, "moves", 0, "LINES",
+     "the position after these lines, drawn on the database's start, as\n"
+     "query prints them: 'h0,0 v1,2' (Dots-and-Boxes; instead of FILE)"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_query_command = {
-    "query", "--dir DIR [--json] [FILE]",
+    "query", "--dir DIR [--json] [FILE]\n--dir DIR [--json] --moves LINES",
     "The value of a position and of every move, from a database. The position\n"
     "is a diagram in FILE or on standard input (FILE '-' or none): for\n"
     "Dots-and-Boxes 2R+1 lines of dots '+', lines '-' and '|', boxes taken 'A'\n"
@@ -188,86 +192,39 @@ const rdb_tool_command rdb_query_command = {
     "player to move (Dots-and-Boxes) or nimbers (Cram).",
     query_options};
 
-int rdb_cmd_query(int argc, char **argv)
+/* Look the position d up in the database in dir and print the answer;
+ * pos is the position with its scores in a problem's database, else NULL. */
+static int answer_dots(const char *dir, const dots_diagram *d, const rdb_problem *pos, int json)
 {
-    const rdb_tool_command *cmd = &rdb_query_command;
-    const char *dir = NULL, *file = NULL;
-    int json = 0;
-    rdb_tool_args args;
-    rdb_tool_args_init(&args, cmd, argc, argv);
-    int id;
-    const char *v;
-    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
-        if (id == RDB_OPT_DIR)
-            dir = v;
-        else if (id == OPT_JSON)
-            json = 1;
-    }
-    if (id < 0)
-        return rdb_tool_args_exit(id);
-    if (rdb_tool_args_left(&args) > 1)
-        return rdb_tool_bad(cmd, "one position file at a time (got '%s' too)", argv[args.next + 1]);
-    if (rdb_tool_args_left(&args) == 1)
-        file = argv[args.next];
-    if (!dir)
-        return rdb_tool_bad(cmd, "which database? (--dir DIR)");
     rdb_error err;
-    rdb_problem prob, pos;
-    int has_problem, game;
-    rdb_status st = rdb_tool_database_game(dir, &game, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    st = read_problem(dir, &prob, &has_problem, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    char *text;
-    st = rdb_read_file(file, &text, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    if (game == RDB_GAME_CRAM) {
-        int rc = rdb_query_cram(dir, text, file ? file : "standard input", json);
-        free(text);
-        return rc;
-    }
-    dots_diagram d;
-    const char *source = file ? file : "standard input";
-    if (has_problem) {
-        st = parse_problem_position(text, source, &prob, &pos, &err);
-        d = pos.diagram;
-    } else {
-        st = dots_diagram_parse(text, source, &d, &err);
-    }
-    free(text);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
     rdb_probe *p;
-    st = rdb_probe_open(dir, &p, &err);
+    rdb_status st = rdb_probe_open(dir, &p, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     int rows, cols;
     uint64_t start;
     rdb_probe_board(p, &rows, &cols, &start);
-    if (rows != d.rows || cols != d.cols) {
+    if (rows != d->rows || cols != d->cols) {
         fprintf(stderr, "retrodb: the position is a %dx%d board; the database in '%s' is %dx%d\n",
-                d.rows, d.cols, dir, rows, cols);
+                d->rows, d->cols, dir, rows, cols);
         rdb_probe_close(p);
         return 2;
     }
     rdb_dots_answer a;
-    st = rdb_probe_moves(p, d.drawn, &a, &err);
+    st = rdb_probe_moves(p, d->drawn, &a, &err);
     const int loony = rdb_probe_loony(p);
     rdb_probe_close(p);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     loony_marks marks;
-    mark_answer(&a, loony, has_problem ? pos.to_move : 'A', &marks);
+    mark_answer(&a, loony, pos ? pos->to_move : 'A', &marks);
 
     dots_board b;
     dots_board_init(&b, rows, cols, &err);
-    if (has_problem && json) {
-        print_problem_json(&b, &pos, &a, &marks);
-    } else if (has_problem) {
-        print_problem_text(&b, &pos, &a, &marks);
+    if (pos && json) {
+        print_problem_json(&b, pos, &a, &marks);
+    } else if (pos) {
+        print_problem_text(&b, pos, &a, &marks);
     } else if (json) {
         printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", rows, cols, a.value);
         print_json_mark(&marks, marks.position);
@@ -284,7 +241,7 @@ int rdb_cmd_query(int argc, char **argv)
         int value[DOTS_MAX_LINES] = {0};
         for (int i = 0; i < a.nmoves; i++)
             value[a.line[i]] = a.move_value[i];
-        dots_diagram_print_scores(stdout, &b, d.drawn, d.owner, value, marks.line);
+        dots_diagram_print_scores(stdout, &b, d->drawn, d->owner, value, marks.line);
         char words[64];
         printf("value for the player to move: %+d%s (net future boxes): %s from here\n", a.value,
                (char[]){marks.position, '\0'},
@@ -294,4 +251,105 @@ int rdb_cmd_query(int argc, char **argv)
     }
     return 0;
 }
+
+/* The position `--moves` names: the database's start with the lines
+ * drawn. 0, or the exit status after a message. */
+static int moves_position(const rdb_tool_command *cmd, const char *dir, const char *moves,
+                          dots_diagram *d)
+{
+    rdb_params params;
+    rdb_error err;
+    rdb_status st = rdb_params_read(dir, &params, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    uint64_t lines;
+    st = rdb_dots_parse_lines(params.rows, params.cols, moves, &lines, &err);
+    if (st != RDB_OK)
+        return rdb_tool_bad(cmd, "--moves: %s", err.msg);
+    if (lines & params.start) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_dots_line_name(params.rows, params.cols, __builtin_ctzll(lines & params.start), name,
+                           sizeof name, &err);
+        return rdb_tool_bad(cmd, "--moves: %s is drawn in the database's start already", name);
+    }
+    memset(d, 0, sizeof *d);
+    d->rows = params.rows;
+    d->cols = params.cols;
+    d->drawn = params.start | lines;
+    memset(d->owner, ' ', sizeof d->owner);
+    return 0;
+}
+
+int rdb_cmd_query(int argc, char **argv)
+{
+    const rdb_tool_command *cmd = &rdb_query_command;
+    const char *dir = NULL, *file = NULL, *moves = NULL;
+    int json = 0;
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
+        if (id == RDB_OPT_DIR)
+            dir = v;
+        else if (id == OPT_JSON)
+            json = 1;
+        else if (id == OPT_MOVES)
+            moves = v;
+    }
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args) > 1)
+        return rdb_tool_bad(cmd, "one position file at a time (got '%s' too)", argv[args.next + 1]);
+    if (rdb_tool_args_left(&args) == 1)
+        file = argv[args.next];
+    if (!dir)
+        return rdb_tool_bad(cmd, "which database? (--dir DIR)");
+    if (moves && file)
+        return rdb_tool_bad(cmd, "give the position as --moves or as FILE, not both");
+    rdb_error err;
+    rdb_problem prob, pos;
+    int has_problem, game;
+    rdb_status st = rdb_tool_database_game(dir, &game, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    st = read_problem(dir, &prob, &has_problem, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    dots_diagram d;
+    if (moves) {
+        if (game == RDB_GAME_CRAM)
+            return rdb_tool_bad(cmd, "--moves names Dots-and-Boxes lines; give a Cram position as a diagram");
+        /* a problem's scores need who took each box, which the lines alone
+         * do not say */
+        if (has_problem)
+            return rdb_tool_bad(cmd, "--moves: '%s' analyses a problem; give the position as a diagram with A and B in the boxes taken",
+                                dir);
+        int rc = moves_position(cmd, dir, moves, &d);
+        if (rc)
+            return rc;
+        return answer_dots(dir, &d, has_problem ? &pos : NULL, json);
+    }
+    char *text;
+    st = rdb_read_file(file, &text, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    if (game == RDB_GAME_CRAM) {
+        int rc = rdb_query_cram(dir, text, file ? file : "standard input", json);
+        free(text);
+        return rc;
+    }
+    const char *source = file ? file : "standard input";
+    if (has_problem) {
+        st = parse_problem_position(text, source, &prob, &pos, &err);
+        d = pos.diagram;
+    } else {
+        st = dots_diagram_parse(text, source, &d, &err);
+    }
+    free(text);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    return answer_dots(dir, &d, has_problem ? &pos : NULL, json);
+}
+
 
