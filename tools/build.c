@@ -145,7 +145,7 @@ int rdb_cmd_build_dots(int argc, char **argv)
     const char *v;
     while ((id = rdb_tool_next_option(&args, &v)) > 0) {
         long n;
-        int shared = rdb_tool_build_option(cmd, id, v, &opt);
+        int shared = rdb_tool_build_option(cmd, id, v, &opt, &out);
         if (shared < 0)
             return 2;
         if (shared)
@@ -182,12 +182,6 @@ int rdb_cmd_build_dots(int argc, char **argv)
             break;
         case OPT_CHAINS:
             opt.params.chains = 1;
-            break;
-        case RDB_OPT_PLAN:
-            out.plan = 1;
-            break;
-        case RDB_OPT_JSON:
-            out.json = 1;
             break;
         }
     }

@@ -48,15 +48,11 @@ int rdb_cmd_build_cram(int argc, char **argv)
     int id;
     const char *v;
     while ((id = rdb_tool_next_option(&args, &v)) > 0) {
-        int shared = rdb_tool_build_option(cmd, id, v, &opt);
+        int shared = rdb_tool_build_option(cmd, id, v, &opt, &out);
         if (shared < 0)
             return 2;
         if (id == RDB_OPT_DIR)
             dir = v;
-        else if (id == RDB_OPT_PLAN)
-            out.plan = 1;
-        else if (id == RDB_OPT_JSON)
-            out.json = 1;
     }
     if (id < 0)
         return rdb_tool_args_exit(id);

@@ -62,7 +62,7 @@ static void on_signal(int sig)
 }
 
 int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *v,
-                          rdb_build_options *opt)
+                          rdb_build_options *opt, rdb_tool_build_output *out)
 {
     long n;
     switch (id) {
@@ -89,6 +89,12 @@ int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *v,
         return 1;
     case RDB_OPT_QUIET:
         opt->quiet = 1;
+        return 1;
+    case RDB_OPT_PLAN:
+        out->plan = 1;
+        return 1;
+    case RDB_OPT_JSON:
+        out->json = 1;
         return 1;
     default:
         return 0;

@@ -58,15 +58,15 @@ enum {
     {RDB_OPT_JSON, "json", 'j', NULL, "with --plan or at the end: one JSON object on stdout"},   \
     {RDB_OPT_QUIET, "quiet", 'q', NULL, "no progress on stderr"}
 
-/* Apply a shared build option: 1 done, 0 not one of them, -1 a bad value
- * (a message was printed: exit 2). */
-int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *value,
-                          rdb_build_options *opt);
-
 /* What a build does when --plan, --json or neither is given. */
 typedef struct {
     int plan, json;
 } rdb_tool_build_output;
+
+/* Apply a shared build option to opt or out: 1 done, 0 not one of them,
+ * -1 a bad value (a message was printed: exit 2). */
+int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *value,
+                          rdb_build_options *opt, rdb_tool_build_output *out);
 
 /* Run a build whose options are all set: the plan alone (--plan), or the
  * build and then its result, the start position's value included. The

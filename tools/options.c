@@ -8,9 +8,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* The id --help gets in every table; subcommands number theirs from 1. */
-#define HELP_ID 1000
-
 /* Long options whose letter is 0 are told apart by this offset (a letter
  * option's getopt value is the letter itself, below 256). */
 #define LONG_ONLY 256
