@@ -25,7 +25,7 @@ expect 0 '"value":-3,' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + 
 json=$(printf '+-+ +\n|    \n+ + +\n\n+ + +\n' | "$RETRODB" query --dir "$T/d22" --json)
 n=$(printf '%s' "$json" | grep -o '"line"' | wc -l)
 [ "$n" -eq 10 ] && ok || bad "json moves: want 10 entries, got $n: $json"
-printf '%s' "$json" | grep -q '^{"game":"dots","rows":2,"cols":2,"value":-\?[0-9]*,"moves":\[{"line":"h0,1","value":-\?[0-9]*}' && ok || bad "json shape: $json"
+printf '%s' "$json" | grep -q '^{"game":"dots","rows":2,"cols":2,"value":-\?[0-9]*,"words":"[^"]*","best":\[[^]]*\],"moves":\[{"line":"[hv][0-9],[0-9]","value":-\?[0-9]*,"best":true}' && ok || bad "json shape: $json"
 [ "$(printf '%s\n' "$json" | wc -l)" -eq 1 ] && ok || bad "json is one line"
 
 # picture output names the value
@@ -86,7 +86,7 @@ expect 0 'B to move; boxes taken: A 1, B 1' -- "$R" query --dir "$T/pm" "$P/midd
 expect 0 'final score for A: +1, for B: -1' -- "$R" query --dir "$T/pm" "$P/middle-3x3.txt"
 expect 0 'value for the player to move: -1' -- "$R" query --dir "$T/pm" "$P/middle-3x3.txt"
 json=$("$R" query --dir "$T/pm" --json "$P/middle-3x3.txt")
-printf '%s' "$json" | grep -q '^{"game":"dots","rows":3,"cols":3,"value":-1,"to_move":"B","taken":{"A":1,"B":1,"unmarked":0},"score_a":1,"score_b":-1,"moves":\[{"line":"h1,1","value":-1,"score_a":1,"score_b":-1},' && ok || bad "problem json shape: $json"
+printf '%s' "$json" | grep -q '^{"game":"dots","rows":3,"cols":3,"value":-1,"to_move":"B","taken":{"A":1,"B":1,"unmarked":0},"score_a":1,"score_b":-1,"words":"B to move loses by 1[^"]*","best":\["h1,1"\],"moves":\[{"line":"h1,1","value":-1,"score_a":1,"score_b":-1,"best":true},' && ok || bad "problem json shape: $json"
 n=$(printf '%s' "$json" | grep -o '"score_a"' | wc -l)
 [ "$n" -eq 12 ] && ok || bad "problem json: want 11 moves and the position, got $n scores: $json"
 # the same board without letters takes them from the problem; an A line says A moves
@@ -124,13 +124,13 @@ RETRODB="$RETRODB" bash "$(dirname "$0")/../scripts/checksums.sh" && ok || bad "
 
 # --- Cram tables: published nimbers, JSON shape, bad input ---
 "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet || bad "build cram 3x4"
-expect 0 '^{"game":"cram","rows":3,"cols":4,"nimber":1,"moves":\[{"cells":\[\[0,0\],\[0,1\]\],"nimber":' -- \
+expect 0 '^{"game":"cram","rows":3,"cols":4,"nimber":1,"words":"the player to move wins","moves":\[{"cells":\[\[[0-9],[0-9]\],\[[0-9],[0-9]\]\],"nimber":0,"best":true}' -- \
     sh -c "printf '....\n....\n....\n' | '$RETRODB' query --dir '$T/c34' --json"
 n=$(printf '....\n....\n....\n' | "$RETRODB" query --dir "$T/c34" --json | grep -o '"cells"' | wc -l)
 [ "$n" -eq 17 ] && ok || bad "empty 3x4 has 17 moves, JSON lists $n"
 expect 0 'nimber 3: the player to move wins' -- sh -c "printf '##..\n....\n....\n' | '$RETRODB' query --dir '$T/c34'"
 expect 2 'line 2' -- sh -c "printf '....\n..x.\n....\n' | '$RETRODB' query --dir '$T/c34'"
-expect 2 '3x3 board' -- sh -c "printf '...\n...\n...\n' | '$RETRODB' query --dir '$T/c34'"
+expect 2 '3x5 board' -- sh -c "printf '.....\n.....\n.....\n' | '$RETRODB' query --dir '$T/c34'"
 expect 2 'not a Dots-and-Boxes\|cram\|Cram' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/c34'"
 expect 2 '64' -- "$RETRODB" build cram 9x8 --dir "$T/c98"
 [ -e "$T/c98" ] && bad "a refused cram build wrote '$T/c98'" || ok
@@ -140,7 +140,7 @@ expect 0 '0 bad' -- "$RETRODB" verify --dir "$T/c34" --full
 
 # --- loony analysis: marks in the output, refused with other parameters ---
 "$RETRODB" build dots 2x2 --loony --dir "$T/l22" --quiet || bad "build 2x2 --loony"
-expect 0 '^{"game":"dots","rows":2,"cols":2,"value":2,"loony":"[v^]*","moves":\[{"line":"h0,0","value":[-0-9]*,"loony":' -- \
+expect 0 '^{"game":"dots","rows":2,"cols":2,"value":2,"words":"[^"]*","loony":"[v^]*","best":\[[^]]*\],"moves":\[{"line":"[hv][0-9],[0-9]","value":[-0-9]*,"best":true,"loony":' -- \
     sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/l22' --json"
 expect 0 'next loony move' -- sh -c "printf '%s\n' '$empty22' | '$RETRODB' query --dir '$T/l22'"
 expect 2 'loony analysis' -- "$RETRODB" build dots 2x2 --dir "$T/l22" --quiet

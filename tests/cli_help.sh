@@ -149,17 +149,18 @@ diagram='+-+ + +
 + + + +
 
 + + + +'
-want=$(printf '%s\n' "$diagram" | $R query -d "$T/d33" --json)
-got=$($R query -d "$T/d33" --moves 'v0,2  h0,0' --json)
+# (the move list says who is to move and the score too, the diagram does not)
+want=$(printf '%s\n' "$diagram" | $R query -d "$T/d33" --json | jq -c '{value, best, moves}')
+got=$($R query -d "$T/d33" --moves 'v0,2  h0,0' --json | jq -c '{value, best, moves}')
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "query --moves gave $got, the diagram $want"
 got=$($R query -d "$T/d33" --moves '' --json | jq -c .value)
 [ "$got" = -3 ] && ok || bad "query --moves '' (the start) gave $got, want -3"
-expect 2 'named twice' -- $R query -d "$T/d33" --moves 'h0,0 h0,0'
-expect 2 "'x9' is not a line of the 3x3 board" -- $R query -d "$T/d33" --moves 'x9'
-expect 2 'not both' -- $R query -d "$T/d33" --moves 'h0,0' "$T/some-file"
-expect 2 'give a Cram position as a diagram' -- $R query -d "$T/c22" --moves 'h0,0'
+expect 2 'move 2, h0,0: the line is drawn already' -- $R query -d "$T/d33" --moves 'h0,0 h0,0'
+expect 2 "'x9' is neither a line name" -- $R query -d "$T/d33" --moves 'x9'
+expect 2 'one way' -- $R query -d "$T/d33" --moves 'h0,0' "$T/some-file"
+expect 2 'a domino is two cells of the 2x2 board' -- $R query -d "$T/c22" --moves 'h0,0'
 $R build dots 2x2 --variant swedish --dir "$T/s22" --quiet > /dev/null || bad "build swedish 2x2"
-expect 2 'h0,0 is drawn in the database.s start already' -- $R query -d "$T/s22" --moves 'h0,0'
+expect 2 'h0,0: the line is drawn already (in the database.s start)' -- $R query -d "$T/s22" --moves 'h0,0'
 json_ok '.moves | length == 3' -- $R query -d "$T/s22" --moves 'v0,1' --json
 
 # --- OpenMP threads wait passively unless the user chose a policy ---

@@ -24,10 +24,6 @@ extern const rdb_tool_command rdb_build_cram_command;
 int rdb_cmd_query(int argc, char **argv);
 extern const rdb_tool_command rdb_query_command;
 
-/* The answer to `retrodb query` on the Cram table in dir, for the diagram
- * in text (query_cram.c). */
-int rdb_query_cram(const char *dir, const char *text, const char *source, int json);
-
 /* retrodb solve cram ... (solve_cram.c) */
 int rdb_cmd_solve_cram(int argc, char **argv);
 extern const rdb_tool_command rdb_solve_cram_command;

@@ -150,36 +150,47 @@ void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
 void dots_diagram_print_scores(FILE *f, const dots_board *b, uint64_t drawn,
                                const char *owner, const int *value, const char *suffix)
 {
+    char label[DOTS_MAX_LINES][DOTS_LABEL_MAX];
+    for (int l = 0; l < b->nlines; l++)
+        snprintf(label[l], sizeof label[l], "%d%c", value[l],
+                 suffix && suffix[l] ? suffix[l] : '\0');
+    dots_diagram_print_labels(f, b, drawn, owner, label);
+}
+
+/* A label of up to 3 characters keeps the columns of Wilson's viewer; one
+ * of 4 or 5 (a value with marks) takes the spaces around it. */
+void dots_diagram_print_labels(FILE *f, const dots_board *b, uint64_t drawn,
+                               const char *owner, const char (*label)[DOTS_LABEL_MAX])
+{
     for (int y = 0; y <= 2 * b->rows; y++) {
         char row[8 * 64 + 8];
         size_t len = 0;
         for (int j = 0; j <= b->cols; j++) {
-            char cell[32], score[16] = "";
+            char cell[32];
             int line = y % 2 == 0 ? (j < b->cols ? dots_hline(b, y / 2, j) : -1)
                                   : dots_vline(b, (y - 1) / 2, j);
-            if (line >= 0 && !(drawn >> line & 1))
-                snprintf(score, sizeof score, "%d%c", value[line],
-                         suffix && suffix[line] ? suffix[line] : '\0');
+            const char *text = line >= 0 && !(drawn >> line & 1) ? label[line] : "";
+            size_t n = strlen(text);
             if (y % 2 == 0) {
-                int l = j < b->cols ? dots_hline(b, y / 2, j) : -1;
-                if (l < 0)
+                if (line < 0)
                     snprintf(cell, sizeof cell, "+");
-                else if (drawn >> l & 1)
+                else if (drawn >> line & 1)
                     snprintf(cell, sizeof cell, "+-----");
                 else
-                    snprintf(cell, sizeof cell, "+ %3s ", score);
+                    snprintf(cell, sizeof cell, n <= 3 ? "+ %3.5s " : n == 4 ? "+ %.5s" : "+%.5s",
+                             text);
             } else {
-                int i = (y - 1) / 2;
-                int l = dots_vline(b, i, j);
-                char own = j < b->cols && owner ? owner[i * b->cols + j] : ' ';
-                if (drawn >> l & 1)
+                char own = j < b->cols && owner ? owner[((y - 1) / 2) * b->cols + j] : ' ';
+                if (drawn >> line & 1)
                     snprintf(cell, sizeof cell, j < b->cols ? "|  %c  " : "|", own);
+                else if (j == b->cols)
+                    snprintf(cell, sizeof cell, "%.5s", text);
                 else
-                    snprintf(cell, sizeof cell, j < b->cols ? "%-3s %c " : "%s", score, own);
+                    snprintf(cell, sizeof cell, n <= 3 ? "%-3s %c " : "%-5.5s%c", text, own);
             }
-            size_t n = strlen(cell);
-            memcpy(row + len, cell, n);
-            len += n;
+            size_t m = strlen(cell);
+            memcpy(row + len, cell, m);
+            len += m;
         }
         while (len > 0 && row[len - 1] == ' ')
             len--;

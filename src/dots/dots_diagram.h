@@ -43,4 +43,13 @@ void dots_diagram_print_values(FILE *f, const dots_board *b, uint64_t drawn,
 void dots_diagram_print_scores(FILE *f, const dots_board *b, uint64_t drawn,
                                const char *owner, const int *value, const char *suffix);
 
+/* The longest label dots_diagram_print_labels lays out, terminator
+ * included: a value and two marks ("-12*v"). */
+#define DOTS_LABEL_MAX 8
+
+/* The board with a label on every open line (label[line], at most 5
+ * characters shown): a value with marks for best moves and loony moves. */
+void dots_diagram_print_labels(FILE *f, const dots_board *b, uint64_t drawn,
+                               const char *owner, const char (*label)[DOTS_LABEL_MAX]);
+
 #endif

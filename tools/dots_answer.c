@@ -1,0 +1,247 @@
+/*
+ * dots_answer.c — a Dots-and-Boxes position's answer as query prints it:
+ * the moves sorted best first, the board with every open line's value and
+ * the best ones marked '*', the value in words (who is to move, who wins
+ * and by how much), and the same as JSON fields. See answer.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "cli.h"
+#include "dots/dots_diagram.h"
+
+int rdb_tool_dots_mover_known(const rdb_tool_db *db, const rdb_problem *pos)
+{
+    return pos->has_to_move || db->has_problem;
+}
+
+rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_tool_db *db, const rdb_problem *pos,
+                                rdb_tool_dots_result *r, rdb_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (pos->diagram.rows != db->rows || pos->diagram.cols != db->cols)
+        return rdb_fail(err, RDB_E_INPUT, "the position is a %dx%d board; the database is %dx%d",
+                        pos->diagram.rows, pos->diagram.cols, db->rows, db->cols);
+    rdb_status st = rdb_probe_moves(p, pos->diagram.drawn, &r->a, err);
+    if (st != RDB_OK)
+        return st;
+    r->loony = rdb_probe_loony(p);
+    dots_board b;
+    st = dots_board_init(&b, db->rows, db->cols, err);
+    if (st != RDB_OK)
+        return st;
+    /* best first; among equal values a capture first (the natural way to
+     * play it), then line-id order; insertion sort keeps it stable */
+    int capture[64];
+    for (int i = 0; i < r->a.nmoves; i++) {
+        capture[i] = dots_boxes_completed(&b, pos->diagram.drawn, r->a.line[i]) > 0;
+        int j = i;
+        while (j > 0) {
+            int k = r->order[j - 1];
+            int better = r->a.move_value[i] > r->a.move_value[k] ||
+                         (r->a.move_value[i] == r->a.move_value[k] && capture[i] > capture[k]);
+            if (!better)
+                break;
+            r->order[j] = k;
+            j--;
+        }
+        r->order[j] = i;
+        if (r->a.move_value[i] == r->a.value) {
+            r->nbest++;
+            r->best |= 1ULL << r->a.line[i];
+        }
+    }
+    return RDB_OK;
+}
+
+/* The final score of `player` when the player to move gets `value`: known
+ * when every complete box has its letter. */
+static int final_score(const rdb_problem *pos, int value, char player)
+{
+    return rdb_problem_margin(pos, value, player);
+}
+
+char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int value, char *buf,
+                          size_t size)
+{
+    char who[32], outcome[64];
+    if (!rdb_tool_dots_mover_known(db, pos)) {
+        rdb_tool_dots_outcome(value, "the player to move", outcome, sizeof outcome);
+        snprintf(buf, size, "%s from here", outcome);
+        return buf;
+    }
+    snprintf(who, sizeof who, "%c to move", pos->to_move);
+    if (pos->unmarked) {
+        /* boxes complete without a letter: the final score is unknown */
+        rdb_tool_dots_outcome(value, who, outcome, sizeof outcome);
+        snprintf(buf, size, "%s from here", outcome);
+    } else if (pos->taken_a + pos->taken_b == 0) {
+        rdb_tool_dots_outcome(value, who, buf, size);
+    } else {
+        rdb_tool_dots_outcome(final_score(pos, value, pos->to_move), who, outcome,
+                              sizeof outcome);
+        snprintf(buf, size, "%s (%+d from here; boxes taken: A %d, B %d)", outcome, value,
+                 pos->taken_a, pos->taken_b);
+    }
+    return buf;
+}
+
+/* Wilson's mark of who must make the next loony move: 'v' for A, '^' for
+ * B, '\0' for neither. */
+static char loony_mark(int next_loony, char to_move)
+{
+    char other = to_move == 'A' ? 'B' : 'A';
+    char who = next_loony == RDB_LOONY_MOVER ? to_move
+             : next_loony == RDB_LOONY_OPPONENT ? other : 0;
+    return who == 'A' ? 'v' : who == 'B' ? '^' : '\0';
+}
+
+/* Whether the board shows final scores rather than net future boxes: on a
+ * problem's database, when every box taken has its letter. (A best move
+ * is marked '*' unless every move is one.) */
+static int shows_final(const rdb_tool_db *db, const rdb_problem *pos)
+{
+    return db->has_problem && !pos->unmarked;
+}
+
+static void print_board(const rdb_tool_db *db, const rdb_problem *pos,
+                        const rdb_tool_dots_result *r, int final)
+{
+    dots_board b;
+    rdb_error err;
+    if (dots_board_init(&b, db->rows, db->cols, &err) != RDB_OK)
+        return;
+    char label[DOTS_MAX_LINES][DOTS_LABEL_MAX];
+    memset(label, 0, sizeof label);
+    for (int i = 0; i < r->a.nmoves; i++) {
+        int l = r->a.line[i], v = r->a.move_value[i];
+        char mark = r->loony ? loony_mark(r->a.move_next_loony[i], pos->to_move) : '\0';
+        snprintf(label[l], sizeof label[l], "%d%s%c", final ? final_score(pos, v, pos->to_move) : v,
+                 r->best >> l & 1 && r->nbest < r->a.nmoves ? "*" : "", mark);
+    }
+    dots_diagram_print_labels(stdout, &b, pos->diagram.drawn, pos->diagram.owner, label);
+}
+
+/* "h0,1 v1,2": the best moves, or "every move" when all are. */
+static void print_best(const rdb_tool_db *db, const rdb_tool_dots_result *r)
+{
+    if (r->a.nmoves == 0) {
+        printf("the board is full\n");
+        return;
+    }
+    if (r->nbest == r->a.nmoves && r->nbest > 1) {
+        printf("best moves: all %d\n", r->nbest);
+        return;
+    }
+    printf("best move%s:", r->nbest == 1 ? "" : "s");
+    for (int k = 0; k < r->nbest; k++) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, r->a.line[r->order[k]], name, sizeof name, &err);
+        printf(" %s", name);
+    }
+    printf("\n");
+}
+
+void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
+                              const rdb_tool_dots_result *r, int raw)
+{
+    char mark = r->loony ? loony_mark(r->a.next_loony, pos->to_move) : '\0';
+    if (shows_final(db, pos)) {
+        if (raw) {
+            printf("net future boxes for the player to move after each move:\n");
+            print_board(db, pos, r, 0);
+            printf("\n");
+        }
+        printf("final score for %c (its boxes minus the other's) after each move:\n",
+               pos->to_move);
+        print_board(db, pos, r, 1);
+    } else {
+        print_board(db, pos, r, 0);
+    }
+    char words[160];
+    printf("%s\n", rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
+    printf("value for the player to move: %+d%s (net future boxes)\n", r->a.value,
+           (char[]){mark, '\0'});
+    if (db->has_problem || pos->has_to_move || pos->taken_a + pos->taken_b)
+        printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
+    if (pos->unmarked && db->has_problem)
+        printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
+               pos->unmarked, pos->unmarked == 1 ? "" : "es", pos->unmarked == 1 ? "it" : "them");
+    else if (db->has_problem)
+        printf("final score for A: %+d%s, for B: %+d%s\n", final_score(pos, r->a.value, 'A'),
+               (char[]){mark, '\0'}, final_score(pos, r->a.value, 'B'), (char[]){mark, '\0'});
+    print_best(db, r);
+    const char *star = r->nbest < r->a.nmoves ? "*: a best move" : "";
+    if (r->loony)
+        printf("%s%sv: A must make the next loony move, ^: B must, no mark: neither\n", star,
+               *star ? "; " : "");
+    else if (*star)
+        printf("%s\n", star);
+}
+
+static void print_json_score(const rdb_problem *pos, int value, char player)
+{
+    if (pos->unmarked)
+        printf("null");
+    else
+        printf("%d", final_score(pos, value, player));
+}
+
+static void print_json_mark(const rdb_tool_dots_result *r, int next_loony, char to_move)
+{
+    if (!r->loony)
+        return;
+    char m = loony_mark(next_loony, to_move);
+    printf(",\"loony\":\"%s\"", m == 'v' ? "v" : m == '^' ? "^" : "");
+}
+
+void rdb_tool_dots_print_json_fields(const rdb_tool_db *db, const rdb_problem *pos,
+                                     const rdb_tool_dots_result *r)
+{
+    const int known = rdb_tool_dots_mover_known(db, pos);
+    char words[160];
+    printf("\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", db->rows, db->cols,
+           r->a.value);
+    if (known)
+        printf(",\"to_move\":\"%c\"", pos->to_move);
+    if (known || pos->taken_a + pos->taken_b + pos->unmarked)
+        printf(",\"taken\":{\"A\":%d,\"B\":%d,\"unmarked\":%d}", pos->taken_a, pos->taken_b,
+               pos->unmarked);
+    if (db->has_problem) {
+        printf(",\"score_a\":");
+        print_json_score(pos, r->a.value, 'A');
+        printf(",\"score_b\":");
+        print_json_score(pos, r->a.value, 'B');
+    }
+    printf(",\"words\":");
+    rdb_tool_json_string(rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
+    print_json_mark(r, r->a.next_loony, pos->to_move);
+    printf(",\"best\":[");
+    for (int k = 0; k < r->nbest; k++) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, r->a.line[r->order[k]], name, sizeof name, &err);
+        printf("%s\"%s\"", k ? "," : "", name);
+    }
+    printf("],\"moves\":[");
+    for (int k = 0; k < r->a.nmoves; k++) {
+        int i = r->order[k];
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, r->a.line[i], name, sizeof name, &err);
+        printf("%s{\"line\":\"%s\",\"value\":%d", k ? "," : "", name, r->a.move_value[i]);
+        if (db->has_problem) {
+            printf(",\"score_a\":");
+            print_json_score(pos, r->a.move_value[i], 'A');
+            printf(",\"score_b\":");
+            print_json_score(pos, r->a.move_value[i], 'B');
+        }
+        printf(",\"best\":%s", r->a.move_value[i] == r->a.value ? "true" : "false");
+        print_json_mark(r, r->a.move_next_loony[i], pos->to_move);
+        printf("}");
+    }
+    printf("]");
+}

@@ -1,0 +1,159 @@
+/*
+ * perfect_game.c — the perfect game from a position (a principal
+ * variation): each player in turn plays a best move the database names,
+ * until the game ends. See answer.h.
+ *
+ * Dots-and-Boxes: the best move listed first (a capture first among moves
+ * of equal value), so that a run of captures reads as one turn; a turn ends
+ * with the move that completes no box. The boxes each turn takes add up to
+ * the position's value, which the tests check. Cram: the player who can
+ * moves to nimber 0; the other plays the first move in board order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "cli.h"
+
+/* One turn: its player, its moves, the boxes it took, the score after. */
+typedef struct {
+    char player;
+    int nmoves;
+    int line[DOTS_MAX_LINES];
+    int boxes;
+    int score_a, score_b;
+} turn;
+
+static void print_turn_text(const rdb_tool_db *db, const turn *t, int scores_known)
+{
+    char moves[64 * 8] = "";
+    for (int i = 0; i < t->nmoves; i++) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, t->line[i], name, sizeof name, &err);
+        strcat(moves, i ? " " : "");
+        strcat(moves, name);
+    }
+    char took[32] = "";
+    if (t->boxes)
+        snprintf(took, sizeof took, "takes %d", t->boxes);
+    printf("  %c  %-28s %-9s %s A %d, B %d\n", t->player, moves, took,
+           scores_known ? "score" : "from here", t->score_a, t->score_b);
+}
+
+static void print_turn_json(const rdb_tool_db *db, const turn *t, int first)
+{
+    printf("%s{\"player\":\"%c\",\"moves\":[", first ? "" : ",", t->player);
+    for (int i = 0; i < t->nmoves; i++) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, t->line[i], name, sizeof name, &err);
+        printf("%s\"%s\"", i ? "," : "", name);
+    }
+    printf("],\"boxes\":%d,\"score\":{\"A\":%d,\"B\":%d}}", t->boxes, t->score_a, t->score_b);
+}
+
+rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
+                                      const rdb_problem *pos, int json, rdb_error *err)
+{
+    dots_board b;
+    rdb_status st = dots_board_init(&b, db->rows, db->cols, err);
+    if (st != RDB_OK)
+        return st;
+    rdb_problem cur = *pos;
+    /* the running score: the boxes taken so far when every one has its
+     * letter, else the boxes taken from here on */
+    const int scores_known = !pos->unmarked;
+    if (!scores_known)
+        cur.taken_a = cur.taken_b = 0;
+    rdb_tool_dots_result *r = malloc(sizeof *r);
+    if (!r)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    if (json)
+        printf(",\"pv\":[");
+    else
+        printf("perfect game%s:\n",
+               rdb_tool_dots_mover_known(db, pos) ? "" : " (A: the player to move)");
+    turn t = {.player = cur.to_move};
+    int first = 1;
+    for (;;) {
+        st = rdb_tool_dots_lookup(p, db, &cur, r, err);
+        if (st != RDB_OK || r->a.nmoves == 0)
+            break;
+        int line = r->a.line[r->order[0]];
+        t.player = cur.to_move;
+        t.line[t.nmoves++] = line;
+        int took = rdb_tool_dots_play(&b, &cur, line);
+        t.boxes += took;
+        if (took && cur.diagram.drawn != (b.nlines == 64 ? ~0ULL : (1ULL << b.nlines) - 1))
+            continue; /* the turn goes on */
+        t.score_a = cur.taken_a;
+        t.score_b = cur.taken_b;
+        if (json)
+            print_turn_json(db, &t, first);
+        else
+            print_turn_text(db, &t, scores_known);
+        first = 0;
+        t = (turn){.player = cur.to_move};
+    }
+    free(r);
+    if (st != RDB_OK)
+        return st;
+    if (json) {
+        printf("]");
+        return RDB_OK;
+    }
+    int margin = cur.taken_a - cur.taken_b;
+    if (!scores_known)
+        printf("end: A %d, B %d from here\n", cur.taken_a, cur.taken_b);
+    else if (margin)
+        printf("end: A %d, B %d: %c wins by %d\n", cur.taken_a, cur.taken_b, margin > 0 ? 'A' : 'B',
+               abs(margin));
+    else
+        printf("end: A %d, B %d: a draw\n", cur.taken_a, cur.taken_b);
+    if (db->full_value)
+        printf("(the value %+d of the full position counts for the player who would move next)\n",
+               db->full_value);
+    return RDB_OK;
+}
+
+rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *start, int json,
+                                      rdb_error *err)
+{
+    rdb_tool_cram_result *r = malloc(sizeof *r);
+    if (!r)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    rdb_tool_cram_position pos = start->pos;
+    char player = 'A';
+    rdb_status st;
+    if (json)
+        printf(",\"pv\":[");
+    else
+        printf("perfect game (A: the player to move):\n");
+    for (int n = 0;; n++) {
+        st = rdb_tool_cram_lookup(p, &pos, r, err);
+        if (st != RDB_OK)
+            break;
+        if (r->nmoves == 0) {
+            if (!json)
+                printf("%c cannot move: %c wins\n", player, player == 'A' ? 'B' : 'A');
+            break;
+        }
+        int i = r->order[0];
+        if (json)
+            printf("%s{\"player\":\"%c\",\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d}", n ? "," : "",
+                   player, r->cell[i][0][0], r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1],
+                   r->move_nimber[i]);
+        else
+            printf("  %c  (%d,%d)-(%d,%d)  nimber after: %d\n", player, r->cell[i][0][0],
+                   r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1], r->move_nimber[i]);
+        for (int k = 0; k < 2; k++)
+            pos.covered |= 1ULL << (r->cell[i][k][0] * pos.cols + r->cell[i][k][1]);
+        player = player == 'A' ? 'B' : 'A';
+    }
+    free(r);
+    if (st == RDB_OK && json)
+        printf("]");
+    return st;
+}

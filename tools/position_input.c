@@ -1,0 +1,425 @@
+/*
+ * position_input.c — reading a position in any of the forms a user writes
+ * it; see position_input.h. Each form is parsed by its own function, and
+ * the `_any` functions only tell the forms apart by their look, so that a
+ * batch of mixed lines is read as the single options read them.
+ */
+#define _GNU_SOURCE
+#include "position_input.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/path.h"
+#include "common/text_input.h"
+#include "cram/cram.h"
+#include "cram/cram_board.h"
+#include "dots/dots.h"
+#include "dots/dots_board.h"
+
+int rdb_tool_blank(const char *text)
+{
+    for (; *text; text++)
+        if (!isspace((unsigned char)*text))
+            return 0;
+    return 1;
+}
+
+/* The database's problem, when its folder holds one: *has is 0 when not. */
+static rdb_status read_problem(const char *dir, rdb_problem *prob, int *has, rdb_error *err)
+{
+    char path[RDB_PATH_MAX];
+    *has = 0;
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/%s", dir, RDB_PROBLEM_FILE);
+    if (st != RDB_OK)
+        return st;
+    FILE *f = fopen(path, "r");
+    *has = f != NULL;
+    if (!f)
+        return errno == ENOENT ? RDB_OK : rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
+    char *text;
+    st = rdb_read_stream(f, path, &text, err);
+    fclose(f);
+    if (st != RDB_OK)
+        return st;
+    st = rdb_problem_parse(text, path, prob, err);
+    free(text);
+    /* the file is the database's, not the user's input */
+    return st == RDB_E_INPUT ? RDB_E_CORRUPT : st;
+}
+
+rdb_status rdb_tool_db_read(const char *dir, rdb_tool_db *db, rdb_error *err)
+{
+    memset(db, 0, sizeof *db);
+    rdb_params params;
+    rdb_status st = rdb_params_read(dir, &params, err);
+    if (st != RDB_OK)
+        return st;
+    db->game = params.game;
+    db->rows = params.rows;
+    db->cols = params.cols;
+    db->start = params.start;
+    db->full_value = params.full_value;
+    db->chains = params.chains;
+    if (db->game != RDB_GAME_DOTS)
+        return RDB_OK;
+    return read_problem(dir, &db->problem, &db->has_problem, err);
+}
+
+/* ---- Dots-and-Boxes ---- */
+
+/* A fresh position on the database's start: its lines, the problem's
+ * letters and player to move, or A to move. */
+static void start_position(const rdb_tool_db *db, rdb_problem *pos)
+{
+    if (db->has_problem) {
+        *pos = db->problem;
+        return;
+    }
+    memset(pos, 0, sizeof *pos);
+    pos->full_value = db->full_value;
+    pos->to_move = 'A';
+    pos->diagram.rows = db->rows;
+    pos->diagram.cols = db->cols;
+    pos->diagram.drawn = db->start;
+    memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
+}
+
+/* Count the letters and the complete boxes without one. */
+static void count_boxes(const dots_board *b, rdb_problem *pos)
+{
+    pos->taken_a = pos->taken_b = pos->unmarked = 0;
+    for (int box = 0; box < b->nboxes; box++) {
+        int complete = 1;
+        for (int k = 0; k < 4; k++)
+            complete &= (int)(pos->diagram.drawn >> b->box_line[box][k] & 1);
+        char o = pos->diagram.owner[box];
+        if (o == 'A')
+            pos->taken_a++;
+        else if (o == 'B')
+            pos->taken_b++;
+        else if (complete)
+            pos->unmarked++;
+    }
+}
+
+int rdb_tool_dots_play(const dots_board *b, rdb_problem *pos, int l)
+{
+    int took = 0;
+    for (int k = 0; k < b->line_nboxes[l]; k++) {
+        int box = b->line_box[l][k], complete = 1;
+        for (int s = 0; s < 4; s++) {
+            int side = b->box_line[box][s];
+            complete &= side == l || (int)(pos->diagram.drawn >> side & 1);
+        }
+        if (complete) {
+            pos->diagram.owner[box] = pos->to_move;
+            took++;
+        }
+    }
+    pos->diagram.drawn |= 1ULL << l;
+    if (pos->to_move == 'A')
+        pos->taken_a += took;
+    else
+        pos->taken_b += took;
+    if (!took)
+        pos->to_move = pos->to_move == 'A' ? 'B' : 'A';
+    return took;
+}
+
+/* One token of a move list: a line name, or action numbers separated by
+ * commas ("0,13," of open_spiel's "0, 13"). Appends the lines to line[]. */
+static rdb_status move_token(const dots_board *b, const char *tok, const char *source,
+                             int *line, int *n, rdb_error *err)
+{
+    if (tok[0] == 'h' || tok[0] == 'v') {
+        int l = dots_parse_line_name(b, tok);
+        if (l < 0)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "%s: '%s' is no line of the %dx%d board (h0,0 .. h%d,%d, v0,0 .. v%d,%d)",
+                            source, tok, b->rows, b->cols, b->rows, b->cols - 1, b->rows - 1,
+                            b->cols);
+        line[(*n)++] = l;
+        return RDB_OK;
+    }
+    for (const char *p = tok; *p;) {
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || !isdigit((unsigned char)*p) || (*end && *end != ','))
+            return rdb_fail(err, RDB_E_INPUT,
+                            "%s: '%s' is neither a line name (h0,0, v1,2) nor an action number",
+                            source, tok);
+        if (errno || v >= b->nlines)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "%s: action %s is no line of the %dx%d board (0 .. %d)", source, p,
+                            b->rows, b->cols, b->nlines - 1);
+        if (*n == DOTS_MAX_LINES)
+            return rdb_fail(err, RDB_E_INPUT, "%s: more moves than the board has lines",
+                            source);
+        line[(*n)++] = (int)v;
+        p = end;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const char *source,
+                               rdb_problem *pos, rdb_error *err)
+{
+    dots_board b;
+    rdb_status st = dots_board_init(&b, db->rows, db->cols, err);
+    if (st != RDB_OK)
+        return st;
+    int line[DOTS_MAX_LINES + 1], n = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ';'))
+            p++;
+        if (!*p)
+            break;
+        char tok[64];
+        size_t len = strcspn(p, " \t\r\n;");
+        if (len >= sizeof tok)
+            return rdb_fail(err, RDB_E_INPUT, "%s: '%.20s...' is no move", source, p);
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        p += len;
+        if (n == DOTS_MAX_LINES)
+            return rdb_fail(err, RDB_E_INPUT, "%s: more moves than the board has lines", source);
+        st = move_token(&b, tok, source, line, &n, err);
+        if (st != RDB_OK)
+            return st;
+    }
+    start_position(db, pos);
+    pos->has_to_move = 1;
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        dots_line_name(&b, line[i], name);
+        if (pos->diagram.drawn >> line[i] & 1)
+            return rdb_fail(err, RDB_E_INPUT, "%s: move %d, %s: the line is drawn already%s",
+                            source, i + 1, name,
+                            db->start >> line[i] & 1 ? " (in the database's start)" : "");
+        rdb_tool_dots_play(&b, pos, line[i]);
+    }
+    count_boxes(&b, pos);
+    return RDB_OK;
+}
+
+/* Whether text is one word of exactly `len` 0s and 1s. */
+static int is_bits(const char *text, int len)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    int n = 0;
+    for (; *text == '0' || *text == '1'; text++)
+        n++;
+    return n == len && rdb_tool_blank(text);
+}
+
+/* The set of a 0/1 string (bit i for character i), which is_bits checked. */
+static uint64_t bits_set(const char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    uint64_t set = 0;
+    for (int i = 0; text[i] == '0' || text[i] == '1'; i++)
+        if (text[i] == '1')
+            set |= 1ULL << i;
+    return set;
+}
+
+/* A position given as its lines alone: letters and the player to move come
+ * from the database's problem (as for a diagram without them). */
+static rdb_status lines_position(const rdb_tool_db *db, const dots_board *b, uint64_t lines,
+                                 rdb_problem *pos)
+{
+    start_position(db, pos);
+    pos->has_to_move = 0;
+    pos->diagram.drawn = lines;
+    if (!db->has_problem)
+        memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
+    count_boxes(b, pos);
+    return RDB_OK;
+}
+
+rdb_status rdb_tool_dots_dbn(const rdb_tool_db *db, const char *text, const char *source,
+                             rdb_problem *pos, rdb_error *err)
+{
+    dots_board b;
+    rdb_status st = dots_board_init(&b, db->rows, db->cols, err);
+    if (st != RDB_OK)
+        return st;
+    if (!is_bits(text, b.nlines))
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: a DBN string of the %dx%d board is %d characters '0' or '1', one per line in line-id order",
+                        source, db->rows, db->cols, b.nlines);
+    return lines_position(db, &b, bits_set(text), pos);
+}
+
+rdb_status rdb_tool_dots_diagram(const rdb_tool_db *db, const char *text, const char *source,
+                                 rdb_problem *pos, rdb_error *err)
+{
+    rdb_status st = rdb_problem_parse_position(text, source, pos, err);
+    if (st != RDB_OK)
+        return st;
+    if (pos->has_value && pos->full_value != db->full_value)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: the value of the full position %d differs from the database's %d",
+                        source, pos->full_value, db->full_value);
+    pos->full_value = db->full_value;
+    if (!db->has_problem)
+        return RDB_OK;
+    if (!pos->has_to_move)
+        pos->to_move = db->problem.to_move;
+    if (pos->diagram.rows != db->rows || pos->diagram.cols != db->cols)
+        return RDB_OK; /* the lookup names both sizes */
+    return rdb_problem_inherit_owners(pos, &db->problem, source, err);
+}
+
+/* Whether the text is a diagram or a problem file: only those hold dots
+ * '+' (a move list or a DBN string never does). */
+static int looks_like_diagram(const char *text)
+{
+    return strchr(text, '+') != NULL;
+}
+
+rdb_status rdb_tool_dots_any(const rdb_tool_db *db, const char *text, const char *source,
+                             rdb_problem *pos, rdb_tool_form *form, rdb_error *err)
+{
+    rdb_tool_form f = looks_like_diagram(text) ? RDB_FORM_DIAGRAM
+                    : is_bits(text, (db->rows + 1) * db->cols + db->rows * (db->cols + 1))
+                        ? RDB_FORM_DBN
+                        : RDB_FORM_MOVES;
+    if (form)
+        *form = f;
+    if (f == RDB_FORM_DIAGRAM)
+        return rdb_tool_dots_diagram(db, text, source, pos, err);
+    if (f == RDB_FORM_DBN)
+        return rdb_tool_dots_dbn(db, text, source, pos, err);
+    return rdb_tool_dots_moves(db, text, source, pos, err);
+}
+
+/* ---- Cram ---- */
+
+/* A cell "r,c" (parentheses allowed) at *p: advances *p past it. */
+static int parse_cell(const char **p, int rows, int cols, int *cell)
+{
+    const char *s = *p;
+    int paren = *s == '(';
+    if (paren)
+        s++;
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    long r = strtol(s, &end, 10);
+    if (*end != ',' || !isdigit((unsigned char)end[1]))
+        return 0;
+    long c = strtol(end + 1, &end, 10);
+    if (paren && *end++ != ')')
+        return 0;
+    if (r >= rows || c >= cols)
+        return 0;
+    *cell = (int)(r * cols + c);
+    *p = end;
+    return 1;
+}
+
+/* The next word of a list (separators: white space and ';'), copied into
+ * tok; 0 at the end. */
+static int next_word(const char **p, char *tok, size_t size)
+{
+    while (**p && (isspace((unsigned char)**p) || **p == ';'))
+        (*p)++;
+    if (!**p)
+        return 0;
+    size_t len = strcspn(*p, " \t\r\n;");
+    if (len >= size)
+        len = size - 1;
+    memcpy(tok, *p, len);
+    tok[len] = '\0';
+    *p += strcspn(*p, " \t\r\n;");
+    return 1;
+}
+
+rdb_status rdb_tool_cram_moves(int rows, int cols, const char *text, const char *source,
+                               rdb_tool_cram_position *pos, rdb_error *err)
+{
+    pos->rows = rows;
+    pos->cols = cols;
+    pos->covered = 0;
+    char tok[64];
+    const char *p = text;
+    for (int move = 1; next_word(&p, tok, sizeof tok); move++) {
+        const char *s = tok;
+        int a, b;
+        if (!parse_cell(&s, rows, cols, &a) || *s++ != '-' || !parse_cell(&s, rows, cols, &b) ||
+            *s)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "%s: move %d, '%s': a domino is two cells of the %dx%d board, 'r,c-r,c' (0,0-0,1)",
+                            source, move, tok, rows, cols);
+        int ra = a / cols, ca = a % cols, rb = b / cols, cb = b % cols;
+        if (abs(ra - rb) + abs(ca - cb) != 1)
+            return rdb_fail(err, RDB_E_INPUT, "%s: move %d, '%s': the two cells are not side by side",
+                            source, move, tok);
+        uint64_t cells = 1ULL << a | 1ULL << b;
+        if (pos->covered & cells)
+            return rdb_fail(err, RDB_E_INPUT, "%s: move %d, '%s': a cell is covered already",
+                            source, move, tok);
+        pos->covered |= cells;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_tool_cram_cells(int rows, int cols, const char *text, const char *source,
+                               rdb_tool_cram_position *pos, rdb_error *err)
+{
+    pos->rows = rows;
+    pos->cols = cols;
+    pos->covered = 0;
+    if (is_bits(text, rows * cols)) {
+        pos->covered = bits_set(text);
+        return RDB_OK;
+    }
+    char tok[64];
+    const char *p = text;
+    while (next_word(&p, tok, sizeof tok)) {
+        const char *s = tok;
+        int cell;
+        if (!parse_cell(&s, rows, cols, &cell) || *s)
+            return rdb_fail(err, RDB_E_INPUT,
+                            "%s: '%s' is no cell of the %dx%d board ('r,c'), and the text is not %d characters 0 or 1",
+                            source, tok, rows, cols, rows * cols);
+        if (pos->covered >> cell & 1)
+            return rdb_fail(err, RDB_E_INPUT, "%s: cell %s is named twice", source, tok);
+        pos->covered |= 1ULL << cell;
+    }
+    return RDB_OK;
+}
+
+rdb_status rdb_tool_cram_any(int rows, int cols, const char *text, const char *source,
+                             rdb_tool_cram_position *pos, rdb_tool_form *form, rdb_error *err)
+{
+    const char *s = text;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (strchr(s, '+'))
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: a Dots-and-Boxes diagram, but the database is a Cram table: a position is R lines of C cells, '.' free and '#' covered",
+                        source);
+    rdb_tool_form f = (*s == '.' || *s == '#') ? RDB_FORM_DIAGRAM
+                    : strchr(s, '-') ? RDB_FORM_MOVES : RDB_FORM_DBN;
+    if (form)
+        *form = f;
+    if (f == RDB_FORM_MOVES)
+        return rdb_tool_cram_moves(rows, cols, text, source, pos, err);
+    if (f == RDB_FORM_DBN)
+        return rdb_tool_cram_cells(rows, cols, text, source, pos, err);
+    return cram_diagram_parse(text, source, &pos->rows, &pos->cols, &pos->covered, err);
+}

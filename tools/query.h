@@ -1,0 +1,39 @@
+/*
+ * query.h — what `retrodb query` was asked (query.c), and the answer to
+ * one position (query_answer.c), which its batch mode (query_batch.c)
+ * gives for every position of a stream.
+ */
+#ifndef RDB_TOOLS_QUERY_H
+#define RDB_TOOLS_QUERY_H
+
+#include "answer.h"
+#include "options.h"
+
+typedef struct {
+    const char *dir;
+    const char *file;          /* the position's file; NULL: standard input */
+    const char *moves, *dbn, *cells;
+    int board_rows, board_cols; /* --board (Cram), 0 when not given */
+    int json, batch, pv, raw;
+} rdb_query_request;
+
+/* A position of either game. */
+typedef struct {
+    int game;
+    rdb_problem dots;                /* Dots-and-Boxes */
+    rdb_tool_cram_position cram;     /* Cram */
+} rdb_query_position;
+
+/* Look pos up and print its answer as q asks: the full answer, or with a
+ * label (batch mode) one line of text or one JSON line that carries the
+ * label. Returns the exit status (after a message on stderr, or in the
+ * JSON line for a batch). */
+int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+                     const rdb_query_position *pos, const char *label, long n);
+
+/* Answer every position of the stream q names, one after the other:
+ * --batch. Returns the worst exit status (1 before 2 before 0). */
+int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
+                    const rdb_tool_db *db);
+
+#endif

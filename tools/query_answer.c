@@ -1,0 +1,140 @@
+/*
+ * query_answer.c — the answer to one position of `retrodb query`, in the
+ * form the request asks: the full answer as text or JSON, or one line of a
+ * batch; the perfect game after it with --pv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "query.h"
+
+#include "cram/cram.h"
+
+/* A failed lookup: the message on stderr, or as the JSON line of a batch
+ * position. Returns the exit status. */
+static int failed(const rdb_query_request *q, rdb_status st, const rdb_error *err,
+                  const char *label, long n)
+{
+    if (label && q->json) {
+        printf("{\"n\":%ld,\"input\":", n);
+        rdb_tool_json_string(label);
+        printf(",\"error\":");
+        rdb_tool_json_string(err->msg);
+        printf("}\n");
+        return rdb_tool_exit_code(st);
+    }
+    if (label)
+        fprintf(stderr, "retrodb: position %ld (%s): %s\n", n, label, err->msg);
+    else
+        fprintf(stderr, "retrodb: %s\n", err->msg);
+    return rdb_tool_exit_code(st);
+}
+
+/* One line of a batch's text: "LABEL: value +2: A to move wins by 2; best: v0,1". */
+static void dots_line(const rdb_tool_db *db, const rdb_problem *pos,
+                      const rdb_tool_dots_result *r, const char *label)
+{
+    char words[160];
+    printf("%s: value %+d: %s; best:", label, r->a.value,
+           rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
+    for (int k = 0; k < r->nbest; k++) {
+        char name[RDB_LINE_NAME_MAX];
+        rdb_error err;
+        rdb_dots_line_name(db->rows, db->cols, r->a.line[r->order[k]], name, sizeof name, &err);
+        printf(" %s", name);
+    }
+    printf("%s\n", r->a.nmoves ? "" : " none (the board is full)");
+}
+
+static void cram_line(const rdb_tool_cram_result *r, const char *label)
+{
+    char words[64];
+    printf("%s: nimber %d: %s; winning:", label, r->nimber,
+           rdb_tool_cram_outcome(r->nimber, "the player to move", words, sizeof words));
+    for (int k = 0; k < r->nwinning; k++) {
+        int i = r->order[k];
+        printf(" %d,%d-%d,%d", r->cell[i][0][0], r->cell[i][0][1], r->cell[i][1][0],
+               r->cell[i][1][1]);
+    }
+    printf("%s\n", r->nwinning ? "" : " none");
+}
+
+static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+                       const rdb_problem *pos, const char *label, long n)
+{
+    rdb_tool_dots_result *r = malloc(sizeof *r);
+    rdb_error err;
+    if (!r)
+        return fprintf(stderr, "retrodb: out of memory\n"), 1;
+    rdb_status st = rdb_tool_dots_lookup(p, db, pos, r, &err);
+    if (st != RDB_OK) {
+        free(r);
+        return failed(q, st, &err, label, n);
+    }
+    if (q->json) {
+        printf("{");
+        if (label) {
+            printf("\"n\":%ld,\"input\":", n);
+            rdb_tool_json_string(label);
+            printf(",");
+        }
+        rdb_tool_dots_print_json_fields(db, pos, r);
+        if (q->pv)
+            st = rdb_tool_dots_perfect_game(p, db, pos, 1, &err);
+        printf("}\n");
+    } else {
+        if (label)
+            dots_line(db, pos, r, label);
+        else
+            rdb_tool_dots_print_text(db, pos, r, q->raw);
+        if (q->pv)
+            st = rdb_tool_dots_perfect_game(p, db, pos, 0, &err);
+    }
+    free(r);
+    return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+}
+
+static int answer_cram(rdb_probe *p, const rdb_query_request *q,
+                       const rdb_tool_cram_position *pos, const char *label, long n)
+{
+    rdb_tool_cram_result *r = malloc(sizeof *r);
+    rdb_error err;
+    if (!r)
+        return fprintf(stderr, "retrodb: out of memory\n"), 1;
+    rdb_status st = rdb_tool_cram_lookup(p, pos, r, &err);
+    if (st != RDB_OK) {
+        free(r);
+        return failed(q, st, &err, label, n);
+    }
+    if (q->json) {
+        printf("{");
+        if (label) {
+            printf("\"n\":%ld,\"input\":", n);
+            rdb_tool_json_string(label);
+            printf(",");
+        }
+        rdb_tool_cram_print_json_fields(r);
+        if (q->pv)
+            st = rdb_tool_cram_perfect_game(p, r, 1, &err);
+        printf("}\n");
+    } else {
+        if (label)
+            cram_line(r, label);
+        else
+            rdb_tool_cram_print_text(r);
+        if (q->pv)
+            st = rdb_tool_cram_perfect_game(p, r, 0, &err);
+    }
+    free(r);
+    return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+}
+
+int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+                     const rdb_query_position *pos, const char *label, long n)
+{
+    if (pos->game == RDB_GAME_CRAM)
+        return answer_cram(p, q, &pos->cram, label, n);
+    return answer_dots(p, q, db, &pos->dots, label, n);
+}
