@@ -134,6 +134,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/cli_help.sh
+	RETRODB=$(BIN)/retrodb bash tests/query_forms.sh
 	RETRODB=$(BIN)/retrodb bash tests/long_build.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
