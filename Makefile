@@ -26,6 +26,10 @@ CFLAGS_ALL = -std=gnu11 $(OPT) $(WARN) -fopenmp -Iinclude -Isrc $(SAN) \
              $(shell pkg-config --cflags libzstd) $(CFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs libzstd) -fopenmp $(SAN) $(LDLIBS)
 CHECK_LIBS = $(shell pkg-config --libs check)
+# line editing and history for `retrodb play` when libedit is installed;
+# without it play reads plain lines
+EDIT_CFLAGS = $(shell pkg-config --exists libedit 2>/dev/null && echo -DRDB_HAVE_LIBEDIT $$(pkg-config --cflags libedit))
+EDIT_LIBS   = $(shell pkg-config --libs libedit 2>/dev/null)
 
 # src/ is one folder per concern (see the README's "How the code is laid out")
 LIB_SRC  := $(wildcard src/*.c src/*/*.c)
@@ -87,7 +91,7 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) -o $@
+	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) $(EDIT_LIBS) -o $@
 
 $(BUILD)/test_runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
@@ -135,6 +139,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/cli_help.sh
 	RETRODB=$(BIN)/retrodb bash tests/query_forms.sh
+	RETRODB=$(BIN)/retrodb bash tests/play.sh
 	RETRODB=$(BIN)/retrodb bash tests/long_build.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh

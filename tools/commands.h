@@ -24,6 +24,10 @@ extern const rdb_tool_command rdb_build_cram_command;
 int rdb_cmd_query(int argc, char **argv);
 extern const rdb_tool_command rdb_query_command;
 
+/* retrodb play ... (play.c) */
+int rdb_cmd_play(int argc, char **argv);
+extern const rdb_tool_command rdb_play_command;
+
 /* retrodb solve cram ... (solve_cram.c) */
 int rdb_cmd_solve_cram(int argc, char **argv);
 extern const rdb_tool_command rdb_solve_cram_command;

@@ -24,6 +24,7 @@ static const command commands[] = {
     {"build", "dots", rdb_cmd_build_dots, &rdb_build_dots_command},
     {"build", "cram", rdb_cmd_build_cram, &rdb_build_cram_command},
     {"query", NULL, rdb_cmd_query, &rdb_query_command},
+    {"play", NULL, rdb_cmd_play, &rdb_play_command},
     {"info", NULL, rdb_cmd_info, &rdb_info_command},
     {"status", NULL, rdb_cmd_status, &rdb_status_command},
     {"verify", NULL, rdb_cmd_verify, &rdb_verify_command},
