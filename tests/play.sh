@@ -74,12 +74,13 @@ printf '%s\n' 0,0-0,1 best undo '!' '*' pv "save moves $T/cm.txt" quit | $R play
 after 0 "$T/cram.txt" | grep -q '^nimber 1: the player to move wins' && ok || bad "cram 3x4: $(after 0 "$T/cram.txt")"
 want=$($R query -d "$T/c34" --moves 0,0-0,1 | grep '^nimber')
 [ "$(after 1 "$T/cram.txt" | grep '^nimber')" = "$want" ] && ok || bad "cram after 0,0-0,1"
-# best from the empty board is a winning move: the nimber after it is 0
-after 4 "$T/cram.txt" | grep -q '^nimber 0' && ok || bad "cram best: $(after 4 "$T/cram.txt")"
-# from there (nimber 0) the player to move, A of the perfect game, loses
-after 5 "$T/cram.txt" | grep -q 'A cannot move: B wins' && ok || bad "cram perfect game from a loss: $(after 5 "$T/cram.txt")"
-[ "$(after 3 "$T/cram.txt" | grep -c 'moves played')" -eq 0 ] && ok || bad "cram reset"
-[ "$(cat "$T/cm.txt")" = "$(after 4 "$T/cram.txt" | sed -n 's/^moves played: //p')" ] && ok || bad "cram saved moves: $(cat "$T/cm.txt")"
+# after a reset, best from the empty board is a winning move: the nimber
+# after it is 0
+[ "$(after 4 "$T/cram.txt" | grep -c 'moves played')" -eq 0 ] && ok || bad "cram reset"
+after 5 "$T/cram.txt" | grep -q '^nimber 0' && ok || bad "cram best: $(after 5 "$T/cram.txt")"
+# from there the player to move, A of the perfect game, loses
+after 6 "$T/cram.txt" | grep -q 'A cannot move: B wins' && ok || bad "cram perfect game from a loss: $(after 6 "$T/cram.txt")"
+[ "$(cat "$T/cm.txt")" = "$(after 5 "$T/cram.txt" | sed -n 's/^moves played: //p')" ] && ok || bad "cram saved moves: $(cat "$T/cm.txt")"
 
 echo "play: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
