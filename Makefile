@@ -69,7 +69,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots install uninstall clean
+.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -197,6 +197,12 @@ check-long: deps
 bench-dots: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_dots_solver.sh
+
+# How many positions a second `query --batch` answers (and one process a
+# position, for comparison).
+bench-query: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash scripts/bench_query.sh
 
 bench-cram: deps
 	@$(MAKE) --no-print-directory all

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "query.h"
 
+#include "common/number.h"
 #include "common/text_input.h"
 #include "cram/cram.h"
 
@@ -42,6 +43,9 @@ static const rdb_tool_option query_options[] = {
      "read many positions from FILE or standard input: one a line (a move\n"
      "list, a DBN string, Cram cells), or diagrams separated by a line\n"
      "'---'; one answer a line (JSON lines with --json)"},
+    {RDB_OPT_MEMORY, "memory", 'm', "MB",
+     "with --batch, read the whole database into memory first when it\n"
+     "takes at most MB megabytes (default 1024): lookups then read no file"},
     {OPT_PV, "pv", 0, NULL, "also the perfect game from the position"},
     {OPT_RAW, "raw", 0, NULL,
      "on a problem's database, also the board of net future boxes"},
@@ -122,7 +126,7 @@ static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q
 int rdb_cmd_query(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_query_command;
-    rdb_query_request q = {0};
+    rdb_query_request q = {.memory_mb = 1024};
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
     int id;
@@ -137,6 +141,10 @@ int rdb_cmd_query(int argc, char **argv)
         case OPT_BATCH: q.batch = 1; break;
         case OPT_PV: q.pv = 1; break;
         case OPT_RAW: q.raw = 1; break;
+        case RDB_OPT_MEMORY:
+            if (rdb_parse_long(v, 0, 1L << 30, &q.memory_mb) != 0)
+                return rdb_tool_bad(cmd, "bad --memory '%s' (megabytes)", v);
+            break;
         case OPT_BOARD:
             if (rdb_tool_board(cmd, v, &q.board_rows, &q.board_cols))
                 return 2;

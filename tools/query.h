@@ -15,6 +15,7 @@ typedef struct {
     const char *moves, *dbn, *cells;
     int board_rows, board_cols; /* --board (Cram), 0 when not given */
     int json, batch, pv, raw;
+    long memory_mb;             /* --batch holds the database in memory up to this */
 } rdb_query_request;
 
 /* A position of either game. */

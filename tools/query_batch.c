@@ -91,6 +91,12 @@ int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
             fclose(in);
         return rdb_tool_report(st, &err);
     }
+    /* a batch asks anywhere in the database: with every slice in memory a
+     * lookup is a few table reads, where from the files each child read
+     * can decompress a frame. A database too big for the budget is read
+     * from its files as a single query reads it. */
+    rdb_error ignored;
+    (void)rdb_probe_preload(p, (uint64_t)q->memory_mb << 20, &ignored);
     char *line = NULL, *record = NULL;
     size_t cap = 0, rlen = 0, rcap = 0;
     ssize_t len;
