@@ -67,6 +67,27 @@ const rdb_tool_command rdb_query_command = {
     "boxes for the player to move (Dots-and-Boxes) or nimbers (Cram).",
     query_options};
 
+/* The position in FILE or on standard input, in any form its game reads
+ * (on a Cram table, moves and cells of the rows x cols board). */
+static rdb_status read_input(const rdb_query_request *q, const rdb_tool_db *db, int rows,
+                             int cols, rdb_query_position *pos, rdb_error *err)
+{
+    const char *source = q->file ? q->file : "standard input";
+    char *text;
+    rdb_status st = rdb_read_file(q->file, &text, err);
+    if (st != RDB_OK)
+        return st;
+    /* an empty move list is the start, but an empty file is a mistake */
+    if (rdb_tool_blank(text))
+        st = rdb_fail(err, RDB_E_INPUT, "%s: no diagram found (nor a move list)", source);
+    else if (db->game == RDB_GAME_CRAM)
+        st = rdb_tool_cram_any(rows, cols, text, source, &pos->cram, NULL, err);
+    else
+        st = rdb_tool_dots_any(db, text, source, &pos->dots, NULL, err);
+    free(text);
+    return st;
+}
+
 /* The position the options or the input give; 0, or an exit status after
  * a message. */
 static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q,
@@ -84,19 +105,8 @@ static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q
             st = rdb_tool_cram_moves(rows, cols, q->moves, "--moves", &pos->cram, &err);
         else if (q->cells)
             st = rdb_tool_cram_cells(rows, cols, q->cells, "--cells", &pos->cram, &err);
-        else {
-            char *text;
-            st = rdb_read_file(q->file, &text, &err);
-            if (st != RDB_OK)
-                return rdb_tool_report(st, &err);
-            if (rdb_tool_blank(text))
-                st = rdb_fail(&err, RDB_E_INPUT, "%s: no diagram found (nor a move list)",
-                              q->file ? q->file : "standard input");
-            else
-                st = rdb_tool_cram_any(rows, cols, text, q->file ? q->file : "standard input",
-                                       &pos->cram, NULL, &err);
-            free(text);
-        }
+        else
+            st = read_input(q, db, rows, cols, pos, &err);
         return st == RDB_OK ? 0 : rdb_tool_report(st, &err);
     }
     if (q->cells || q->board_rows)
@@ -106,20 +116,8 @@ static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q
         st = rdb_tool_dots_moves(db, q->moves, "--moves", &pos->dots, &err);
     else if (q->dbn)
         st = rdb_tool_dots_dbn(db, q->dbn, "--dbn", &pos->dots, &err);
-    else {
-        char *text;
-        st = rdb_read_file(q->file, &text, &err);
-        if (st != RDB_OK)
-            return rdb_tool_report(st, &err);
-        /* an empty move list is the start, but an empty file is a mistake */
-        if (rdb_tool_blank(text))
-            st = rdb_fail(&err, RDB_E_INPUT, "%s: no diagram found (nor a move list)",
-                          q->file ? q->file : "standard input");
-        else
-            st = rdb_tool_dots_any(db, text, q->file ? q->file : "standard input", &pos->dots,
-                                   NULL, &err);
-        free(text);
-    }
+    else
+        st = read_input(q, db, db->rows, db->cols, pos, &err);
     return st == RDB_OK ? 0 : rdb_tool_report(st, &err);
 }
 

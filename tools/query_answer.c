@@ -61,6 +61,17 @@ static void cram_line(const rdb_tool_cram_result *r, const char *label)
     printf("%s\n", r->nwinning ? "" : " none");
 }
 
+/* "{" and, in a batch, the position's number and input. */
+static void json_open(const char *label, long n)
+{
+    printf("{");
+    if (!label)
+        return;
+    printf("\"n\":%ld,\"input\":", n);
+    rdb_tool_json_string(label);
+    printf(",");
+}
+
 static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
                        const rdb_problem *pos, const char *label, long n)
 {
@@ -74,12 +85,7 @@ static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_
         return failed(q, st, &err, label, n);
     }
     if (q->json) {
-        printf("{");
-        if (label) {
-            printf("\"n\":%ld,\"input\":", n);
-            rdb_tool_json_string(label);
-            printf(",");
-        }
+        json_open(label, n);
         rdb_tool_dots_print_json_fields(db, pos, r);
         if (q->pv)
             st = rdb_tool_dots_perfect_game(p, db, pos, 1, &err);
@@ -109,12 +115,7 @@ static int answer_cram(rdb_probe *p, const rdb_query_request *q,
         return failed(q, st, &err, label, n);
     }
     if (q->json) {
-        printf("{");
-        if (label) {
-            printf("\"n\":%ld,\"input\":", n);
-            rdb_tool_json_string(label);
-            printf(",");
-        }
+        json_open(label, n);
         rdb_tool_cram_print_json_fields(r);
         if (q->pv)
             st = rdb_tool_cram_perfect_game(p, r, 1, &err);
