@@ -172,7 +172,7 @@ static void print_problem_text(const dots_board *b, const rdb_problem *pos,
         printf("v: A must make the next loony move, ^: B must, no mark: neither\n");
 }
 
-enum { OPT_JSON = 1, OPT_MOVES };
+enum { OPT_JSON = 1, OPT_MOVES, OPT_SVG };
 
 static const rdb_tool_option query_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
@@ -180,10 +180,11 @@ static const rdb_tool_option query_options[] = {
      "the position after these lines, drawn on the database's start, as\n"
      "query prints them: 'h0,0 v1,2' (Dots-and-Boxes; instead of FILE)"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
+    {OPT_SVG, "svg", 0, "FILE", "write a picture of the position as SVG to FILE"},
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_query_command = {
-    "query", "--dir DIR [--json] [FILE]\n--dir DIR [--json] --moves LINES",
+    "query", "--dir DIR [--json] [--svg FILE] [FILE]\n--dir DIR [--json] [--svg FILE] --moves LINES",
     "The value of a position and of every move, from a database. The position\n"
     "is a diagram in FILE or on standard input (FILE '-' or none): for\n"
     "Dots-and-Boxes 2R+1 lines of dots '+', lines '-' and '|', boxes taken 'A'\n"
@@ -192,9 +193,11 @@ const rdb_tool_command rdb_query_command = {
     "player to move (Dots-and-Boxes) or nimbers (Cram).",
     query_options};
 
-/* Look the position d up in the database in dir and print the answer;
- * pos is the position with its scores in a problem's database, else NULL. */
-static int answer_dots(const char *dir, const dots_diagram *d, const rdb_problem *pos, int json)
+/* Look the position d up in the database in dir and print the answer,
+ * and draw it into the file svg unless NULL; pos is the position with its
+ * scores in a problem's database, else NULL. */
+static int answer_dots(const char *dir, const dots_diagram *d, const rdb_problem *pos, int json,
+                       const char *svg)
 {
     rdb_error err;
     rdb_probe *p;
@@ -249,6 +252,9 @@ static int answer_dots(const char *dir, const dots_diagram *d, const rdb_problem
         if (marks.on)
             printf("v: A (the player to move) must make the next loony move, ^: B must, no mark: neither\n");
     }
+    if (svg)
+        return rdb_query_dots_svg(svg, rows, cols, d->drawn, d->owner, &a,
+                                  marks.on ? marks.line : NULL, marks.position, NULL);
     return 0;
 }
 
@@ -283,7 +289,7 @@ static int moves_position(const rdb_tool_command *cmd, const char *dir, const ch
 int rdb_cmd_query(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_query_command;
-    const char *dir = NULL, *file = NULL, *moves = NULL;
+    const char *dir = NULL, *file = NULL, *moves = NULL, *svg = NULL;
     int json = 0;
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
@@ -296,6 +302,8 @@ int rdb_cmd_query(int argc, char **argv)
             json = 1;
         else if (id == OPT_MOVES)
             moves = v;
+        else if (id == OPT_SVG)
+            svg = v;
     }
     if (id < 0)
         return rdb_tool_args_exit(id);
@@ -328,14 +336,14 @@ int rdb_cmd_query(int argc, char **argv)
         int rc = moves_position(cmd, dir, moves, &d);
         if (rc)
             return rc;
-        return answer_dots(dir, &d, has_problem ? &pos : NULL, json);
+        return answer_dots(dir, &d, has_problem ? &pos : NULL, json, svg);
     }
     char *text;
     st = rdb_read_file(file, &text, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     if (game == RDB_GAME_CRAM) {
-        int rc = rdb_query_cram(dir, text, file ? file : "standard input", json);
+        int rc = rdb_query_cram(dir, text, file ? file : "standard input", json, svg);
         free(text);
         return rc;
     }
@@ -349,7 +357,7 @@ int rdb_cmd_query(int argc, char **argv)
     free(text);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    return answer_dots(dir, &d, has_problem ? &pos : NULL, json);
+    return answer_dots(dir, &d, has_problem ? &pos : NULL, json, svg);
 }
 
 

@@ -11,7 +11,8 @@
 #include "cram/cram_board.h"
 #include "retrodb/probe.h"
 
-int rdb_query_cram(const char *dir, const char *text, const char *source, int json)
+int rdb_query_cram(const char *dir, const char *text, const char *source, int json,
+                   const char *svg)
 {
     rdb_error err;
     int rows, cols;
@@ -64,6 +65,7 @@ int rdb_query_cram(const char *dir, const char *text, const char *source, int js
                    a->cell[i][1][0], a->cell[i][1][1], a->move_nimber[i],
                    a->move_nimber[i] == 0 ? "  wins" : "");
     }
+    int rc = svg ? rdb_query_cram_svg(svg, rows, cols, covered, a, NULL) : 0;
     free(a);
-    return 0;
+    return rc;
 }
