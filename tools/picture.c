@@ -245,8 +245,8 @@ int rdb_picture_dots_svg(FILE *f, const rdb_dots_picture *p)
         if (!(p->drawn >> l & 1))
             continue;
         dots_segment s = dots_line(p, x0, y0, l);
-        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_INK "\" stroke-width=\"%d\"/>\n",
-                s.x1, s.y1, s.x2, s.y2, DRAWN_WIDTH);
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_INK "\" stroke-width=\"%d\"><title>%s</title></line>\n",
+                s.x1, s.y1, s.x2, s.y2, DRAWN_WIDTH, s.name);
     }
     for (int i = 0; i <= p->rows; i++)
         for (int j = 0; j <= p->cols; j++)
@@ -315,9 +315,10 @@ int rdb_picture_cram_svg(FILE *f, const rdb_cram_picture *p)
                            : y0 + (cell[0][0] + 1) * CRAM_CELL;
             int half = CRAM_CELL / 2 - 6, wins = p->nimber[m] == 0;
             if (pass == 0 && wins) {
-                fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"4\"/>\n",
+                fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"4\">"
+                        "<title>(%d,%d)-(%d,%d): 0</title></line>\n",
                         across ? x : x - half, across ? y - half : y, across ? x : x + half,
-                        across ? y + half : y);
+                        across ? y + half : y, cell[0][0], cell[0][1], cell[1][0], cell[1][1]);
             } else if (pass == 1) {
                 label_style style;
                 if (wins)
