@@ -3,13 +3,14 @@
 # check, pkg-config; gcc's OpenMP comes with gcc; g++ and mandoc for the
 # test of the installed library, which builds a C++ program against it and
 # lints the man pages; jq, with which the tests read the JSON the program
-# writes). With --fuzz, also clang
+# writes; libxml2-utils, librsvg2-bin and python3, with which tests/svg.sh
+# checks, renders and reads the pictures of query --svg). With --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
 
-packages="libzstd-dev check pkg-config gcc make g++ mandoc jq"
+packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libxml2-utils librsvg2-bin python3"
 if [ "${1:-}" = "--fuzz" ]; then
     packages="$packages clang libclang-rt-dev"
 fi
