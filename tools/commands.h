@@ -10,10 +10,7 @@
 #ifndef RDB_TOOLS_COMMANDS_H
 #define RDB_TOOLS_COMMANDS_H
 
-#include <stdint.h>
-
 #include "options.h"
-#include "retrodb/probe.h"
 
 /* retrodb build dots ... (build.c) */
 int rdb_cmd_build_dots(int argc, char **argv);
@@ -31,17 +28,6 @@ extern const rdb_tool_command rdb_query_command;
  * in text, and its picture in the file svg unless NULL (query_cram.c). */
 int rdb_query_cram(const char *dir, const char *text, const char *source, int json,
                    const char *svg);
-
-/* query --svg FILE: the picture of an answer, written to path
- * (query_picture.c): the position, the value of every move, the best ones
- * coloured, and the caption under it (NULL: who wins, in the words of the
- * text answer). mark is the loony mark of each line id ('v', '^', '\0') or
- * NULL, position_mark the position's. 0, or 1 after a message. */
-int rdb_query_dots_svg(const char *path, int rows, int cols, uint64_t drawn, const char *owner,
-                       const rdb_dots_answer *a, const char *mark, char position_mark,
-                       const char *caption);
-int rdb_query_cram_svg(const char *path, int rows, int cols, uint64_t covered,
-                       const rdb_cram_answer *a, const char *caption);
 
 /* retrodb solve cram ... (solve_cram.c) */
 int rdb_cmd_solve_cram(int argc, char **argv);

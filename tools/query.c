@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "query_picture.h"
 
 #include "common/path.h"
 #include "common/text_input.h"

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "query_picture.h"
 
 #include "cram/cram_board.h"
 #include "retrodb/probe.h"

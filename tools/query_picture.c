@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "commands.h"
 #include "picture.h"
+#include "query_picture.h"
 
 /* Write the picture to path with draw(): 0, or 1 after a message naming
  * the file (an exit status: the file, not the query, failed). */
