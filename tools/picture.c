@@ -94,7 +94,9 @@ static void svg_begin(FILE *f, int width, int height)
 static int svg_end(FILE *f, int width, int y, const char *caption)
 {
     if (caption) {
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"" RDB_PICTURE_INK "\">",
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                "fill=\"" RDB_PICTURE_INK "\">",
                 width / 2, y, CAPTION_FONT);
         rdb_picture_xml_text(f, caption);
         fputs("</text>\n", f);
@@ -229,10 +231,14 @@ int rdb_picture_dots_svg(FILE *f, const rdb_dots_picture *p)
             continue;
         dots_segment s = dots_line(p, x0, y0, l);
         if (best >> l & 1)
-            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"3\">",
+            fprintf(f,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                    "stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"3\">",
                     s.x1, s.y1, s.x2, s.y2);
         else
-            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" OPEN_LINE "\" stroke-width=\"2\" stroke-dasharray=\"4 4\">",
+            fprintf(f,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                    "stroke=\"" OPEN_LINE "\" stroke-width=\"2\" stroke-dasharray=\"4 4\">",
                     s.x1, s.y1, s.x2, s.y2);
         /* a viewer shows the title when the pointer rests on the line */
         if (p->value)
@@ -245,7 +251,9 @@ int rdb_picture_dots_svg(FILE *f, const rdb_dots_picture *p)
         if (!(p->drawn >> l & 1))
             continue;
         dots_segment s = dots_line(p, x0, y0, l);
-        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_INK "\" stroke-width=\"%d\"><title>%s</title></line>\n",
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"" RDB_PICTURE_INK "\" stroke-width=\"%d\"><title>%s</title></line>\n",
                 s.x1, s.y1, s.x2, s.y2, DRAWN_WIDTH, s.name);
     }
     for (int i = 0; i <= p->rows; i++)
@@ -315,7 +323,9 @@ int rdb_picture_cram_svg(FILE *f, const rdb_cram_picture *p)
                            : y0 + (cell[0][0] + 1) * CRAM_CELL;
             int half = CRAM_CELL / 2 - 6, wins = p->nimber[m] == 0;
             if (pass == 0 && wins) {
-                fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"4\">"
+                fprintf(f,
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                        "stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"4\">"
                         "<title>(%d,%d)-(%d,%d): 0</title></line>\n",
                         across ? x : x - half, across ? y - half : y, across ? x : x + half,
                         across ? y + half : y, cell[0][0], cell[0][1], cell[1][0], cell[1][1]);

@@ -185,7 +185,8 @@ static const rdb_tool_option query_options[] = {
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_query_command = {
-    "query", "--dir DIR [--json] [--svg FILE] [FILE]\n--dir DIR [--json] [--svg FILE] --moves LINES",
+    "query",
+    "--dir DIR [--json] [--svg FILE] [FILE]\n--dir DIR [--json] [--svg FILE] --moves LINES",
     "The value of a position and of every move, from a database. The position\n"
     "is a diagram in FILE or on standard input (FILE '-' or none): for\n"
     "Dots-and-Boxes 2R+1 lines of dots '+', lines '-' and '|', boxes taken 'A'\n"
