@@ -2,9 +2,9 @@
  * picture.c — SVG pictures of Dots-and-Boxes and Cram positions, written
  * element by element with fprintf (picture.h has the contract).
  *
- * Every coordinate is a whole number of pixels, and the board is placed
- * at whole pixels, so that the output is the same bytes on every machine
- * (no floating point is printed) and a renderer draws the lines crisp.
+ * Every coordinate is a whole number of pixels, the board included, so
+ * that the output is the same bytes on every machine (no floating point
+ * is printed) and the dots, drawn lines and cells fall on whole pixels.
  * Text widths are estimated from the number of characters, generously,
  * since the font is the viewer's: a label's background is sized from that
  * estimate, and the picture is made wide enough for its caption.
@@ -27,12 +27,13 @@ enum { CRAM_CELL = 64, CRAM_MARGIN = 24 };
  * about 0.7 em), padding on each side, height. */
 enum { LABEL_FONT = 13, LABEL_CHAR = 8, LABEL_PAD = 5, LABEL_HEIGHT = 18 };
 /* The caption: font size, estimated width of a character, the room it
- * takes under the board. */
-enum { CAPTION_FONT = 15, CAPTION_CHAR = 9, CAPTION_ROOM = 56 };
+ * takes under the board, the least room on its left and right. */
+enum { CAPTION_FONT = 15, CAPTION_CHAR = 9, CAPTION_ROOM = 56, CAPTION_PAD = 24 };
 
 #define WHITE "#ffffff"
 #define OPEN_LINE "#afb8c1"      /* an open line that is not a best move */
-#define NEUTRAL_TEXT "#57606a"   /* a label when no move is marked best */
+#define NEUTRAL_TEXT "#57606a"   /* a label neither best nor worse: no best
+                                    move given, a Cram move that loses */
 #define NEUTRAL_EDGE "#d0d7de"
 #define BEST_FILL "#dafbe1"      /* a best move's label background */
 #define CELL_EDGE "#8c959f"      /* Cram: the grid between free cells */
@@ -67,7 +68,8 @@ void rdb_picture_xml_text(FILE *f, const char *s)
     }
 }
 
-/* Generous width in pixels of text of n bytes at a character width. */
+/* Generous width in pixels of the text s, each byte a character of
+ * char_width pixels. */
 static int text_width(const char *s, int char_width)
 {
     return (int)strlen(s) * char_width;
@@ -112,7 +114,7 @@ static int picture_width(int board, int margin, const char *caption)
 {
     int w = board + 2 * margin;
     if (caption)
-        w = max_int(w, text_width(caption, CAPTION_CHAR) + 2 * CRAM_MARGIN);
+        w = max_int(w, text_width(caption, CAPTION_CHAR) + 2 * CAPTION_PAD);
     return w + (w & 1);
 }
 
