@@ -4,13 +4,15 @@
 # test of the installed library, which builds a C++ program against it and
 # lints the man pages; jq, with which the tests read the JSON the program
 # writes; libedit-dev, for line editing in `retrodb play`, which builds
-# without it too). With --fuzz, also clang
+# without it too; libxml2-utils, librsvg2-bin and python3, with which
+# tests/svg.sh checks, renders and reads the pictures of query --svg). With
+# --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
 
-packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev"
+packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev libxml2-utils librsvg2-bin python3"
 if [ "${1:-}" = "--fuzz" ]; then
     packages="$packages clang libclang-rt-dev"
 fi

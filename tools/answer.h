@@ -41,6 +41,12 @@ int rdb_tool_dots_mover_known(const rdb_tool_db *db, const rdb_problem *pos);
 char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int value, char *buf,
                           size_t size);
 
+/* Wilson's loony marks of a database with loony analysis: 'v' where A
+ * must make the next loony move, '^' where B must, '\0' where neither, for
+ * each open line (line_mark[line id]) and for the position. */
+void rdb_tool_dots_marks(const rdb_tool_dots_result *r, char to_move, char *line_mark,
+                         char *position_mark);
+
 /* The answer as text: the board with each open line's value (on a
  * problem's database the final score of the player to move, after the
  * board of net future boxes when raw) and the best moves marked, then the

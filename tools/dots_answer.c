@@ -98,6 +98,14 @@ static char loony_mark(int next_loony, char to_move)
     return who == 'A' ? 'v' : who == 'B' ? '^' : '\0';
 }
 
+void rdb_tool_dots_marks(const rdb_tool_dots_result *r, char to_move, char *line_mark,
+                         char *position_mark)
+{
+    *position_mark = loony_mark(r->a.next_loony, to_move);
+    for (int i = 0; i < r->a.nmoves; i++)
+        line_mark[r->a.line[i]] = loony_mark(r->a.move_next_loony[i], to_move);
+}
+
 /* Whether the board shows final scores rather than net future boxes: on a
  * problem's database, when every box taken has its letter. (A best move
  * is marked '*' unless every move is one.) */

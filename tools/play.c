@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "query.h"
+#include "query_picture.h"
 
 #include "common/text_input.h"
 #include "cram/cram.h"
@@ -49,7 +50,7 @@ const rdb_tool_command rdb_play_command = {
     "move, the best ones marked '*', the score and who is to move. Commands,\n"
     "one a line, from the terminal or a pipe (`help` lists them): a move\n"
     "(h0,1 or 13; a domino 0,0-0,1 in Cram), undo (<), redo (>), reset (!),\n"
-    "best (*), pv, show, save diagram|moves|problem FILE, quit.",
+    "best (*), pv, show, save diagram|moves|problem FILE, svg FILE, quit.",
     play_options};
 
 #define MAX_PLIES 64
@@ -240,6 +241,35 @@ static void save(game *g, const char *what, const char *path)
         printf("saved to '%s'\n", path);
 }
 
+/* svg FILE: the picture query --svg draws of the position */
+static void picture(game *g, const char *path)
+{
+    if (!path) {
+        printf("svg FILE\n");
+        return;
+    }
+    rdb_error err;
+    rdb_status st;
+    int failed = 0;
+    if (g->db.game == RDB_GAME_CRAM) {
+        rdb_tool_cram_result *r = malloc(sizeof *r);
+        st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
+        if (st == RDB_OK)
+            failed = rdb_query_cram_svg(path, r);
+        free(r);
+    } else {
+        rdb_tool_dots_result *r = malloc(sizeof *r);
+        st = r ? rdb_tool_dots_lookup(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
+        if (st == RDB_OK)
+            failed = rdb_query_dots_svg(path, &g->db, &g->now.dots, r);
+        free(r);
+    }
+    if (st != RDB_OK)
+        printf("%s\n", st == RDB_E_NOMEM ? "out of memory" : err.msg);
+    else if (!failed)
+        printf("picture in '%s'\n", path);
+}
+
 static void help(void)
 {
     printf("a move      h0,1 or v2,3 or 13 (Dots-and-Boxes), 0,0-0,1 (Cram)\n"
@@ -250,6 +280,7 @@ static void help(void)
            "pv          the perfect game from here\n"
            "show        the board again\n"
            "save diagram|moves|problem FILE\n"
+           "svg FILE    a picture of the position\n"
            "quit, q     leave (so does the end of the input)\n");
 }
 
@@ -337,6 +368,8 @@ static int command(game *g, char *line)
     }
     if (strcmp(c, "save") == 0)
         return save(g, words[1], words[2]), 0;
+    if (strcmp(c, "svg") == 0)
+        return picture(g, words[1]), 0;
     int m = strcmp(c, "best") == 0 || strcmp(c, "*") == 0 ? best_move(g) : parse_move(g, c);
     if (m < 0) {
         if (strcmp(c, "best") == 0 || strcmp(c, "*") == 0)

@@ -23,7 +23,7 @@
 #include "common/text_input.h"
 #include "cram/cram.h"
 
-enum { OPT_JSON = 1, OPT_MOVES, OPT_DBN, OPT_CELLS, OPT_BOARD, OPT_BATCH, OPT_PV, OPT_RAW };
+enum { OPT_JSON = 1, OPT_MOVES, OPT_DBN, OPT_CELLS, OPT_BOARD, OPT_BATCH, OPT_PV, OPT_RAW, OPT_SVG };
 
 static const rdb_tool_option query_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
@@ -49,13 +49,16 @@ static const rdb_tool_option query_options[] = {
     {OPT_PV, "pv", 0, NULL, "also the perfect game from the position"},
     {OPT_RAW, "raw", 0, NULL,
      "on a problem's database, also the board of net future boxes"},
+    {OPT_SVG, "svg", 0, "FILE",
+     "also write a picture of the position, every move's value on it and\n"
+     "the best moves in green, as SVG to FILE"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout (one a line with --batch)"},
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_query_command = {
     "query",
-    "--dir DIR [--json] [--pv] [FILE]\n"
-    "--dir DIR [--json] [--pv] --moves MOVES | --dbn BITS | --cells CELLS\n"
+    "--dir DIR [--json] [--pv] [--svg FILE] [FILE]\n"
+    "--dir DIR [--json] [--pv] [--svg FILE] --moves MOVES | --dbn BITS | --cells CELLS\n"
     "--dir DIR --batch [--json] [FILE]",
     "The value of a position and of every move, from a database, the best\n"
     "moves first and marked '*' on the board. The position is a diagram in\n"
@@ -139,6 +142,7 @@ int rdb_cmd_query(int argc, char **argv)
         case OPT_BATCH: q.batch = 1; break;
         case OPT_PV: q.pv = 1; break;
         case OPT_RAW: q.raw = 1; break;
+        case OPT_SVG: q.svg = v; break;
         case RDB_OPT_MEMORY:
             if (rdb_parse_long(v, 0, 1L << 30, &q.memory_mb) != 0)
                 return rdb_tool_bad(cmd, "bad --memory '%s' (megabytes)", v);
@@ -162,6 +166,8 @@ int rdb_cmd_query(int argc, char **argv)
         return rdb_tool_bad(cmd, "give the position one way: --moves, --dbn, --cells or FILE");
     if (q.batch && given - (q.file != NULL))
         return rdb_tool_bad(cmd, "--batch reads its positions from FILE or standard input");
+    if (q.batch && q.svg)
+        return rdb_tool_bad(cmd, "--svg draws one position; not with --batch");
 
     rdb_error err;
     rdb_tool_db db;

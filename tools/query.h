@@ -13,6 +13,7 @@ typedef struct {
     const char *dir;
     const char *file;          /* the position's file; NULL: standard input */
     const char *moves, *dbn, *cells;
+    const char *svg;            /* --svg: the picture's file, or NULL */
     int board_rows, board_cols; /* --board (Cram), 0 when not given */
     int json, batch, pv, raw;
     long memory_mb;             /* --batch holds the database in memory up to this */

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "query.h"
+#include "query_picture.h"
 
 #include "cram/cram.h"
 
@@ -98,8 +99,11 @@ static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_
         if (q->pv)
             st = rdb_tool_dots_perfect_game(p, db, pos, 0, &err);
     }
+    int rc = st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+    if (q->svg && rdb_query_dots_svg(q->svg, db, pos, r) && !rc)
+        rc = 1;
     free(r);
-    return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+    return rc;
 }
 
 static int answer_cram(rdb_probe *p, const rdb_query_request *q,
@@ -128,8 +132,11 @@ static int answer_cram(rdb_probe *p, const rdb_query_request *q,
         if (q->pv)
             st = rdb_tool_cram_perfect_game(p, r, 0, &err);
     }
+    int rc = st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+    if (q->svg && rdb_query_cram_svg(q->svg, r) && !rc)
+        rc = 1;
     free(r);
-    return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
+    return rc;
 }
 
 int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
