@@ -58,6 +58,11 @@ b=$(printf '%s' "$end" | sed 's/^end: A \([0-9]*\), B \([0-9]*\).*/\2/')
 grep -q "'nonsense' is neither a line name" "$T/game.txt" && ok || bad "a wrong command"
 grep -q 'play> h2,2' "$T/game.txt" && bad "quit did not stop" || ok
 
+# play's picture is query's picture of the same position
+printf 'h1,1\nv0,1\nsvg %s\n' "$T/play.svg" | $R play --dir "$T/d33" > /dev/null
+$R query -d "$T/d33" --moves 'h1,1 v0,1' --svg "$T/query.svg" > /dev/null
+[ -s "$T/play.svg" ] && cmp -s "$T/play.svg" "$T/query.svg" && ok || bad "play's svg differs from query's"
+
 # beginning from a position, and bad beginnings
 printf 'show\n' | $R play --dir "$T/d33" --moves 'h0,0 h0,1' > "$T/g2.txt"
 grep -q '^A to move' "$T/g2.txt" && ok || bad "--moves: $(cat "$T/g2.txt")"
