@@ -47,34 +47,32 @@ enum {
 static const rdb_tool_option export_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required; its build finished)"},
     {OPT_FORMAT, "format", 'f', "FORMAT",
-     "csv (a header line, then one line per position; the default) or\n"
-     "jsonl (one JSON object per line)"},
+     "csv (a header line, then a line per position; the\n"
+     "default) or jsonl (one JSON object per line)"},
     {OPT_OUTPUT, "output", 'o', "FILE", "write to FILE instead of standard output"},
-    {OPT_MAX_OPEN, "max-open", 0, "N",
-     "only positions with at most N open lines (free cells)"},
     {OPT_MIN_OPEN, "min-open", 0, "N",
-     "only positions with at least N open lines (free cells): an opening\n"
-     "book is the positions near the start, which have many"},
+     "only positions with at least N open lines (free\n"
+     "cells): an opening book, near the start, has many"},
+    {OPT_MAX_OPEN, "max-open", 0, "N", "only positions with at most N open lines (free cells)"},
     {OPT_LEVELS, "levels", 0, "A-B",
-     "only levels A to B (lines drawn beyond the start, cells covered, as\n"
-     "`info` numbers them); A alone is one level"},
+     "only levels A to B (lines drawn beyond the start,\n"
+     "cells covered, as `info` numbers them); A: one level"},
     {OPT_BEST, "best", 'b', NULL,
-     "add each position's best moves: the lines whose move has the\n"
-     "position's value (Cram: the dominoes to a position of nimber 0)"},
+     "add the best moves: the lines whose move has the\n"
+     "position's value (Cram: the dominoes to nimber 0)"},
     {OPT_ALL_IMAGES, "all-images", 'a', NULL,
-     "every position each stored one stands for (its mirror images and\n"
-     "rotations, interchangeable lines swapped), each once, instead of\n"
-     "the stored (canonical) positions only"},
+     "every position a stored one stands for (mirror\n"
+     "images, rotations, interchangeable lines swapped),\n"
+     "each once, not only the stored (canonical) ones"},
     {OPT_MEMORY, "memory", 'm', "MB",
-     "with --best, hold the stored values in memory when they fit in MB\n"
-     "(default 2048); beyond it the moves are read from the files, slower"},
+     "with --best, hold the values in memory when they fit\n"
+     "in MB (default 2048); else read from the files, slower"},
     {RDB_OPT_QUIET, "quiet", 'q', NULL, "no progress and no summary on stderr"},
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_export_command = {
     "export",
-    "--dir DIR [--format csv|jsonl] [--output FILE] [--min-open N] [--max-open N]\n"
-    "[--levels A-B] [--best] [--all-images] [--quiet]",
+    "--dir DIR [--format csv|jsonl] [--output FILE] [--best] [--all-images] ...",
     "Write the positions a database stores, in the levels it kept, with their\n"
     "values: one line each, as CSV or JSON lines (the fields are in\n"
     "retrodb(1), EXPORT). Dots-and-Boxes: the lines as a '0'/'1' string in\n"
@@ -338,6 +336,7 @@ static rdb_status write_record(void *ctx, const rdb_export_position *p, rdb_erro
     if (w->failed_errno)
         return rdb_fail(err, RDB_E_IO, "cannot write '%s': %s", w->name,
                         strerror(w->failed_errno));
+    const size_t start = w->n;
     if (w->jsonl)
         put(w, w->cram ? "{\"cells\":\"" : "{\"lines\":\"", 10);
     put_bits(w, p->board);
@@ -359,8 +358,10 @@ static rdb_status write_record(void *ctx, const rdb_export_position *p, rdb_erro
     }
     if (w->probe) {
         rdb_status st = put_best(w, p, err);
-        if (st != RDB_OK)
+        if (st != RDB_OK) {
+            w->n = start; /* no half record in the output */
             return st;
+        }
     }
     if (w->jsonl)
         put_c(w, '}');

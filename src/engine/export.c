@@ -49,10 +49,11 @@ rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
         uint64_t done = 0, total = rdb_layout_total_positions(&ex->db.lay);
         for (size_t i = 0; i < man.n; i++)
             done += man.e[i].entries;
+        double pct = total ? 100.0 * (double)done / (double)total : 0.0;
         st = rdb_fail(err, RDB_E_MISSING,
-                      "the build in '%s' is not finished (%.0f%% done): run the same build "
+                      "the build in '%s' is not finished (%.1f%% done): run the same build "
                       "command to carry on, then export",
-                      dir, total ? 100.0 * (double)done / (double)total : 0.0);
+                      dir, pct > 99.9 ? 99.9 : pct);
         rdb_manifest_free(&man);
         rdb_db_free(&ex->db);
         free(ex);
