@@ -1,6 +1,7 @@
 #!/bin/bash
 # Command-line tests of `retrodb export`: a 2x3 Dots-and-Boxes database, a
-# 2x2 one with loony analysis and a 3x4 Cram table exported whole, every
+# 2x2 one with loony analysis, a Swedish 3x3, a start with chain
+# pseudo-lines and a 3x4 Cram table exported whole, every
 # record held against the probe by tests/export/check.c (value, loony
 # mark, best moves, the '0'/'1' string against the line names); the counts
 # against `info`; every image of every position exactly once; a sample
@@ -83,6 +84,17 @@ check_all "2x2 --loony" "$T/d22l" "$T/d22l.csv"
 grep -q ',\^,' "$T/d22l.csv" && grep -q ',v,' "$T/d22l.csv" && ok || bad "no loony mark exported"
 equal "loony jsonl" "$($R export --dir "$T/d22l" --format jsonl --quiet |
     jq -c 'select(.loony | test("^[v^]?$"))' | wc -l)" "$(stored "$T/d22l")"
+
+# --- a start with lines drawn (Swedish: 12 open lines), and chain pseudo-lines ---
+$R build dots 3x3 --variant swedish --dir "$T/s33" --quiet > /dev/null || bad "build swedish"
+$R export --dir "$T/s33" --best --all-images --quiet > "$T/s33.csv" || bad "export swedish"
+check_all "swedish 3x3 --all-images" "$T/s33" "$T/s33.csv"
+equal "swedish images" "$(tail -n +2 "$T/s33.csv" | cut -d, -f1 | sort -u | wc -l)" 4096
+printf '+-+-+ +\n|   | |\n+ + + +\n|   | |\n+-+-+-+\n' > "$T/chains.txt"
+$R build dots --start "$T/chains.txt" --chains --dir "$T/ch" --quiet > /dev/null || bad "build chains"
+$R export --dir "$T/ch" --best --all-images --quiet > "$T/ch.csv" || bad "export chains"
+check_all "chains --all-images" "$T/ch" "$T/ch.csv"
+equal "chains: two pseudo-lines" "$(($(wc -l < "$T/ch.csv") - 1))" 4
 
 # --- a Cram table ---
 $R export --dir "$T/c34" --best --quiet > "$T/c34.csv" || bad "export cram"
