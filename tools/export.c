@@ -400,7 +400,7 @@ static int open_best(writer *w, const export_args *a, const rdb_export *ex)
     if (st != RDB_OK && st != RDB_E_NOMEM)
         return rdb_tool_report(st, &err);
     if (st == RDB_E_NOMEM && !a->quiet)
-        fprintf(stderr, "retrodb export: %s; reading the moves from the files\n", err.msg);
+        fprintf(stderr, "export: %s; reading the moves from the files\n", err.msg);
     const int nbits = w->db->lay.nbits, step = w->db->game->move_bits;
     for (int l = 0; l <= nbits; l++)
         w->best_known[l] = l + step > nbits || rdb_export_level_kept(ex, l + step);
