@@ -102,6 +102,12 @@ $(BUILD)/tools/picture.o: tools/picture.c tools/picture.h
 $(BUILD)/test_runner: $(TEST_OBJ) $(BUILD)/tools/picture.o $(LIB)
 	$(CC) $(CFLAGS_ALL) $(TEST_OBJ) $(BUILD)/tools/picture.o $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL) -o $@
 
+# tests/export.sh holds every exported record against the probe with this
+# program, which uses the public headers only, as a program reading a book would
+$(BUILD)/export_check: tests/export/check.c $(LIB_HDR) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
+
 lib: $(SHLIB) $(STLIB)
 
 $(PIC_BUILD)/src/%.o: src/%.c $(LIB_HDR)
@@ -139,7 +145,7 @@ include tests/faultinject/faultinject.mk
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: $(BIN)/retrodb $(BUILD)/test_runner
+test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	bash tests/architecture.sh
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
@@ -151,6 +157,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/svg.sh
+	RETRODB=$(BIN)/retrodb EXPORT_CHECK=$(BUILD)/export_check bash tests/export.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
 	$(MAKE) --no-print-directory fuzz-replay

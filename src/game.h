@@ -19,9 +19,10 @@
  *     the children's nimbers for Cram), applied over all neighbours between
  *     slice_begin and slice_finish, so that a game keeps its fast paths;
  *   - its positions as users write them (board positions: Dots-and-Boxes
- *     lines by line id, Cram cells by r*C + c), their moves, the value of
- *     a move from its child's stored value (the edge rule), and how a
- *     stored byte reads as a value;
+ *     lines by line id, Cram cells by r*C + c), both ways to and from the
+ *     universe's positions, their moves, the value of a move from its
+ *     child's stored value (the edge rule), and how a stored byte reads as
+ *     a value;
  *   - optionally, a search for positions of levels a build did not keep.
  *
  * Adding a game is one folder that fills an rdb_game, plus one line in the
@@ -131,6 +132,9 @@ typedef struct {
     rdb_status (*check)(const void *game, uint64_t b, rdb_error *err);
     /* Universe position (layout order) of a checked board position. */
     uint64_t (*position)(const void *game, uint64_t b);
+    /* The board position of a universe position (layout order): the
+     * inverse of position, the start's lines included. */
+    uint64_t (*board)(const void *game, uint64_t pos);
     /* Draw a universe position (layout order) as a diagram. */
     void (*print)(const void *game, FILE *out, uint64_t pos);
     /* The moves of a checked board position, in the game's order; returns

@@ -28,7 +28,7 @@ json_ok() {
 }
 
 # --- help: every subcommand, three ways; exit 0, the usage on stdout ---
-for cmd in "build dots" "build cram" query info status verify "solve dots" "solve cram"; do
+for cmd in "build dots" "build cram" query info status verify export "solve dots" "solve cram"; do
     # shellcheck disable=SC2086
     for form in "$cmd --help" "$cmd -h" "help $cmd"; do
         out=$($R $form 2>/dev/null)

@@ -74,6 +74,11 @@ static uint64_t cram_position(const void *game, uint64_t covered)
     return cram_rules_position(game, covered);
 }
 
+static uint64_t cram_board_of(const void *game, uint64_t pos)
+{
+    return cram_rules_cells(game, pos);
+}
+
 static void cram_print(const void *game, FILE *out, uint64_t pos)
 {
     const cram_rules *r = game;
@@ -133,6 +138,7 @@ const rdb_game cram_game_entry = {
     .slice_finish = cram_slice_finish,
     .check = cram_check,
     .position = cram_position,
+    .board = cram_board_of,
     .print = cram_print,
     .moves = cram_moves,
     .move_value = cram_move_value,

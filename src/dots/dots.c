@@ -150,6 +150,12 @@ static uint64_t dots_position(const void *game, uint64_t lines)
     return dots_rules_position(&((const dots_state *)game)->rules, lines);
 }
 
+static uint64_t dots_board_of(const void *game, uint64_t pos)
+{
+    const dots_state *d = game;
+    return dots_rules_lines(&d->rules, &d->game, pos);
+}
+
 static void dots_print(const void *game, FILE *out, uint64_t pos)
 {
     const dots_state *d = game;
@@ -232,6 +238,7 @@ const rdb_game dots_game_entry = {
     .slice_finish = dots_slice_finish,
     .check = dots_check,
     .position = dots_position,
+    .board = dots_board_of,
     .print = dots_print,
     .moves = dots_moves,
     .move_value = dots_move_value,

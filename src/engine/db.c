@@ -325,3 +325,34 @@ void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)
         id->counts[g] = (uint32_t)s->counts[g];
     id->entries = s->size;
 }
+
+rdb_status rdb_db_repair_hint(rdb_status st, rdb_error *err)
+{
+    if (st == RDB_E_CORRUPT) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; running the same build command again redoes a damaged slice");
+    }
+    return st;
+}
+
+/* A build runs from the full position down, so this is settled once level
+ * 0 is; every level is still checked, so that a slice forgotten after
+ * damage counts as not done. */
+int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man)
+{
+    const rdb_layout *lay = &db->lay;
+    for (int level = 0; level <= lay->nbits; level++) {
+        if (rdb_level_deleted(man->deleted, level))
+            continue;
+        rdb_slice *slices;
+        int ns = rdb_level_slices(lay, level, &slices);
+        int done = ns >= 0;
+        for (int i = 0; i < ns && done; i++)
+            done = rdb_manifest_find(man, &slices[i]) != NULL;
+        free(slices);
+        if (!done)
+            return 0;
+    }
+    return 1;
+}

@@ -22,6 +22,7 @@
 #include "common/path.h"
 #include "game.h"
 #include "layout/layout.h"
+#include "store/manifest.h"
 #include "store/slicefile.h"
 
 typedef struct {
@@ -71,6 +72,14 @@ rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_
  * identity); sf->path names it for messages. */
 rdb_status rdb_slice_open_in(const rdb_db *db, const rdb_slice *s, rdb_slice_file *sf,
                              rdb_error *err);
+
+/* Whether the manifest records every slice of every level it does not
+ * record as deleted: the build has finished. */
+int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man);
+
+/* st, with the words every reader adds to a damaged slice's message
+ * (RDB_E_CORRUPT): the build that made it redoes it. */
+rdb_status rdb_db_repair_hint(rdb_status st, rdb_error *err);
 
 /* The identity a slice's file must carry. */
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);

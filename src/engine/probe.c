@@ -58,38 +58,6 @@ struct rdb_probe {
     size_t nloaded;
 };
 
-/* Whether the manifest records every slice of every level it does not
- * record as deleted: the build has finished. A build runs from the full
- * position down, so this is settled once level 0 is; every level is still
- * checked, so that a slice forgotten after damage counts as not done. */
-static int build_complete(const rdb_layout *lay, const rdb_manifest *man)
-{
-    for (int level = 0; level <= lay->nbits; level++) {
-        if (rdb_level_deleted(man->deleted, level))
-            continue;
-        rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
-        int done = ns >= 0;
-        for (int i = 0; i < ns && done; i++)
-            done = rdb_manifest_find(man, &slices[i]) != NULL;
-        free(slices);
-        if (!done)
-            return 0;
-    }
-    return 1;
-}
-
-/* A damaged slice file is redone by the build that made it: say so. */
-static rdb_status with_repair_hint(rdb_status st, rdb_error *err)
-{
-    if (st == RDB_E_CORRUPT) {
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n,
-                 "; running the same build command again redoes a damaged slice");
-    }
-    return st;
-}
-
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
 {
     *out = NULL;
@@ -109,7 +77,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         return st;
     }
     p->deleted = man.deleted;
-    p->complete = build_complete(&p->db.lay, &man);
+    p->complete = rdb_db_build_complete(&p->db, &man);
     uint64_t done = 0, total = rdb_layout_total_positions(&p->db.lay);
     for (size_t i = 0; i < man.n; i++)
         done += man.e[i].entries;
@@ -175,7 +143,7 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
                         "running the same build command again redoes it",
                         s->level, p->db.dir, c->sf.path);
     if (st != RDB_OK)
-        return with_repair_hint(st, err);
+        return rdb_db_repair_hint(st, err);
     c->used = 1;
     c->slice = *s;
     c->stamp = ++p->clock;
@@ -305,7 +273,7 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     size_t n; /* rdb_slice_open refused any frame size but RDB_FRAME_ENTRIES */
     st = rdb_slice_read_frame(sf, frame, c->values, &n, err);
     if (st != RDB_OK)
-        return with_repair_hint(st, err);
+        return rdb_db_repair_hint(st, err);
     c->used = 1;
     c->slice = *s;
     c->frame = frame;
