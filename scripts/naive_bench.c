@@ -3,7 +3,10 @@
  * on one board, as the baseline scripts/bench.sh compares the builder with.
  *
  * usage: naive_bench R C [empty|swedish|icelandic]
- * prints: "<seconds> <value of the start position>"
+ * prints: "<seconds> <value of the start position>", then one line
+ * "<line id> <value>" for every move from the start (the value of drawing
+ * that line, for the player who draws it), so that the opening moves can
+ * be held against a database's too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +43,13 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("%.2f %d\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
            naive_value(&t, start));
+    for (int l = 0; l < t.board.nlines; l++) {
+        if (start >> l & 1)
+            continue;
+        int boxes = naive_boxes(&t.board, start, l);
+        int child = naive_value(&t, start | 1ULL << l);
+        printf("%d %d\n", l, boxes ? boxes + child : -child);
+    }
     naive_free(&t);
     return 0;
 }

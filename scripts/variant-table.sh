@@ -44,12 +44,38 @@ start_lines() { # variant rows cols
 }
 open_lines() { echo $((2 * $2 * $3 + $2 + $3 - $(start_lines "$@"))); }
 
+# the naive table's value of the start (first line) and its opening moves
+# as JSON [{line, value}] sorted by name (second line), into FILE
+naive_route() { # variant rows cols FILE
+    build/naive_bench "$2" "$3" "$1" > "$4.raw" || return 1
+    head -1 "$4.raw" | awk '{print $2}' > "$4"
+    tail -n +2 "$4.raw" | awk -v R="$2" -v C="$3" '{
+        id = $1; nh = (R + 1) * C
+        if (id < nh) name = "h" int(id / C) "," (id % C)
+        else { id -= nh; name = "v" int(id / (C + 1)) "," (id % (C + 1)) }
+        printf "%s{\"line\":\"%s\",\"value\":%d}", (NR > 1 ? "," : "["), name, $2 }
+        END { print "]" }' | jq -c 'sort_by(.line)' >> "$4"
+}
+
+# a result of an earlier version of this script, whose naive route had
+# only the start's value: add the opening moves
+complete_naive() { # result variant rows cols
+    jq -e '.second_opening == null and (.second_route | startswith("naive"))' "$1" > /dev/null || return 0
+    naive_route "$2" "$3" "$4" "$1.naive" || return 1
+    jq --argjson moves "$(tail -n +2 "$1.naive")" '.second_opening = $moves' "$1" > "$1.tmp" &&
+        mv "$1.tmp" "$1"
+    rm -f "$1.naive" "$1.naive.raw"
+}
+
 one_board() { # variant:RxC
     local variant=${1%%:*} board=${1#*:}
     local rows=${board%x*} cols=${board#*x}
     local name=$variant-$board dir=$OUT/$variant-$board
     local result=$OUT/$name.json
-    [ -s "$result" ] && return 0
+    if [ -s "$result" ]; then
+        complete_naive "$result" "$variant" "$rows" "$cols"
+        return
+    fi
     local start open keep
     start=$(start_lines "$variant" "$rows" "$cols")
     open=$(open_lines "$variant" "$rows" "$cols")
@@ -88,7 +114,9 @@ one_board() { # variant:RxC
     local route value2 moves2="null"
     if [ "$open" -le "$NAIVE_MAX" ]; then
         route="naive full table (tests/naive_dots.c)"
-        value2=$(build/naive_bench "$rows" "$cols" "$variant" | awk '{print $2}')
+        naive_route "$variant" "$rows" "$cols" "$OUT/$name.naive" || return 1
+        value2=$(head -1 "$OUT/$name.naive")
+        moves2=$(tail -n +2 "$OUT/$name.naive")
     else
         route="solve dots --first-moves"
         if timeout "$SOLVE_TIMEOUT" "$R" solve dots "$board" --variant "$variant" --first-moves \
