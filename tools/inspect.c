@@ -204,6 +204,29 @@ static int print_json_params(const rdb_db *db, const char *dir)
     return rc;
 }
 
+/* The speed of a build over the slices that recorded their time: the
+ * figures `info` prints to compare machines. */
+typedef struct {
+    uint64_t positions;     /* of the timed slices */
+    double seconds;         /* wall time computing and writing them */
+    double per_second, ns;  /* 0 when nothing was timed */
+} build_speed;
+
+static void total_speed(const rdb_db *db, const rdb_manifest *man, build_speed *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    for (int level = db->lay.nbits; level >= 0; level--) {
+        level_summary ls;
+        summarize_level(db, man, level, &ls);
+        sp->positions += ls.timed_positions;
+        sp->seconds += ls.seconds;
+    }
+    if (sp->seconds > 0 && sp->positions > 0) {
+        sp->per_second = (double)sp->positions / sp->seconds;
+        sp->ns = sp->seconds * 1e9 / (double)sp->positions;
+    }
+}
+
 int rdb_cmd_info(int argc, char **argv)
 {
     inspect_args a;
@@ -236,8 +259,11 @@ int rdb_cmd_info(int argc, char **argv)
         printf(",\"bits\":%d,\"symmetries\":%d,\"groups\":[", db.lay.nbits, db.lay.ntransforms);
         for (int g = 0; g < db.lay.ngroups; g++)
             printf("%s%d", g ? "," : "", db.lay.size[g]);
-        printf("],\"positions\":%llu,\"ideal_positions\":%.0f,\"levels\":[",
-               (unsigned long long)stored, ideal);
+        build_speed sp;
+        total_speed(&db, &man, &sp);
+        printf("],\"positions\":%llu,\"ideal_positions\":%.0f,\"build_seconds\":%.3f,"
+               "\"positions_per_second\":%.0f,\"ns_per_position\":%.2f,\"levels\":[",
+               (unsigned long long)stored, ideal, sp.seconds, sp.per_second, sp.ns);
         for (int level = db.lay.nbits; level >= 0; level--) {
             level_summary ls;
             summarize_level(&db, &man, level, &ls);
@@ -283,6 +309,15 @@ int rdb_cmd_info(int argc, char **argv)
         else
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ls.slices, ls.done,
                    ls.positions, ls.bytes);
+    }
+    build_speed sp;
+    total_speed(&db, &man, &sp);
+    if (sp.seconds > 0) {
+        char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX];
+        printf("speed       %s positions in %s of building: %.1f M positions a second,\n"
+               "            %.1f ns a position (wall time, every thread)\n",
+               rdb_human_count(sp.positions, h1, sizeof h1),
+               rdb_human_duration(sp.seconds, h2, sizeof h2), sp.per_second / 1e6, sp.ns);
     }
     rdb_manifest_free(&man);
     rdb_db_free(&db);
