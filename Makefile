@@ -69,7 +69,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query install uninstall clean
+.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -211,6 +211,12 @@ check-long: deps
 bench-dots: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_dots_solver.sh
+
+# The slice kernel against an earlier commit (BASE, default HEAD~1),
+# built in a temporary folder and timed in the same run.
+bench-kernel: deps
+	@$(MAKE) --no-print-directory all
+	bash scripts/bench_kernel.sh $(BASE)
 
 # How many positions a second `query --batch` answers (and one process a
 # position, for comparison).
