@@ -4,15 +4,17 @@
 # test of the installed library, which builds a C++ program against it and
 # lints the man pages; jq, with which the tests read the JSON the program
 # writes). With --fuzz, also clang
-# and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
+# and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
+# with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need.
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
 
 packages="libzstd-dev check pkg-config gcc make g++ mandoc jq"
-if [ "${1:-}" = "--fuzz" ]; then
-    packages="$packages clang libclang-rt-dev"
-fi
+case "${1:-}" in
+--fuzz) packages="$packages clang libclang-rt-dev" ;;
+--mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;
+esac
 
 need=""
 for pkg in $packages; do
