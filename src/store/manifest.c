@@ -343,15 +343,71 @@ rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice
     return rdb_manifest_append_entries(m, dir, &e, 1, err);
 }
 
+/* Key order, then record order: the last record of a slice last. */
+static int key_seq_cmp(const void *a, const void *b)
+{
+    const rdb_manifest_entry *x = a, *y = b;
+    int c = key_cmp(x, y);
+    if (c)
+        return c;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t n,
                             rdb_error *err)
 {
-    for (size_t i = 0; i < n; i++) {
-        rdb_manifest_entry copy = e[i];
+    if (n == 1) {
+        rdb_manifest_entry copy = e[0];
         copy.seq = m->seq++;
-        if (put(m, &copy) != 0)
-            return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+        return put(m, &copy) == 0 ? RDB_OK : rdb_fail(err, RDB_E_NOMEM, "out of memory");
     }
+    if (n == 0)
+        return RDB_OK;
+    /* A batch (a level's records from other processes, in no useful
+     * order) is sorted and merged in one pass: inserting each would move
+     * the records above it every time. */
+    if (m->n + n > m->cap) {
+        size_t cap = m->cap ? m->cap : 256;
+        while (cap < m->n + n)
+            cap *= 2;
+        rdb_manifest_entry *ne = realloc(m->e, cap * sizeof *ne);
+        if (!ne)
+            return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+        m->e = ne;
+        m->cap = cap;
+    }
+    rdb_manifest_entry *batch = malloc(n * sizeof *batch);
+    if (!batch)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        batch[i] = e[i];
+        batch[i].seq = m->seq++;
+    }
+    qsort(batch, n, sizeof *batch, key_seq_cmp);
+    size_t k = 0; /* the batch with each slice once, its last record */
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && key_cmp(&batch[k - 1], &batch[i]) == 0)
+            batch[k - 1] = batch[i];
+        else
+            batch[k++] = batch[i];
+    }
+    /* merge from the back into room for both; a slice in both keeps the
+     * batch's record, the later one */
+    size_t i = m->n, j = k, out = m->n + k;
+    while (j > 0) {
+        if (i > 0 && key_cmp(&m->e[i - 1], &batch[j - 1]) > 0) {
+            m->e[--out] = m->e[--i];
+        } else {
+            if (i > 0 && key_cmp(&m->e[i - 1], &batch[j - 1]) == 0)
+                i--;
+            m->e[--out] = batch[--j];
+        }
+    }
+    /* records replaced leave a gap below the merged ones: close it */
+    if (out > i)
+        memmove(m->e + i, m->e + out, (m->n + k - out) * sizeof *m->e);
+    m->n = i + (m->n + k - out);
+    free(batch);
     return RDB_OK;
 }
 
