@@ -33,6 +33,7 @@ typedef struct {
     int by_count;            /* RETRODB_MPI_SHARE=count: slices dealt out
                                 by count, for comparing with by size */
     rdb_level_work *sum;     /* the root: each rank's work over the job */
+    int levels;              /* levels ended so far */
     char (*host)[MPI_MAX_PROCESSOR_NAME];
 } mpi_ctx;
 
@@ -192,6 +193,7 @@ static rdb_status mpi_level_end(const rdb_distribution *d, rdb_manifest *m, cons
     mpi_ctx *c = d->ctx;
     const int R = d->ranks;
     memset(out, 0, sizeof *out);
+    c->levels++;
     /* the root removes the part once its records are in the manifest:
      * this rank's next record must go to a new part, not the removed one */
     rdb_manifest_close(m);
@@ -309,7 +311,8 @@ static void report(const rdb_distribution *d)
 static void mpi_finish(const rdb_distribution *d, rdb_status st, int quiet)
 {
     const mpi_ctx *c = d->ctx;
-    if (d->rank == 0 && !quiet && c->sum && st != RDB_E_INPUT)
+    (void)st;
+    if (d->rank == 0 && !quiet && c->levels > 0)
         report(d);
     MPI_Barrier(c->comm);
 }
