@@ -86,6 +86,10 @@ printf '+ + + +\n|\n+ + + +\n\n+-+ + +\n\n+ + + +\n' > "$T/start.txt"
 "$RETRODB" build dots --start "$T/start.txt" --dir "$T/start-ref" --quiet > /dev/null
 mpi 2 build dots --start "$T/start.txt" --dir "$T/start" --quiet > /dev/null || bad "--start with 2 ranks"
 same_files "$T/start" "$T/start-ref" && ok || bad "--start with 2 ranks differs from retrodb build"
+P=$(cd "$(dirname "$0")/../data/problems" && pwd)
+"$RETRODB" build dots --problem "$P/middle-3x3.txt" --dir "$T/problem-ref" --quiet > /dev/null
+mpi 3 build dots --problem "$P/middle-3x3.txt" --dir "$T/problem" --quiet > /dev/null || bad "--problem with 3 ranks"
+same_files "$T/problem" "$T/problem-ref" && ok || bad "--problem with 3 ranks differs from retrodb build (PROBLEM included)"
 
 # --- refusals: every rank stops with the root's message and exit code ---
 out=$(mpi 2 build dots 3x3 --variant swedish --dir "$T/talk" 2>&1)
