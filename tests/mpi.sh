@@ -90,6 +90,9 @@ P=$(cd "$(dirname "$0")/../data/problems" && pwd)
 "$RETRODB" build dots --problem "$P/middle-3x3.txt" --dir "$T/problem-ref" --quiet > /dev/null
 mpi 3 build dots --problem "$P/middle-3x3.txt" --dir "$T/problem" --quiet > /dev/null || bad "--problem with 3 ranks"
 same_files "$T/problem" "$T/problem-ref" && ok || bad "--problem with 3 ranks differs from retrodb build (PROBLEM included)"
+"$RETRODB" build dots --problem "$P/middle-3x3.txt" --chains --dir "$T/chains-ref" --quiet > /dev/null
+mpi 3 build dots --problem "$P/middle-3x3.txt" --chains --dir "$T/chains" --quiet > /dev/null || bad "--chains with 3 ranks"
+same_files "$T/chains" "$T/chains-ref" && ok || bad "--chains with 3 ranks differs from retrodb build"
 
 # --- refusals: every rank stops with the root's message and exit code ---
 out=$(mpi 2 build dots 3x3 --variant swedish --dir "$T/talk" 2>&1)
@@ -162,9 +165,11 @@ checksums "$T/locked" | diff -q - "$DATA/3x4.txt" > /dev/null && ok || bad "3x4 
 
 # --- SIGKILL at random moments, resumed with another number of ranks ---
 # Each run resumes the same folder with 1, 2 or 3 ranks, or retrodb alone;
-# a kill goes to one rank (which takes the job down) or to mpirun.
+# a kill goes to one rank (which takes the job down) or to mpirun. A run
+# that finishes before its kill ends the chain, which is then checked, and
+# a new chain starts.
 RANDOM=4242
-kills=0 attempts=0
+kills=0 attempts=0 chains=0
 rm -rf "$T/killed"
 while [ "$kills" -lt "$KILLS" ] && [ "$attempts" -lt $((3 * KILLS)) ]; do
     attempts=$((attempts + 1))
@@ -175,7 +180,12 @@ while [ "$kills" -lt "$KILLS" ] && [ "$attempts" -lt $((3 * KILLS)) ]; do
     sleep "$((RANDOM % 3)).$(printf '%03d' $((RANDOM % 1000)))"
     ranks=$(pgrep -P "$job")
     if [ -z "$ranks" ]; then
+        # the job ended before its kill: check the chain, start a new one
         wait "$job"
+        chains=$((chains + 1))
+        checksums "$T/killed" | diff -q - "$DATA/3x4.txt" > /dev/null && ok ||
+            bad "3x4 chain $chains, finished after kills: checksums"
+        rm -rf "$T/killed"
         continue
     fi
     if [ $((attempts % 3)) = 0 ]; then
@@ -207,7 +217,7 @@ mpi 2 build dots 3x4 --dir "$T/killed" --quiet > /dev/null || bad "resume after 
 checksums "$T/killed" | diff -q - "$DATA/3x4.txt" > /dev/null && ok || bad "3x4 killed $kills times: checksums"
 same_files "$T/killed" "$T/ref-3x4" && ok || bad "3x4 killed $kills times: files differ"
 ls "$T"/killed/MANIFEST.* "$T"/killed/*/*/*.tmp > /dev/null 2>&1 && bad "parts or temporary files left" || ok
-echo "mpi kills: $kills kills over $attempts runs" >&2
+echo "mpi kills: $kills kills over $attempts runs, $chains chains finished in between" >&2
 
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
