@@ -43,7 +43,7 @@ else
     "$RETRODB" build dots "$BOARD" --dir "$T/ref" "${opts[@]}" --quiet > /dev/null
     t1=$(now)
     checksums "$T/ref" > "$T/ref.sums"
-    printf '%-12s %8.2f s\n' "retrodb" "$(echo "$t1 - $t0" | bc)"
+    printf '%-12s %8.2f s\n' "retrodb" "$(awk "BEGIN {print $t1 - $t0}")"
     rm -rf "$T/ref"
 fi
 
@@ -53,7 +53,7 @@ for n in $RANKS; do
         "${opts[@]}" > /dev/null 2> "$T/np$n.log"
     t1=$(now)
     same=$(checksums "$T/np$n" | cmp -s - "$T/ref.sums" && echo "same checksums" || echo "CHECKSUMS DIFFER")
-    printf '%-12s %8.2f s  %s\n' "$n rank(s)" "$(echo "$t1 - $t0" | bc)" "$same"
+    printf '%-12s %8.2f s  %s\n' "$n rank(s)" "$(awk "BEGIN {print $t1 - $t0}")" "$same"
     # the job's per-rank report, and how uneven the levels were
     sed -n '/^rank  host/,$p' "$T/np$n.log" | grep -v '^database in'
     awk '/ranks busy/ {split($4, b, "\\.\\."); lo += b[1]; hi += b[2]} END {if (hi > 0)
