@@ -14,6 +14,11 @@
 #   make install    PREFIX=/usr/local DESTDIR=: the program, both libraries,
 #                   the public headers, retrodb.pc and the man pages
 #   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
+#   make mpi        bin/retrodb-mpi, the build run as the ranks of an MPI job
+#                   (needs an MPI: make deps-mpi installs Open MPI)
+#   make check-mpi  the MPI builds against the recorded checksums, killed
+#                   and resumed with other rank counts (skipped without MPI)
+#   make bench-mpi  the MPI overhead benchmark: 1, 2 and 4 ranks (minutes)
 #   make clean
 
 CC      ?= gcc
@@ -69,12 +74,15 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
+.PHONY: all lib deps deps-mpi mpi check-mpi bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
 deps:
 	@sh scripts/install-deps.sh
+
+deps-mpi:
+	@sh scripts/install-deps.sh --mpi
 
 $(BUILD)/src/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -92,6 +100,31 @@ $(LIB): $(LIB_OBJ)
 $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) $(EDIT_LIBS) -o $@
+
+# bin/retrodb-mpi: the build subcommands and their helpers with the MPI
+# distribution of tools/mpi/, the only files compiled with mpi.h (by
+# mpicc); the library is the same as bin/retrodb's.
+MPICC   ?= mpicc
+MPI_SRC := tools/build.c tools/build_cram.c tools/cli.c tools/options.c $(wildcard tools/mpi/*.c)
+
+mpi: $(BIN)/retrodb-mpi
+
+$(BIN)/retrodb-mpi: $(MPI_SRC) $(wildcard tools/*.h tools/mpi/*.h) $(LIB_HDR) $(LIB)
+	@command -v $(MPICC) >/dev/null || { echo "mpi: $(MPICC) not found (make deps-mpi installs Open MPI)"; exit 2; }
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_ALL) -Itools $(MPI_SRC) $(LIB) $(LDLIBS_ALL) -o $@
+
+# Skipped, with a message, when no MPI is installed.
+check-mpi: $(BIN)/retrodb
+	@if command -v $(MPICC) >/dev/null && command -v mpirun >/dev/null; then \
+	    $(MAKE) --no-print-directory $(BIN)/retrodb-mpi && \
+	    RETRODB=$(BIN)/retrodb RETRODB_MPI=$(BIN)/retrodb-mpi bash tests/mpi.sh; \
+	else \
+	    echo "check-mpi: skipped, no MPI installed (make deps-mpi)"; \
+	fi
+
+bench-mpi: $(BIN)/retrodb $(BIN)/retrodb-mpi
+	RETRODB=$(BIN)/retrodb RETRODB_MPI=$(BIN)/retrodb-mpi bash scripts/bench_mpi.sh
 
 # The one file of the program the unit tests call (tools/picture.c: its
 # XML escaping, its bytes), compiled on its own for them.
@@ -160,6 +193,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	RETRODB=$(BIN)/retrodb EXPORT_CHECK=$(BUILD)/export_check bash tests/export.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
+	$(if $(SAN),@echo "check-mpi: not under the sanitizers (Open MPI's own allocations)",$(MAKE) --no-print-directory check-mpi)
 	$(MAKE) --no-print-directory fuzz-replay
 
 demo: deps

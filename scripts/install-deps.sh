@@ -7,15 +7,17 @@
 # without it too; libxml2-utils, librsvg2-bin and python3, with which
 # tests/svg.sh checks, renders and reads the pictures of query --svg). With
 # --fuzz, also clang
-# and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need.
+# and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
+# with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need.
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
 
 packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev libxml2-utils librsvg2-bin python3"
-if [ "${1:-}" = "--fuzz" ]; then
-    packages="$packages clang libclang-rt-dev"
-fi
+case "${1:-}" in
+--fuzz) packages="$packages clang libclang-rt-dev" ;;
+--mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;
+esac
 
 need=""
 for pkg in $packages; do

@@ -45,5 +45,18 @@ rule "a public header includes an internal one" '(common|layout|store|engine|dot
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
 rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
 
+# MPI belongs to bin/retrodb-mpi alone: only tools/mpi/ includes mpi.h, so
+# that the library and bin/retrodb build on a machine without an MPI, and
+# only tools/mpi/ includes tools/mpi/'s headers.
+bad=$(grep -l -r -E '^#include [<"]mpi\.h[>"]' src include tools | grep -v '^tools/mpi/')
+bad+=$(includes src/*.[ch] src/*/*.[ch] tools/*.[ch] include/retrodb/*.h | grep -E ': (mpi/.*|mpi_.*)$')
+if [ -z "$bad" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: MPI outside tools/mpi/:"
+    echo "$bad" | sed 's/^/  /'
+fi
+
 echo "architecture: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

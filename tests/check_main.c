@@ -29,6 +29,7 @@ int main(void)
     srunner_add_suite(sr, layout_suite());
     srunner_add_suite(sr, slicefile_suite());
     srunner_add_suite(sr, builder_suite());
+    srunner_add_suite(sr, distribution_suite());
     srunner_add_suite(sr, known_suite());
     srunner_add_suite(sr, probe_suite());
     srunner_add_suite(sr, problem_suite());

@@ -42,6 +42,7 @@ Suite *diagram_suite(void);
 Suite *layout_suite(void);
 Suite *slicefile_suite(void);
 Suite *builder_suite(void);
+Suite *distribution_suite(void);
 Suite *known_suite(void);
 Suite *probe_suite(void);
 Suite *problem_suite(void);

@@ -285,8 +285,10 @@ int rdb_cmd_build_dots(int argc, char **argv)
          * refusals first, then the problem is kept */
         rdb_build_plan plan;
         rdb_status st = rdb_build_plan_make(&opt, &plan, &err);
-        if (st == RDB_OK)
+        /* one writer of PROBLEM when several processes share the build */
+        if (st == RDB_OK && rdb_tool_is_root())
             st = keep_problem(dir, &opt.params, problem_text, &prob, &err);
+        st = rdb_tool_agree(st, &err);
         free(problem_text);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);

@@ -22,6 +22,19 @@
 #include "engine/plan.h"
 #include "retrodb/probe.h"
 
+const rdb_distribution *rdb_tool_distribution = NULL;
+
+int rdb_tool_is_root(void)
+{
+    return !rdb_tool_distribution || rdb_tool_distribution->rank == 0;
+}
+
+rdb_status rdb_tool_agree(rdb_status st, rdb_error *err)
+{
+    const rdb_distribution *d = rdb_tool_distribution;
+    return d ? d->agree(d, st, err) : st;
+}
+
 int rdb_tool_exit_code(rdb_status st)
 {
     switch (st) {
@@ -256,7 +269,9 @@ int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output
     rdb_error err;
     rdb_tool_catch_signals();
     double t0 = rdb_now();
-    rdb_status st = rdb_build(opt, &err);
+    rdb_build_options shared = *opt;
+    shared.dist = rdb_tool_distribution;
+    rdb_status st = rdb_build(&shared, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     if (!opt->quiet)

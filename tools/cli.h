@@ -68,6 +68,19 @@ typedef struct {
 int rdb_tool_build_option(const rdb_tool_command *cmd, int id, const char *value,
                           rdb_build_options *opt, rdb_tool_build_output *out);
 
+/* The processes a build is shared among: NULL (the default) for this
+ * process alone; bin/retrodb-mpi sets its MPI ranks here before it runs a
+ * subcommand. */
+extern const rdb_distribution *rdb_tool_distribution;
+
+/* Whether this process speaks for the build: it alone, or MPI's rank 0. */
+int rdb_tool_is_root(void);
+
+/* A status only the root computed (st elsewhere is RDB_OK) made every
+ * process's, with the root's message in err: the processes of a build then
+ * all go on or all stop. st itself for one process. */
+rdb_status rdb_tool_agree(rdb_status st, rdb_error *err);
+
 /* Run a build whose options are all set: the plan alone (--plan), or the
  * build and then its result, the start position's value included. The
  * exit code. */

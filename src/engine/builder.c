@@ -101,6 +101,8 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
 /* Everything a running build holds. */
 typedef struct {
     const rdb_build_options *opt;
+    const rdb_distribution *dist;
+    int talk;                /* progress and notes on stderr (the root's) */
     rdb_db db;
     rdb_manifest man;
     rdb_kernel kern;
@@ -113,9 +115,14 @@ typedef struct {
 } build_state;
 
 /* Record that a level is no longer kept, then remove its files (in that
- * order: a crash in between leaves files that are merely unused). */
+ * order: a crash in between leaves files that are merely unused). Only the
+ * root touches the folder; the others only note it. */
 static rdb_status delete_level(build_state *b, int level, rdb_error *err)
 {
+    if (b->dist->rank != 0) {
+        b->man.deleted |= 1ULL << (level - 1);
+        return RDB_OK;
+    }
     if (!rdb_level_deleted(b->man.deleted, level)) {
         rdb_status st = rdb_manifest_append_deleted(&b->man, b->opt->dir, level, err);
         if (st != RDB_OK)
@@ -124,7 +131,16 @@ static rdb_status delete_level(build_state *b, int level, rdb_error *err)
     return rdb_sweep_level(&b->db, level, err);
 }
 
-static rdb_status build_level(build_state *b, int level, rdb_error *err)
+/* The slices of a level and how many positions they hold. */
+typedef struct {
+    int slices;
+    uint64_t positions;
+} level_size;
+
+/* Compute this process's share of the level's slices not yet recorded and
+ * make them durable; what it did in *work. */
+static rdb_status build_level(build_state *b, int level, level_size *size, rdb_level_work *work,
+                              rdb_error *err)
 {
     const rdb_db *db = &b->db;
     rdb_slice *slices;
@@ -132,24 +148,29 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
     if (ns < 0)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     /* The writer is idle here, so the manifest can be read. */
-    char *done = calloc((size_t)ns + 1, 1);
+    char *done = calloc(2 * (size_t)ns + 1, 1);
     if (!done) {
         free(slices);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     }
+    char *mine = done + ns;
     for (int i = 0; i < ns; i++)
         done[i] = rdb_manifest_find(&b->man, &slices[i]) != NULL;
-
-    double t0 = rdb_now(), write = 0, read0 = b->nb.read_seconds;
-    uint64_t positions = 0, computed = 0;
     rdb_status st = RDB_OK;
+    if (b->dist->assign(b->dist, slices, ns, done, mine) != 0)
+        st = rdb_fail(err, RDB_E_NOMEM, "out of memory sharing the slices of level %d", level);
+
+    size->slices = ns;
+    size->positions = 0;
     for (int i = 0; i < ns && st == RDB_OK; i++) {
         const rdb_slice *s = &slices[i];
-        positions += s->size;
+        size->positions += s->size;
         if (done[i]) {
             rdb_progress_add(&b->prog, s->size, 0);
             continue;
         }
+        if (!mine[i])
+            continue;
         if (rdb_stop_requested) {
             st = rdb_fail(err, RDB_E_STOPPED,
                           "stopped; finished slices are kept, run the same command to resume");
@@ -176,35 +197,109 @@ static rdb_status build_level(build_state *b, int level, rdb_error *err)
         double w0 = rdb_now();
         rdb_encoded_slice enc;
         st = rdb_slice_encode(path, &id, b->best, db->params.zstd_level, &enc, err);
-        if (st == RDB_OK)
+        if (st == RDB_OK) {
+            work->written_bytes += enc.bytes;
             st = rdb_writer_submit(b->writer, &enc, s, rdb_now() - c0, err);
-        write += rdb_now() - w0;
-        computed += s->size;
+        }
+        work->write += rdb_now() - w0;
+        work->computed += s->size;
         rdb_progress_add(&b->prog, s->size, 1);
     }
     /* Level n-1 reads these files: they must be durable first. */
     double w0 = rdb_now();
     rdb_status dst = rdb_writer_drain(b->writer, st == RDB_OK ? err : NULL);
-    write += rdb_now() - w0;
+    work->write += rdb_now() - w0;
     if (st == RDB_OK)
         st = dst;
     /* level n+step is needed no more (level n-1 reads level n-1+step) */
     rdb_level_cache_drop_above(&b->cache, level + db->game->move_bits - 1);
     b->nb.valid = 0;
-    if (st == RDB_OK)
-        rdb_progress_level(&b->prog, level, ns, positions, computed, rdb_now() - t0,
-                           b->nb.read_seconds - read0, write);
     free(done);
     free(slices);
     return st;
 }
 
-static rdb_status build(const rdb_build_options *opt, rdb_error *err)
+/* The records this process made since the manifest's record number seq0,
+ * in *out (freed by the caller; NULL and 0 when none). */
+static rdb_status records_since(const rdb_manifest *m, size_t seq0, rdb_manifest_entry **out,
+                                size_t *n, rdb_error *err)
 {
-#ifdef _OPENMP
-    if (opt->threads > 0)
-        omp_set_num_threads(opt->threads);
-#endif
+    *out = NULL;
+    *n = 0;
+    if (m->seq == seq0)
+        return RDB_OK;
+    rdb_manifest_entry *e = malloc((m->seq - seq0) * sizeof *e);
+    if (!e)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].seq >= seq0)
+            e[(*n)++] = m->e[i];
+    *out = e;
+    return RDB_OK;
+}
+
+/* Build one level with the other processes, if any: this process's share,
+ * then the level's end, which every process reaches. *end says how the
+ * level went, the same in every process. */
+static rdb_status run_level(build_state *b, int level, rdb_level_end *end, rdb_error *err)
+{
+    const rdb_distribution *d = b->dist;
+    double t0 = rdb_now(), read0 = b->nb.read_seconds;
+    uint64_t bytes0 = b->nb.read_bytes;
+    size_t seq0 = b->man.seq;
+    level_size size = {0, 0};
+    rdb_level_work work;
+    memset(&work, 0, sizeof work);
+    rdb_status st = build_level(b, level, &size, &work, err);
+    work.busy = rdb_now() - t0;
+    work.read = b->nb.read_seconds - read0;
+    work.read_bytes = b->nb.read_bytes - bytes0;
+    const rdb_slice *damaged = NULL;
+    if ((st == RDB_E_CORRUPT || st == RDB_E_MISSING) && b->nb.damaged &&
+        b->nb.slice.level > level)
+        damaged = &b->nb.slice;
+    /* one process has nothing to share: its records are in the manifest */
+    rdb_manifest_entry *records = NULL;
+    size_t nrecords = 0;
+    if (d->ranks > 1) {
+        rdb_error rerr;
+        rdb_status rst = records_since(&b->man, seq0, &records, &nrecords, &rerr);
+        if (rst != RDB_OK && st == RDB_OK) {
+            st = rst;
+            *err = rerr;
+        }
+    }
+    st = d->level_end(d, &b->man, b->opt->dir, st, err, damaged, records, nrecords, &work, end);
+    free(records);
+    b->nb.damaged = 0;
+    if (st != RDB_OK) {
+        *err = end->err;
+        return st;
+    }
+    /* the positions the other processes computed, for the bar */
+    if (end->total.computed > work.computed)
+        rdb_progress_add(&b->prog, end->total.computed - work.computed, 1);
+    if (b->talk) {
+        const rdb_level_work *t = &end->total;
+        double seconds = rdb_now() - t0;
+        /* several processes: their summed read and write time, the rest
+         * of the level's time being computing */
+        rdb_progress_level(&b->prog, level, size.slices, size.positions, t->computed, seconds,
+                           d->ranks > 1 ? t->read / d->ranks : t->read,
+                           d->ranks > 1 ? t->write / d->ranks : t->write);
+        if (d->ranks > 1 && t->computed > 0)
+            rdb_progress_ranks(&b->prog, d->ranks, end->busy_min, end->busy_max, end->slowest,
+                               t->read_bytes, t->written_bytes);
+    }
+    return RDB_OK;
+}
+
+/* The root's part of starting a build: the folder checked and locked,
+ * PARAMS pinned, a killed build's leftovers swept, the manifest loaded
+ * and checked. */
+static rdb_status start_root(build_state *b, int *lock, rdb_error *err)
+{
+    const rdb_build_options *opt = b->opt;
     rdb_status st = rdb_check_dir_name(opt->dir, err);
     if (st != RDB_OK)
         return st;
@@ -219,83 +314,136 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     st = rdb_mkdirs(opt->dir, err);
     if (st != RDB_OK)
         return st;
-    int lock = -1;
-    st = rdb_lock_acquire(opt->dir, &lock, err);
+    st = rdb_lock_acquire(opt->dir, lock, err);
     if (st != RDB_OK)
         return st;
-
-    build_state b;
-    memset(&b, 0, sizeof b);
-    b.opt = opt;
-    b.man.fd = -1;
     rdb_params p = opt->params;
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
     const rdb_game *game = rdb_game_with_id(p.game);
     const uint64_t bytes_per_position = rdb_build_bytes_per_position(game);
-    st = pin_params(opt, &p, budget / bytes_per_position, &b.db, err);
-    if (st == RDB_E_NOMEM && b.db.least_slice)
-        st = rdb_build_memory_refusal(opt, game, b.db.least_slice, err);
+    st = pin_params(opt, &p, budget / bytes_per_position, &b->db, err);
+    if (st == RDB_E_NOMEM && b->db.least_slice)
+        st = rdb_build_memory_refusal(opt, game, b->db.least_slice, err);
     if (st != RDB_OK)
-        goto done;
+        return st;
     /* only now, with the lock held and PARAMS ours: a killed build's
      * temporary files, by their exact names */
-    st = rdb_sweep_temp_files(&b.db, err);
+    st = rdb_sweep_temp_files(&b->db, err);
+    if (st != RDB_OK)
+        return st;
+    const rdb_layout *lay = &b->db.lay;
+    st = rdb_manifest_load(&b->man, opt->dir, lay->ngroups, lay->nbits, err);
+    /* a build of several processes left the records of a level in parts:
+     * into the manifest with them, which this build alone appends to */
+    if (st == RDB_OK && b->man.parts_found)
+        st = rdb_manifest_compact(&b->man, opt->dir, err);
+    if (st == RDB_OK)
+        st = check_finished_slices(&b->db, &b->man, !b->talk, err);
+    return st;
+}
+
+/* Another process's part of starting: the database the root pinned; its
+ * records come from the root (share_manifest). */
+static rdb_status start_other(build_state *b, rdb_error *err)
+{
+    rdb_status st = rdb_db_open(&b->db, b->opt->dir, err);
+    if (st != RDB_OK)
+        return st;
+    memset(&b->man, 0, sizeof b->man);
+    b->man.fd = -1;
+    b->man.ngroups = b->db.lay.ngroups;
+    b->man.nbits = b->db.lay.nbits;
+    b->man.part = b->dist->rank;
+    return RDB_OK;
+}
+
+static rdb_status build(const rdb_build_options *opt, rdb_error *err)
+{
+#ifdef _OPENMP
+    if (opt->threads > 0)
+        omp_set_num_threads(opt->threads);
+#endif
+    const rdb_distribution *d = opt->dist ? opt->dist : rdb_distribution_single();
+    int lock = -1;
+    build_state b;
+    memset(&b, 0, sizeof b);
+    b.opt = opt;
+    b.dist = d;
+    b.talk = !opt->quiet && d->rank == 0;
+    b.man.fd = -1;
+    /* Every step below that one process can fail is followed by `agree`,
+     * so that all processes leave together and none waits for ever on
+     * another at the level's end. */
+    rdb_status st = d->rank == 0 ? start_root(&b, &lock, err) : RDB_OK;
+    st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
-    const rdb_layout *lay = &b.db.lay;
-    b.keep_level = rdb_build_keep_level(opt, &b.db);
-    st = rdb_manifest_load(&b.man, opt->dir, lay->ngroups, lay->nbits, err);
-    if (st != RDB_OK)
-        goto done;
-    st = check_finished_slices(&b.db, &b.man, opt->quiet, err);
+    if (d->rank != 0)
+        st = start_other(&b, err);
+    st = d->agree(d, st, err);
+    if (st == RDB_OK)
+        st = d->share_manifest(d, &b.man, err);
+    st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
 
+    const rdb_layout *lay = &b.db.lay;
+    const rdb_game *game = b.db.game;
+    const uint64_t bytes_per_position = rdb_build_bytes_per_position(game);
+    uint64_t budget = (uint64_t)opt->memory_mb << 20;
+    b.keep_level = rdb_build_keep_level(opt, &b.db);
     uint64_t maxslice = rdb_layout_max_slice(lay);
-    if (bytes_per_position * maxslice > budget) {
+    if (bytes_per_position * maxslice > budget)
         st = rdb_build_memory_refusal(opt, game, maxslice, err);
-        goto done;
+    if (st == RDB_OK)
+        st = rdb_kernel_init(&b.kern, &b.db, err);
+    if (st == RDB_OK) {
+        b.best = malloc(maxslice);
+        b.nb.buffer = malloc(maxslice);
+        /* what the budget leaves after the working buffers holds the last
+         * level's slices in memory */
+        rdb_level_cache_init(&b.cache, lay->ngroups, budget - bytes_per_position * maxslice);
+        b.nb.cache = &b.cache;
+        if (!b.best || !b.nb.buffer)
+            st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
+                          (unsigned long long)(2 * maxslice));
     }
-    st = rdb_kernel_init(&b.kern, &b.db, err);
+    if (st == RDB_OK)
+        st = rdb_writer_start(&b.writer, &b.man, opt->dir, err);
+    st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
-    b.best = malloc(maxslice);
-    b.nb.buffer = malloc(maxslice);
-    /* what the budget leaves after the working buffers holds the last
-     * level's slices in memory */
-    rdb_level_cache_init(&b.cache, lay->ngroups, budget - bytes_per_position * maxslice);
-    b.nb.cache = &b.cache;
-    if (!b.best || !b.nb.buffer) {
-        st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
-                      (unsigned long long)(2 * maxslice));
-        goto done;
-    }
-    st = rdb_writer_start(&b.writer, &b.man, opt->dir, err);
-    if (st != RDB_OK)
-        goto done;
-    rdb_progress_start(&b.prog, opt->quiet, rdb_layout_total_positions(lay));
+    rdb_progress_start(&b.prog, !b.talk, rdb_layout_total_positions(lay));
     int redone = 0;
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
-        st = build_level(&b, level, err);
-        if (b.nb.damaged && b.nb.slice.level > level && redone < MAX_REDONE &&
-            (st == RDB_E_CORRUPT || st == RDB_E_MISSING)) {
+        rdb_level_end end;
+        st = run_level(&b, level, &end, err);
+        if (end.ndamaged && redone < MAX_REDONE && (st == RDB_E_CORRUPT || st == RDB_E_MISSING)) {
             /* A finished slice failed its checksums when read (damage
              * inside a frame, which the check at start does not decode):
              * forget it and go back up to redo it, then carry on here. */
-            if (!opt->quiet)
+            if (b.talk)
                 fprintf(stderr, "redoing a damaged slice: %s\n", err->msg);
-            rdb_manifest_forget(&b.man, &b.nb.slice);
-            b.nb.damaged = 0;
-            level = b.nb.slice.level + 1;
+            int top = level;
+            for (int i = 0; i < end.ndamaged; i++) {
+                rdb_manifest_forget(&b.man, &end.damaged[i]);
+                if (end.damaged[i].level > top)
+                    top = end.damaged[i].level;
+            }
+            rdb_level_end_free(&end);
+            level = top + 1;
             redone++;
             st = RDB_OK;
             continue;
         }
+        rdb_level_end_free(&end);
         /* level+step is needed by nothing now (finished levels never need
          * redoing from it unless damaged, which then asks for a rebuild) */
         const int done_with = level + b.db.game->move_bits;
-        if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level)
+        if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level) {
             st = delete_level(&b, done_with, err);
+            st = d->agree(d, st, err);
+        }
     }
     if (st == RDB_OK)
         rdb_progress_finish(&b.prog);
@@ -306,6 +454,7 @@ done:;
         st = wst;
         *err = werr;
     }
+    d->finish(d, st, opt->quiet);
     free(b.best);
     free(b.nb.buffer);
     rdb_level_cache_free(&b.cache);

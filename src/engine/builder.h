@@ -7,13 +7,16 @@
  * leads to, one neighbour in memory at a time, then written as a slice
  * file and recorded in the manifest. A build on a directory that holds an
  * unfinished build of the same parameters carries on from the slices
- * already recorded.
+ * already recorded. Several processes (MPI ranks) can share one build,
+ * each running rdb_build with the same options and its own distribution
+ * (distribution.h); the files are the same as one process writes.
  */
 #ifndef RDB_BUILDER_H
 #define RDB_BUILDER_H
 
 #include "common/job.h"
 #include "engine/db.h"
+#include "engine/distribution.h"
 
 typedef struct {
     const char *dir;
@@ -25,6 +28,8 @@ typedef struct {
                                (the start's included); -1 = keep everything */
     double disk_gb;         /* refuse when the estimated peak disk use is
                                higher; 0 = no limit */
+    const rdb_distribution *dist; /* the processes sharing the build;
+                               NULL = this process alone */
 } rdb_build_options;
 
 rdb_status rdb_build(const rdb_build_options *opt, rdb_error *err);

@@ -28,6 +28,7 @@ rdb_status rdb_load_neighbour(const rdb_db *db, const rdb_slice *n, rdb_neighbou
     rdb_status st = rdb_slice_open_in(db, n, &sf, err);
     if (st == RDB_OK) {
         st = rdb_slice_read_all(&sf, nb->buffer, err);
+        nb->read_bytes += sf.file_bytes;
         rdb_slice_close(&sf);
     }
     nb->damaged = st == RDB_E_CORRUPT || st == RDB_E_MISSING;

@@ -38,6 +38,7 @@ typedef struct {
                                damaged (the builder then redoes it) */
     const rdb_level_cache *cache; /* slices held in memory, or NULL */
     double read_seconds;    /* time spent reading neighbours, for reports */
+    uint64_t read_bytes;    /* bytes of neighbour files read, for reports */
 } rdb_neighbour;
 
 /* Make nb hold slice n (a neighbour of the slice being computed): from the

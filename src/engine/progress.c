@@ -83,6 +83,17 @@ void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positio
                 seconds - read - write, write, seconds > 0 ? computed / seconds / 1e6 : 0.0);
 }
 
+void rdb_progress_ranks(rdb_progress *p, int ranks, double busy_min, double busy_max, int slowest,
+                        uint64_t read_bytes, uint64_t written_bytes)
+{
+    if (p->quiet)
+        return;
+    char r[RDB_HUMAN_MAX], w[RDB_HUMAN_MAX];
+    fprintf(stderr, "  %d ranks busy %.2f..%.2f s (slowest rank %d), read %s, wrote %s\n", ranks,
+            busy_min, busy_max, slowest, rdb_human_bytes(read_bytes, r, sizeof r),
+            rdb_human_bytes(written_bytes, w, sizeof w));
+}
+
 void rdb_progress_finish(rdb_progress *p)
 {
     if (p->quiet)

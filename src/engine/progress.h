@@ -30,6 +30,12 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
                         uint64_t computed, double seconds, double read, double write);
 
+/* A level shared among several processes: the least and most time one
+ * of them spent on it (the slowest is `slowest`), and the bytes of slice
+ * files all of them read and wrote. */
+void rdb_progress_ranks(rdb_progress *p, int ranks, double busy_min, double busy_max, int slowest,
+                        uint64_t read_bytes, uint64_t written_bytes);
+
 /* The job is done: "done: N positions in T". */
 void rdb_progress_finish(rdb_progress *p);
 

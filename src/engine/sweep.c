@@ -137,6 +137,8 @@ rdb_status rdb_sweep_temp_files(const rdb_db *db, rdb_error *err)
         st = sweep_name(&top, "PARAMS", 0, err);
     if (st == RDB_OK)
         st = sweep_name(&top, "PROBLEM", 0, err);
+    if (st == RDB_OK)
+        st = sweep_name(&top, "MANIFEST", 0, err);
     listing_free(&top);
     for (int level = 0; level <= db->lay.nbits && st == RDB_OK; level++)
         st = sweep_slices(db, level, 0, err);

@@ -5,8 +5,8 @@
  * temporary files a killed build of the same database left) and a build
  * going on (the files of a level no longer kept, --keep-lines). Both work
  * from the layout, not from what the folder holds: every name removed is
- * one this database's builder writes (a slice file, or a slice file, PARAMS
- * or PROBLEM with a ".<pid>.tmp" suffix), in this database's own level
+ * one this database's builder writes (a slice file, or a slice file, PARAMS,
+ * PROBLEM or MANIFEST with a ".<pid>.tmp" suffix), in this database's own level
  * folders. So a file of anyone else (another database nested in the folder,
  * a user's notes) is never touched, and a folder that still holds such a
  * file is left in place. Callers hold the folder's lock and have checked
@@ -17,7 +17,7 @@
 
 #include "engine/db.h"
 
-/* Remove the temporary files of this database's slices, PARAMS and
+/* Remove the temporary files of this database's slices, PARAMS, MANIFEST and
  * PROBLEM that an interrupted build left. */
 rdb_status rdb_sweep_temp_files(const rdb_db *db, rdb_error *err);
 

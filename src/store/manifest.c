@@ -9,6 +9,7 @@
 #include "store/manifest.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -121,17 +122,17 @@ static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, 
     return n >= 3 ? 1 : 0;
 }
 
-rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
-                             rdb_error *err)
+/* The file appends of part `part` go to: DIR/MANIFEST or DIR/MANIFEST.<n>. */
+static rdb_status part_path(const char *dir, int part, char *path, size_t size, rdb_error *err)
 {
-    memset(m, 0, sizeof *m);
-    m->fd = -1;
-    m->ngroups = ngroups;
-    m->nbits = nbits;
-    char path[RDB_PATH_MAX];
-    rdb_status pst = rdb_path_format(path, sizeof path, err, "%s/MANIFEST", dir);
-    if (pst != RDB_OK)
-        return pst;
+    if (part == 0)
+        return rdb_path_format(path, size, err, "%s/MANIFEST", dir);
+    return rdb_path_format(path, size, err, "%s/MANIFEST.%d", dir, part);
+}
+
+/* Read the records of one file into m; a missing file adds nothing. */
+static rdb_status load_file(rdb_manifest *m, const char *path, rdb_error *err)
+{
     /* the manifest is appended to: never through a symbolic link, and a
      * FIFO in its place must not block */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -143,7 +144,7 @@ rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int 
         return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
     }
     FILE *f = NULL;
-    pst = rdb_check_regular(fd, path, err);
+    rdb_status pst = rdb_check_regular(fd, path, err);
     if (pst != RDB_OK || !(f = fdopen(fd, "r"))) {
         close(fd);
         return pst != RDB_OK ? pst : rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
@@ -165,17 +166,92 @@ rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int 
             e.seq = m->seq++;
             if (put(m, &e) != 0) {
                 fclose(f);
-                rdb_manifest_free(m);
                 return rdb_fail(err, RDB_E_NOMEM, "out of memory reading '%s'", path);
             }
         }
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad) {
-        rdb_manifest_free(m);
+    if (bad)
         return rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
+    return RDB_OK;
+}
+
+/* The part number of a file name "MANIFEST.<n>", n > 0, or 0. */
+static int part_number(const char *name)
+{
+    if (strncmp(name, "MANIFEST.", 9) != 0 || !isdigit((unsigned char)name[9]) || name[9] == '0')
+        return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(name + 9, &end, 10);
+    return errno || *end || n > 1 << 30 ? 0 : (int)n;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The part numbers in dir, sorted, in *parts (freed by the caller). */
+static rdb_status list_parts(const char *dir, int **parts, int *n, rdb_error *err)
+{
+    *parts = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? RDB_OK
+                               : rdb_fail_errno(err, RDB_E_IO, "cannot list folder '%s'", dir);
+    int cap = 0;
+    struct dirent *de;
+    rdb_status st = RDB_OK;
+    while ((de = readdir(d))) {
+        int k = part_number(de->d_name);
+        if (k == 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            int *grown = realloc(*parts, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                st = rdb_fail(err, RDB_E_NOMEM, "out of memory listing '%s'", dir);
+                break;
+            }
+            *parts = grown;
+        }
+        (*parts)[(*n)++] = k;
     }
+    closedir(d);
+    if (st == RDB_OK && *n > 1)
+        qsort(*parts, (size_t)*n, sizeof **parts, int_cmp);
+    return st;
+}
+
+rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
+                             rdb_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->fd = -1;
+    m->ngroups = ngroups;
+    m->nbits = nbits;
+    char path[RDB_PATH_MAX];
+    rdb_status st = part_path(dir, 0, path, sizeof path, err);
+    if (st == RDB_OK)
+        st = load_file(m, path, err);
+    int *parts = NULL, nparts = 0;
+    if (st == RDB_OK)
+        st = list_parts(dir, &parts, &nparts, err);
+    for (int i = 0; i < nparts && st == RDB_OK; i++) {
+        st = part_path(dir, parts[i], path, sizeof path, err);
+        if (st == RDB_OK)
+            st = load_file(m, path, err);
+    }
+    free(parts);
+    if (st != RDB_OK) {
+        rdb_manifest_free(m);
+        return st;
+    }
+    m->parts_found = nparts;
     return RDB_OK;
 }
 
@@ -203,7 +279,7 @@ static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line
                               rdb_error *err)
 {
     char path[RDB_PATH_MAX];
-    rdb_status pst = rdb_path_format(path, sizeof path, err, "%s/MANIFEST", dir);
+    rdb_status pst = part_path(dir, m->part, path, sizeof path, err);
     if (pst != RDB_OK)
         return pst;
     if (m->fd < 0) {
@@ -242,30 +318,177 @@ static rdb_status append_line(rdb_manifest *m, const char *dir, const char *line
     return RDB_OK;
 }
 
+/* One record as its line; returns its length. */
+static int format_entry(const rdb_manifest *m, const rdb_manifest_entry *e, char *line,
+                        size_t size)
+{
+    int n = snprintf(line, size, "slice %d ", e->level);
+    for (int g = 0; g < m->ngroups; g++)
+        n += snprintf(line + n, size - (size_t)n, g == m->ngroups - 1 ? "%d" : "%d,",
+                      e->counts[g]);
+    n += snprintf(line + n, size - (size_t)n, " %" PRIu64 " %016" PRIx64 " %" PRIu64 " %.3f\n",
+                  e->entries, e->checksum, e->bytes, e->seconds);
+    return n;
+}
+
 rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
                                uint64_t checksum, uint64_t bytes, double seconds, rdb_error *err)
 {
-    char line[512];
-    int n = snprintf(line, sizeof line, "slice %d ", s->level);
-    for (int g = 0; g < m->ngroups; g++)
-        n += snprintf(line + n, sizeof line - (size_t)n, g == m->ngroups - 1 ? "%d" : "%d,",
-                      s->counts[g]);
-    n += snprintf(line + n, sizeof line - (size_t)n,
-                  " %" PRIu64 " %016" PRIx64 " %" PRIu64 " %.3f\n", s->size, checksum, bytes,
-                  seconds);
-    rdb_status st = append_line(m, dir, line, (size_t)n, err);
-    if (st != RDB_OK)
-        return st;
     rdb_manifest_entry e;
     slice_key(m, s, &e);
     e.entries = s->size;
     e.checksum = checksum;
     e.bytes = bytes;
     e.seconds = seconds;
-    e.seq = m->seq++;
-    if (put(m, &e) != 0)
+    return rdb_manifest_append_entries(m, dir, &e, 1, err);
+}
+
+/* Key order, then record order: the last record of a slice last. */
+static int key_seq_cmp(const void *a, const void *b)
+{
+    const rdb_manifest_entry *x = a, *y = b;
+    int c = key_cmp(x, y);
+    if (c)
+        return c;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t n,
+                            rdb_error *err)
+{
+    if (n == 1) {
+        rdb_manifest_entry copy = e[0];
+        copy.seq = m->seq++;
+        return put(m, &copy) == 0 ? RDB_OK : rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    }
+    if (n == 0)
+        return RDB_OK;
+    /* A batch (a level's records from other processes, in no useful
+     * order) is sorted and merged in one pass: inserting each would move
+     * the records above it every time. */
+    if (m->n + n > m->cap) {
+        size_t cap = m->cap ? m->cap : 256;
+        while (cap < m->n + n)
+            cap *= 2;
+        rdb_manifest_entry *ne = realloc(m->e, cap * sizeof *ne);
+        if (!ne)
+            return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+        m->e = ne;
+        m->cap = cap;
+    }
+    rdb_manifest_entry *batch = malloc(n * sizeof *batch);
+    if (!batch)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        batch[i] = e[i];
+        batch[i].seq = m->seq++;
+    }
+    qsort(batch, n, sizeof *batch, key_seq_cmp);
+    size_t k = 0; /* the batch with each slice once, its last record */
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && key_cmp(&batch[k - 1], &batch[i]) == 0)
+            batch[k - 1] = batch[i];
+        else
+            batch[k++] = batch[i];
+    }
+    /* merge from the back into room for both; a slice in both keeps the
+     * batch's record, the later one */
+    size_t i = m->n, j = k, out = m->n + k;
+    while (j > 0) {
+        if (i > 0 && key_cmp(&m->e[i - 1], &batch[j - 1]) > 0) {
+            m->e[--out] = m->e[--i];
+        } else {
+            if (i > 0 && key_cmp(&m->e[i - 1], &batch[j - 1]) == 0)
+                i--;
+            m->e[--out] = batch[--j];
+        }
+    }
+    /* records replaced leave a gap below the merged ones: close it */
+    if (out > i)
+        memmove(m->e + i, m->e + out, (m->n + k - out) * sizeof *m->e);
+    m->n = i + (m->n + k - out);
+    free(batch);
     return RDB_OK;
+}
+
+/* The lines of e[0..n-1] in one buffer (freed by the caller). */
+static char *format_entries(const rdb_manifest *m, const rdb_manifest_entry *e, size_t n,
+                            size_t *len)
+{
+    const size_t room = 512;
+    char *text = malloc(n * room + 1);
+    if (!text)
+        return NULL;
+    *len = 0;
+    for (size_t i = 0; i < n; i++)
+        *len += (size_t)format_entry(m, &e[i], text + *len, room);
+    return text;
+}
+
+rdb_status rdb_manifest_append_entries(rdb_manifest *m, const char *dir,
+                                       const rdb_manifest_entry *e, size_t n, rdb_error *err)
+{
+    if (n == 0)
+        return RDB_OK;
+    size_t len;
+    char *text = format_entries(m, e, n, &len);
+    if (!text)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    rdb_status st = append_line(m, dir, text, len, err);
+    free(text);
+    return st == RDB_OK ? rdb_manifest_put(m, e, n, err) : st;
+}
+
+rdb_status rdb_manifest_remove_parts(const char *dir, rdb_error *err)
+{
+    int *parts, nparts;
+    rdb_status st = list_parts(dir, &parts, &nparts, err);
+    for (int i = 0; i < nparts && st == RDB_OK; i++) {
+        char path[RDB_PATH_MAX];
+        st = part_path(dir, parts[i], path, sizeof path, err);
+        if (st == RDB_OK && unlink(path) != 0 && errno != ENOENT)
+            st = rdb_fail_errno(err, rdb_io_status(errno), "cannot remove '%s'", path);
+    }
+    free(parts);
+    if (st == RDB_OK && nparts > 0) {
+        char path[RDB_PATH_MAX];
+        st = part_path(dir, 0, path, sizeof path, err);
+        if (st == RDB_OK)
+            st = rdb_fsync_parent(path, err);
+    }
+    return st;
+}
+
+rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err)
+{
+    size_t len;
+    char *text = format_entries(m, m->e, m->n, &len);
+    if (!text)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    /* the deleted levels after every slice, as a build records them */
+    char *grown = realloc(text, len + 64 * 16 + 1);
+    if (!grown) {
+        free(text);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    }
+    text = grown;
+    for (int level = 1; level <= m->nbits; level++)
+        if (rdb_level_deleted(m->deleted, level))
+            len += (size_t)snprintf(text + len, 16, "deleted %d\n", level);
+    rdb_manifest_close(m);
+    char path[RDB_PATH_MAX];
+    rdb_status st = part_path(dir, 0, path, sizeof path, err);
+    if (st == RDB_OK)
+        st = rdb_write_file_atomic(path, text, len, err);
+    free(text);
+    return st == RDB_OK ? rdb_manifest_remove_parts(dir, err) : st;
+}
+
+void rdb_manifest_close(rdb_manifest *m)
+{
+    if (m->fd >= 0)
+        close(m->fd);
+    m->fd = -1;
 }
 
 rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err)

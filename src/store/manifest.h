@@ -12,6 +12,14 @@
  * level of the database (0..nbits; a deleted level 1..nbits) or a count a
  * group can hold: the manifest only ever vouches for what it names
  * exactly, and whatever it does not vouch for is redone or checked.
+ *
+ * A build spread over several processes (MPI ranks) has one writer of
+ * DIR/MANIFEST, and each other process appends its records in the same
+ * format to its own part, DIR/MANIFEST.<n> (n > 0), so that no two
+ * processes append to one file. Loading reads the parts after the
+ * manifest, so a reader, and a build resumed after a crash, sees every
+ * record made durable; the parts are folded into the manifest at the end
+ * of each level and when a build starts.
  */
 #ifndef RDB_MANIFEST_H
 #define RDB_MANIFEST_H
@@ -36,6 +44,8 @@ typedef struct {
     int ngroups, nbits;
     uint64_t deleted;        /* deleted levels: see rdb_level_deleted */
     int fd;                  /* open for appending once something is added */
+    int part;                /* 0: append to MANIFEST; n > 0: to MANIFEST.<n> */
+    int parts_found;         /* how many parts the last load read */
 } rdb_manifest;
 
 /* Whether level `level` is in a mask of deleted levels. Level 0, the
@@ -47,7 +57,8 @@ static inline int rdb_level_deleted(uint64_t deleted, int level)
 }
 
 /* Read DIR/MANIFEST of a database of nbits bits in ngroups groups (a
- * missing file is an empty manifest). */
+ * missing file is an empty manifest), then its parts, DIR/MANIFEST.<n>,
+ * in the order of n. Appends go to DIR/MANIFEST (m->part 0). */
 rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
                              rdb_error *err);
 
@@ -61,6 +72,27 @@ void rdb_manifest_forget(rdb_manifest *m, const rdb_slice *s);
 rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
                                uint64_t checksum, uint64_t bytes, double seconds, rdb_error *err);
 rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err);
+
+/* Record entries in memory only: records another process made durable. */
+rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t n,
+                            rdb_error *err);
+
+/* Append n records durably (one fsync for all) and put them in memory. */
+rdb_status rdb_manifest_append_entries(rdb_manifest *m, const char *dir,
+                                       const rdb_manifest_entry *e, size_t n, rdb_error *err);
+
+/* Write DIR/MANIFEST anew from memory (temporary file, fsync, rename),
+ * then remove every part: what a build does when it starts on a folder
+ * that a build of several processes left with parts. */
+rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err);
+
+/* Remove every part DIR/MANIFEST.<n> (their records must be in
+ * DIR/MANIFEST first). */
+rdb_status rdb_manifest_remove_parts(const char *dir, rdb_error *err);
+
+/* Close the file appends go to; the next append opens it again (a part
+ * that was folded and removed is then created anew). */
+void rdb_manifest_close(rdb_manifest *m);
 
 void rdb_manifest_free(rdb_manifest *m);
 
