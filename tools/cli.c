@@ -20,6 +20,7 @@
 #include "dots/dots.h"
 #include "engine/db.h"
 #include "engine/plan.h"
+#include "store/manifest.h"
 #include "retrodb/probe.h"
 
 const rdb_distribution *rdb_tool_distribution = NULL;
@@ -224,6 +225,30 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
 
 /* The line a build ends with: the start's value, and who wins. The exit
  * code: 1 when the value cannot be read back. */
+/* The build's speed as its manifest records it: the positions of the
+ * slices that recorded their time, over that time, so that a resumed
+ * build counts each slice once. 0 when it cannot be read. */
+static double recorded_speed(const char *dir, uint64_t *positions)
+{
+    rdb_db db;
+    rdb_manifest man;
+    rdb_error err;
+    *positions = 0;
+    if (rdb_db_open(&db, dir, &err) != RDB_OK)
+        return 0;
+    double seconds = 0;
+    if (rdb_manifest_load(&man, dir, db.lay.ngroups, db.lay.nbits, &err) == RDB_OK) {
+        for (size_t i = 0; i < man.n; i++)
+            if (man.e[i].seconds > 0) {
+                *positions += man.e[i].entries;
+                seconds += man.e[i].seconds;
+            }
+        rdb_manifest_free(&man);
+    }
+    rdb_db_free(&db);
+    return seconds > 0 ? (double)*positions / seconds : 0;
+}
+
 static int print_result(const rdb_build_options *opt, const rdb_tool_build_output *out,
                         double seconds)
 {
@@ -238,27 +263,36 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
     }
     const int found = st == RDB_OK;
     const int cram = p->game == RDB_GAME_CRAM;
+    uint64_t timed;
+    const double rate = recorded_speed(opt->dir, &timed);
     if (out->json) {
         printf("{\"dir\":");
         rdb_tool_json_string(opt->dir);
         printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\","
-               "\"seconds\":%.3f,\"%s\":", rdb_game_name(p->game), p->rows, p->cols,
-               p->variant, seconds, cram ? "nimber" : "value");
+               "\"seconds\":%.3f,\"positions_per_second\":%.0f,\"ns_per_position\":%.2f,"
+               "\"%s\":", rdb_game_name(p->game), p->rows, p->cols, p->variant, seconds, rate,
+               rate > 0 ? 1e9 / rate : 0.0, cram ? "nimber" : "value");
         printf(found ? "%d}\n" : "null}\n", value);
         return 0;
     }
     const char *who = rdb_tool_start_mover(p->variant);
     char words[2 * RDB_HUMAN_MAX];
     if (!found)
-        printf("%dx%d %s: the start position's value is not stored\n", p->rows, p->cols,
+        printf("%dx%d %s: the start position's value is not stored", p->rows, p->cols,
                rdb_game_name(p->game));
     else if (cram)
-        printf("%dx%d cram: nimber %d: %s\n", p->rows, p->cols, value,
+        printf("%dx%d cram: nimber %d: %s", p->rows, p->cols, value,
                rdb_tool_cram_outcome(value, who, words, sizeof words));
     else
-        printf("%dx%d dots%s%s: value %+d: %s\n", p->rows, p->cols,
+        printf("%dx%d dots%s%s: value %+d: %s", p->rows, p->cols,
                strcmp(p->variant, "empty") ? " " : "", strcmp(p->variant, "empty") ? p->variant : "",
                value, rdb_tool_dots_outcome(value, who, words, sizeof words));
+    /* the speed, to compare machines: over the slices timed in the
+     * manifest, every thread together */
+    if (rate > 0)
+        printf(" (built at %.1f M positions a second, %.1f ns a position)", rate / 1e6,
+               1e9 / rate);
+    printf("\n");
     return 0;
 }
 
