@@ -226,18 +226,21 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
 /* The line a build ends with: the start's value, and who wins. The exit
  * code: 1 when the value cannot be read back. */
 /* The build's speed as its manifest records it: the positions of the
- * slices that recorded their time, over that time, so that a resumed
- * build counts each slice once. 0 when it cannot be read. */
-static double recorded_speed(const char *dir, uint64_t *positions)
+ * slices that recorded their time (*positions), over that time (*rate, 0
+ * when none did), so that a resumed build counts each slice once. */
+static rdb_status recorded_speed(const char *dir, uint64_t *positions, double *rate,
+                                 rdb_error *err)
 {
     rdb_db db;
     rdb_manifest man;
-    rdb_error err;
     *positions = 0;
-    if (rdb_db_open(&db, dir, &err) != RDB_OK)
-        return 0;
+    *rate = 0;
+    rdb_status st = rdb_db_open(&db, dir, err);
+    if (st != RDB_OK)
+        return st;
     double seconds = 0;
-    if (rdb_manifest_load(&man, dir, db.lay.ngroups, db.lay.nbits, &err) == RDB_OK) {
+    st = rdb_manifest_load(&man, dir, db.lay.ngroups, db.lay.nbits, err);
+    if (st == RDB_OK) {
         for (size_t i = 0; i < man.n; i++)
             if (man.e[i].seconds > 0) {
                 *positions += man.e[i].entries;
@@ -246,7 +249,9 @@ static double recorded_speed(const char *dir, uint64_t *positions)
         rdb_manifest_free(&man);
     }
     rdb_db_free(&db);
-    return seconds > 0 ? (double)*positions / seconds : 0;
+    if (seconds > 0)
+        *rate = (double)*positions / seconds;
+    return st;
 }
 
 static int print_result(const rdb_build_options *opt, const rdb_tool_build_output *out,
@@ -264,7 +269,13 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
     const int found = st == RDB_OK;
     const int cram = p->game == RDB_GAME_CRAM;
     uint64_t timed;
-    const double rate = recorded_speed(opt->dir, &timed);
+    double rate;
+    st = recorded_speed(opt->dir, &timed, &rate, &err);
+    if (st != RDB_OK) {
+        fprintf(stderr, "retrodb: the build is complete, but its record cannot be read: %s\n",
+                err.msg);
+        return 1;
+    }
     if (out->json) {
         printf("{\"dir\":");
         rdb_tool_json_string(opt->dir);
