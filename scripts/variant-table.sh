@@ -156,15 +156,30 @@ report() {
     echo "lines + 1 (the start and every opening line kept). Swedish: every border"
     echo "line drawn at the start; Icelandic: the left and bottom border lines."
     echo "Values are the first player's boxes minus the second's under best play."
-    echo "Per-level checksums: data/checksums/V-RxC.txt."
+    echo "Per-level checksums: data/checksums/V-RxC.txt. Seconds are wall time at"
+    echo "nice 19 on a machine busy with other work (a rough guide; positions are"
+    echo "exact). Second route: every value here, the start's and every opening"
+    echo "line's, is also computed without the database, by the naive full table of"
+    echo "tests/naive_dots.c or by \`solve dots --first-moves\` from the start."
     echo
     echo "| board | variant | open lines | value | second route | agrees | positions stored | seconds | peak memory | peak disk |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
     for f in $(ordered); do
         jq -r '"| \(.rows)x\(.cols) | \(.variant) | \(.open_lines) | \(if .value > 0 then "+" else "" end)\(.value) | \(.second_route) | \(if .second_value == .value and (.second_opening == null or .second_opening == .opening) then "yes" elif .second_value == null then "not checked" else "NO" end) | \(.positions) | \(.seconds) | \(.peak_kb / 1024 | floor) MB | \(.peak_disk_bytes / 1048576 | floor) MB |"' "$f"
     done
+    local missing=""
+    for b in $all_boards; do
+        [ -s "$OUT/${b%%:*}-${b#*:}.json" ] || missing="$missing ${b#*:} ${b%%:*},"
+    done
+    if [ -n "$missing" ]; then
+        echo
+        echo "Not in the table yet (their builds are resumable):${missing%,}."
+    fi
     echo
     echo "## The value of every opening line"
+    echo
+    echo "Each open line carries the value of drawing it first (for the first"
+    echo "player, net boxes); \`*\` marks the best lines unless every line is best."
     echo
     for f in $(ordered); do
         local name
