@@ -72,6 +72,9 @@ printf 'save moves %s\n' "$T/x.txt" | $R play --dir "$T/d33" --dbn 1000000000000
 expect 2 'begin one way' -- $R play --dir "$T/d33" --moves h0,0 --dbn 100000000000010000000000
 expect 2 'drawn already' -- $R play --dir "$T/d33" --moves 'h0,0 h0,0'
 expect 1 'no database\|not a retrodb database\|No such' -- $R play --dir "$T/nothing"
+# a beginning the database cannot answer stops play at once
+printf '+ + +\n\n+ + +\n' > "$T/small.txt"
+expect 2 'is a 1x2 board' -- sh -c "printf 'h0,0\nquit\n' | $R play --dir '$T/d33' --position '$T/small.txt'"
 
 # --- Cram ---
 printf '%s\n' 0,0-0,1 best undo '!' '*' pv "save moves $T/cm.txt" quit | $R play --dir "$T/c34" > "$T/cram.txt" 2>&1
@@ -79,6 +82,8 @@ printf '%s\n' 0,0-0,1 best undo '!' '*' pv "save moves $T/cm.txt" quit | $R play
 after 0 "$T/cram.txt" | grep -q '^nimber 1: the player to move wins' && ok || bad "cram 3x4: $(after 0 "$T/cram.txt")"
 want=$($R query -d "$T/c34" --moves 0,0-0,1 | grep '^nimber')
 [ "$(after 1 "$T/cram.txt" | grep '^nimber')" = "$want" ] && ok || bad "cram after 0,0-0,1"
+# after a move list, B is to move
+printf 'quit\n' | $R play --dir "$T/c34" --moves 0,0-0,1 | head -1 | grep -q '^(B to move)$' && ok || bad "cram play --moves: who is to move"
 # after a reset, best from the empty board is a winning move: the nimber
 # after it is 0
 [ "$(after 4 "$T/cram.txt" | grep -c 'moves played')" -eq 0 ] && ok || bad "cram reset"

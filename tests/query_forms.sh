@@ -116,6 +116,10 @@ done
 # from the problem, the game ends with the final score query predicts
 expect 0 'end: A 5, B 4: A wins by 1' -- $R query -d "$T/pm" data/problems/middle-3x3.txt --pv
 expect 0 'B to move loses by 1' -- $R query -d "$T/pm" data/problems/middle-3x3.txt
+# with a last-move penalty the perfect game ends as the final scores say
+$R build dots --problem data/problems/penalty-3x3.txt --dir "$T/pen" --quiet || bad "build penalty"
+want=$($R query -d "$T/pen" data/problems/penalty-3x3.txt --json | jq -r 'if .score_a > 0 then "A wins by \(.score_a)" elif .score_a < 0 then "B wins by \(-.score_a)" else "a draw" end')
+expect 0 "^end: .*: $want\$" -- $R query -d "$T/pen" data/problems/penalty-3x3.txt --pv
 # a problem's board is shown once, its final scores; --raw adds net future boxes
 [ "$($R query -d "$T/pm" data/problems/middle-3x3.txt | grep -c '^+')" -eq 4 ] && ok || bad "a problem query shows one board"
 [ "$($R query -d "$T/pm" data/problems/middle-3x3.txt --raw | grep -c '^+')" -eq 8 ] && ok || bad "--raw shows two boards"
@@ -163,6 +167,8 @@ b=$($R query -d "$T/c34" --cells '0,0 0,1 1,1 2,1' --json | jq -c .)
 c=$(printf '##..\n.#..\n.#..\n' | $R query -d "$T/c34" --json | jq -c .)
 [ "$a" = "$b" ] && [ "$a" = "$c" ] && ok || bad "cram move list, cells and diagram differ: $a / $b / $c"
 expect 2 'not side by side' -- $R query -d "$T/c34" --moves '0,0-1,1'
+expect 2 'is no domino' -- $R query -d "$T/c34" --moves "0,0-0,$(printf '0%.0s' $(seq 60))1"
+expect 2 'at most 64' -- $R query -d "$T/c34" --board 9x9 --cells '8,8'
 expect 2 'covered already' -- $R query -d "$T/c34" --moves '0,0-0,1 0,1-0,2'
 # the perfect game: the player with a nimber > 0 makes the last move
 for cells in 000000000000 110000000000 100001000010; do

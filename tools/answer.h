@@ -90,8 +90,8 @@ void rdb_tool_cram_print_json_fields(const rdb_tool_cram_result *r);
 rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
                                       const rdb_problem *pos, int json, rdb_error *err);
 
-/* The same for Cram: the winner plays to nimber 0, the loser plays the
- * first move that keeps the game longest in sight (the largest nimber). */
+/* The same for Cram: the winner plays to nimber 0, the loser the first
+ * move in board order. */
 rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *r, int json,
                                       rdb_error *err);
 

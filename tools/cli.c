@@ -223,8 +223,6 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     return 0;
 }
 
-/* The line a build ends with: the start's value, and who wins. The exit
- * code: 1 when the value cannot be read back. */
 /* The build's speed as its manifest records it: the positions of the
  * slices that recorded their time (*positions), over that time (*rate, 0
  * when none did), so that a resumed build counts each slice once. */
@@ -254,6 +252,8 @@ static rdb_status recorded_speed(const char *dir, uint64_t *positions, double *r
     return st;
 }
 
+/* The line a build ends with: the start's value, who wins, and the speed.
+ * The exit code: 1 when the value or the record cannot be read back. */
 static int print_result(const rdb_build_options *opt, const rdb_tool_build_output *out,
                         double seconds)
 {
@@ -300,7 +300,7 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
                value, rdb_tool_dots_outcome(value, who, words, sizeof words));
     /* the speed, to compare machines: over the slices timed in the
      * manifest, every thread together */
-    if (rate > 0)
+    if (rate > 0 && timed >= 1000000) /* small builds time too little to say */
         printf(" (built at %.1f M positions a second, %.1f ns a position)", rate / 1e6,
                1e9 / rate);
     printf("\n");

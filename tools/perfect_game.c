@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "dots/dots_board.h"
 #include "cli.h"
 
 /* One turn: its player, its moves, the boxes it took, the score after. */
@@ -86,7 +87,7 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
         t.line[t.nmoves++] = line;
         int took = rdb_tool_dots_play(&b, &cur, line);
         t.boxes += took;
-        if (took && cur.diagram.drawn != (b.nlines == 64 ? ~0ULL : (1ULL << b.nlines) - 1))
+        if (took && cur.diagram.drawn != dots_all_lines(&b))
             continue; /* the turn goes on */
         t.score_a = cur.taken_a;
         t.score_b = cur.taken_b;
@@ -104,17 +105,22 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
         printf("]");
         return RDB_OK;
     }
+    /* the full position's value (a last-move penalty or bonus) goes to
+     * the player who would move there: the one who drew the last line */
     int margin = cur.taken_a - cur.taken_b;
+    char extra[96] = "";
+    if (db->full_value) {
+        margin += cur.to_move == 'A' ? db->full_value : -db->full_value;
+        snprintf(extra, sizeof extra, ", and %+d to %c for the last line", db->full_value,
+                 cur.to_move);
+    }
     if (!scores_known)
-        printf("end: A %d, B %d from here\n", cur.taken_a, cur.taken_b);
+        printf("end: A %d, B %d from here%s\n", cur.taken_a, cur.taken_b, extra);
     else if (margin)
-        printf("end: A %d, B %d: %c wins by %d\n", cur.taken_a, cur.taken_b, margin > 0 ? 'A' : 'B',
-               abs(margin));
+        printf("end: A %d, B %d%s: %c wins by %d\n", cur.taken_a, cur.taken_b, extra,
+               margin > 0 ? 'A' : 'B', abs(margin));
     else
-        printf("end: A %d, B %d: a draw\n", cur.taken_a, cur.taken_b);
-    if (db->full_value)
-        printf("(the value %+d of the full position counts for the player who would move next)\n",
-               db->full_value);
+        printf("end: A %d, B %d%s: a draw\n", cur.taken_a, cur.taken_b, extra);
     return RDB_OK;
 }
 

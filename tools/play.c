@@ -60,7 +60,8 @@ typedef struct {
     rdb_tool_db db;
     rdb_query_position begin;     /* where play began */
     int begin_is_start;           /* it is the database's start or a move list from it */
-    char begin_moves[1024];       /* that move list (when begin_is_start) */
+    const char *begin_moves;      /* that move list (when begin_is_start) */
+    int begin_plies;              /* how many moves it has (Cram: who is to move) */
     int move[MAX_PLIES];          /* the game: line ids, or Cram cells a*64+b */
     int nmoves, nplayed;          /* moves known, of which played (the rest: redo) */
     rdb_query_position now;
@@ -87,10 +88,10 @@ static void replay(game *g)
 static int show(game *g)
 {
     rdb_query_request q = {.dir = NULL};
-    if (g->db.game == RDB_GAME_CRAM && g->nplayed % 2 == 1)
-        printf("(B to move)\n");
-    else if (g->db.game == RDB_GAME_CRAM)
-        printf("(A to move)\n");
+    /* Cram: who is to move is known when play began at the empty board or
+     * after a move list (A moved first) */
+    if (g->db.game == RDB_GAME_CRAM && g->begin_is_start)
+        printf("(%c to move)\n", (g->begin_plies + g->nplayed) % 2 ? 'B' : 'A');
     int rc = rdb_query_answer(g->p, &q, &g->db, &g->now, NULL, 0);
     if (g->nplayed) {
         printf("moves played:");
@@ -157,24 +158,32 @@ static void play_move(game *g, int move)
     replay(g);
 }
 
-/* A best move (the first of the answer's order), or -1 when none is left. */
+/* A best move (the first of the answer's order), -1 when none is left, or
+ * -2 after a message when the position cannot be looked up. */
 static int best_move(game *g)
 {
     rdb_error err;
     if (g->db.game == RDB_GAME_DOTS) {
         rdb_tool_dots_result *r = malloc(sizeof *r);
         int m = -1;
-        if (r && rdb_tool_dots_lookup(g->p, &g->db, &g->now.dots, r, &err) == RDB_OK &&
-            r->a.nmoves)
+        rdb_status st = r ? rdb_tool_dots_lookup(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
+        if (st == RDB_OK && r->a.nmoves)
             m = r->a.line[r->order[0]];
-        else if (r && r->a.nmoves)
-            printf("%s\n", err.msg);
+        else if (st != RDB_OK) {
+            printf("%s\n", st == RDB_E_NOMEM ? "out of memory" : err.msg);
+            m = -2;
+        }
         free(r);
         return m;
     }
     rdb_tool_cram_result *r = malloc(sizeof *r);
     int m = -1;
-    if (r && rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) == RDB_OK && r->nmoves) {
+    rdb_status st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
+    if (st != RDB_OK) {
+        printf("%s\n", st == RDB_E_NOMEM ? "out of memory" : err.msg);
+        m = -2;
+    }
+    if (st == RDB_OK && r->nmoves) {
         int i = r->order[0], c = g->now.cram.cols;
         int a = r->cell[i][0][0] * c + r->cell[i][0][1], b = r->cell[i][1][0] * c + r->cell[i][1][1];
         m = a * 64 + b;
@@ -209,16 +218,24 @@ static void save(game *g, const char *what, const char *path)
         return;
     }
     if (moves) {
-        fprintf(f, "%s", g->begin_moves);
+        /* the list as given, spaces tidied */
+        int first = 1;
+        for (const char *w = g->begin_moves; *w;) {
+            size_t n = strcspn(w, " \t\r\n;");
+            if (n)
+                fprintf(f, "%s%.*s", first ? "" : " ", (int)n, w);
+            first &= !n;
+            w += n + (w[n] != '\0');
+        }
         for (int i = 0; i < g->nplayed; i++) {
             if (g->db.game == RDB_GAME_DOTS) {
                 char name[RDB_LINE_NAME_MAX];
                 rdb_error err;
                 rdb_dots_line_name(g->db.rows, g->db.cols, g->move[i], name, sizeof name, &err);
-                fprintf(f, "%s%s", *g->begin_moves || i ? " " : "", name);
+                fprintf(f, "%s%s", !first || i ? " " : "", name);
             } else {
                 int a = g->move[i] / 64, b = g->move[i] % 64, c = g->now.cram.cols;
-                fprintf(f, "%s%d,%d-%d,%d", *g->begin_moves || i ? " " : "", a / c, a % c, b / c,
+                fprintf(f, "%s%d,%d-%d,%d", !first || i ? " " : "", a / c, a % c, b / c,
                         b % c);
             }
         }
@@ -370,14 +387,12 @@ static int command(game *g, char *line)
         return save(g, words[1], words[2]), 0;
     if (strcmp(c, "svg") == 0)
         return picture(g, words[1]), 0;
-    int m = strcmp(c, "best") == 0 || strcmp(c, "*") == 0 ? best_move(g) : parse_move(g, c);
-    if (m < 0) {
-        if (strcmp(c, "best") == 0 || strcmp(c, "*") == 0)
-            printf("no move is left\n");
-        else
-            printf("(help lists the commands)\n");
+    const int best = strcmp(c, "best") == 0 || strcmp(c, "*") == 0;
+    int m = best ? best_move(g) : parse_move(g, c);
+    if (m == -1)
+        printf(best ? "no move is left\n" : "(help lists the commands)\n");
+    if (m < 0)
         return 0;
-    }
     if (g->nplayed == MAX_PLIES) {
         printf("the game is too long to follow\n");
         return 0;
@@ -433,8 +448,7 @@ int rdb_cmd_play(int argc, char **argv)
     g->begin.game = g->db.game;
     if (!position && !q.dbn && !q.cells) {
         g->begin_is_start = 1;
-        if (q.moves)
-            snprintf(g->begin_moves, sizeof g->begin_moves, "%s", q.moves);
+        g->begin_moves = q.moves ? q.moves : "";
     }
     const char *text = q.moves ? q.moves : q.dbn ? q.dbn : q.cells ? q.cells : "";
     char *file_text = NULL;
@@ -459,6 +473,8 @@ int rdb_cmd_play(int argc, char **argv)
     else
         st = rdb_tool_dots_moves(&g->db, text, source, &g->begin.dots, &err);
     free(file_text);
+    if (g->db.game == RDB_GAME_CRAM)
+        g->begin_plies = __builtin_popcountll(g->begin.cram.covered) / 2;
     if (st != RDB_OK) {
         rc = rdb_tool_report(st, &err);
         goto done;
@@ -472,9 +488,8 @@ int rdb_cmd_play(int argc, char **argv)
     g->echo = !terminal;
     replay(g);
     rc = show(g);
-    if (rc == 1)
-        goto done;
-    rc = 0;
+    if (rc != 0)
+        goto done; /* the database cannot answer where play would begin */
     if (terminal)
         printf("(help lists the commands)\n");
     for (char *line; (line = read_command(terminal)) != NULL;) {

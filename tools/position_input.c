@@ -332,7 +332,7 @@ static int parse_cell(const char **p, int rows, int cols, int *cell)
 }
 
 /* The next word of a list (separators: white space and ';'), copied into
- * tok; 0 at the end. */
+ * tok; 0 at the end, -1 for a word too long to be a cell or a domino. */
 static int next_word(const char **p, char *tok, size_t size)
 {
     while (**p && (isspace((unsigned char)**p) || **p == ';'))
@@ -341,10 +341,10 @@ static int next_word(const char **p, char *tok, size_t size)
         return 0;
     size_t len = strcspn(*p, " \t\r\n;");
     if (len >= size)
-        len = size - 1;
+        return -1;
     memcpy(tok, *p, len);
     tok[len] = '\0';
-    *p += strcspn(*p, " \t\r\n;");
+    *p += len;
     return 1;
 }
 
@@ -356,7 +356,11 @@ rdb_status rdb_tool_cram_moves(int rows, int cols, const char *text, const char 
     pos->covered = 0;
     char tok[64];
     const char *p = text;
-    for (int move = 1; next_word(&p, tok, sizeof tok); move++) {
+    int w;
+    for (int move = 1; (w = next_word(&p, tok, sizeof tok)) != 0; move++) {
+        if (w < 0)
+            return rdb_fail(err, RDB_E_INPUT, "%s: move %d: '%.20s...' is no domino", source,
+                            move, p);
         const char *s = tok;
         int a, b;
         if (!parse_cell(&s, rows, cols, &a) || *s++ != '-' || !parse_cell(&s, rows, cols, &b) ||
@@ -389,7 +393,10 @@ rdb_status rdb_tool_cram_cells(int rows, int cols, const char *text, const char 
     }
     char tok[64];
     const char *p = text;
-    while (next_word(&p, tok, sizeof tok)) {
+    int w;
+    while ((w = next_word(&p, tok, sizeof tok)) != 0) {
+        if (w < 0)
+            return rdb_fail(err, RDB_E_INPUT, "%s: '%.20s...' is no cell", source, p);
         const char *s = tok;
         int cell;
         if (!parse_cell(&s, rows, cols, &cell) || *s)

@@ -1,7 +1,7 @@
 /*
  * query.c — `retrodb query`: the value of a position and of every move,
  * from a database, as text or as one JSON object; with --batch, a stream of
- * positions answered one a line (batch.c); with --pv, the perfect game from
+ * positions answered one a line (query_batch.c); with --pv, the perfect game from
  * the position.
  *
  * The position comes in any form position_input.h reads: a diagram or a
@@ -150,6 +150,9 @@ int rdb_cmd_query(int argc, char **argv)
         case OPT_BOARD:
             if (rdb_tool_board(cmd, v, &q.board_rows, &q.board_cols))
                 return 2;
+            if (q.board_rows * q.board_cols > 64)
+                return rdb_tool_bad(cmd, "--board %s has %d cells; a Cram board has at most 64", v,
+                                    q.board_rows * q.board_cols);
             break;
         }
     }

@@ -26,7 +26,9 @@ static int failed(const rdb_query_request *q, rdb_status st, const rdb_error *er
         printf("}\n");
         return rdb_tool_exit_code(st);
     }
-    if (label)
+    if (label && strncmp(label, "position ", 9) == 0)
+        fprintf(stderr, "retrodb: %s: %s\n", label, err->msg); /* a diagram's own label */
+    else if (label)
         fprintf(stderr, "retrodb: position %ld (%s): %s\n", n, label, err->msg);
     else
         fprintf(stderr, "retrodb: %s\n", err->msg);

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__AVX512F__) && defined(__AVX512BW__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>
 #define DOTS_KERNEL_AVX512 1
 #endif
@@ -118,11 +118,10 @@ static void relax_inner16(const uint32_t *restrict mv16, int per, uint32_t m,
                           int flip)
 {
     /* boxes[0..63] as 32-bit lanes, 4 vectors of 16 */
-    int32_t tbl[64];
-    for (int x = 0; x < 64; x++)
-        tbl[x] = boxes[x];
-    const __m512i t0 = _mm512_loadu_si512(tbl), t1 = _mm512_loadu_si512(tbl + 16);
-    const __m512i t2 = _mm512_loadu_si512(tbl + 32), t3 = _mm512_loadu_si512(tbl + 48);
+    const __m512i t0 = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const void *)boxes));
+    const __m512i t1 = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const void *)(boxes + 16)));
+    const __m512i t2 = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const void *)(boxes + 32)));
+    const __m512i t3 = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const void *)(boxes + 48)));
     const __m512i low16 = _mm512_set1_epi32(0xFFFF), pad = _mm512_set1_epi32(RDB_KPAD);
     const __m512i vflip = _mm512_set1_epi32(flip), zero = _mm512_setzero_si512();
     for (uint32_t i = 0; i < m; i += 16) {
@@ -420,6 +419,9 @@ rdb_status dots_kernel_new(const dots_rules *r, const rdb_layout *lay, dots_kern
             for (int j = 0; j < per; j++)
                 t[(size_t)(i / 16) * per * 16 + (size_t)j * 16 + i % 16] =
                     i < m ? mv[(size_t)i * per + j] : (uint32_t)RDB_KPAD << 16;
+        /* the vector loop reads only the transposed lists */
+        free(mv);
+        kern->inner[k] = NULL;
 #endif
     }
     return RDB_OK;
