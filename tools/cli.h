@@ -111,6 +111,11 @@ void rdb_tool_json_string(const char *s);
  * a query reads the database before the position it asks about). */
 rdb_status rdb_tool_database_game(const char *dir, int *game, rdb_error *err);
 
+/* Make waiting OpenMP threads sleep rather than spin: unless the user set
+ * OMP_WAIT_POLICY, set it to passive and start the program again (libgomp
+ * reads it only as it loads). Returns only when it does not restart. */
+void rdb_tool_wait_passively(char **argv);
+
 /* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
 void rdb_tool_catch_signals(void);
 

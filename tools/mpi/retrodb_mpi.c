@@ -32,19 +32,6 @@ static void usage(FILE *f)
                "and --memory are per rank. Query and watch the folder with retrodb.\n");
 }
 
-/* As in retrodb.c: waiting OpenMP threads sleep rather than spin, which
- * matters all the more with several ranks on one machine. The policy is
- * read as libgomp loads, so the program starts itself again with it, before
- * MPI starts (the launcher sees the same process). */
-static void wait_passively(char **argv)
-{
-    if (getenv("OMP_WAIT_POLICY"))
-        return;
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
-        return;
-    execv("/proc/self/exe", argv);
-}
-
 static int run(int argc, char **argv)
 {
     if (argc < 2) {
@@ -75,7 +62,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    wait_passively(argv);
+    rdb_tool_wait_passively(argv);
     /* only the main thread calls MPI; the writer and OpenMP threads never */
     int provided;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
