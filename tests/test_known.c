@@ -4,7 +4,8 @@
  * equal the naive solver's value of the empty board, and, as checks that
  * depend on no code of this project, the published values 2x2 = +2 and
  * 3x3 = -3 (David Wilson's analysis: on 3x3 boxes the second player wins
- * by 3) must come out of both the database and the naive solver.
+ * by 3) must come out of both the database and the naive solver; so must
+ * the values of the small Swedish and Icelandic boards of data/variants.md.
  */
 #include <check.h>
 #include <stdio.h>
@@ -73,6 +74,46 @@ START_TEST(test_one_box)
 }
 END_TEST
 
+/* The boards of data/variants.md with at most 20 open lines (the larger
+ * ones take the naive table seconds each), and the values published there:
+ * the builder, the naive table and the table must say the same. */
+static const struct {
+    const char *variant;
+    int rows, cols, value;
+} variants[] = {
+    {"swedish", 2, 2, -4},   {"swedish", 2, 3, 6},    {"swedish", 2, 4, 0},
+    {"swedish", 2, 5, 2},    {"swedish", 2, 6, -4},   {"swedish", 2, 7, 4},
+    {"swedish", 3, 3, 7},    {"swedish", 3, 4, 4},    {"icelandic", 2, 2, 2},
+    {"icelandic", 2, 3, 4},  {"icelandic", 2, 4, 4},  {"icelandic", 2, 5, 2},
+    {"icelandic", 3, 3, -1},
+};
+
+START_TEST(test_variant_boards)
+{
+    const int R = variants[_i].rows, C = variants[_i].cols;
+    const int swedish = variants[_i].variant[0] == 's';
+    const uint64_t start = swedish ? tu_border(R, C) : tu_icelandic(R, C);
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    rdb_error err;
+    rdb_status st = tu_build(dir, R, C, start, 0, 0, variants[_i].variant, 1, &err);
+    ck_assert_msg(st == RDB_OK, "build %s %dx%d: %s", variants[_i].variant, R, C, err.msg);
+    rdb_probe *p;
+    ck_assert_msg(rdb_probe_open(dir, &p, &err) == RDB_OK, "%s", err.msg);
+    int built = -100;
+    ck_assert_msg(rdb_probe_value(p, start, &built, &err) == RDB_OK, "%s", err.msg);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, R, C, start, 0), 0);
+    const int naive = naive_value(&nv, start);
+    naive_free(&nv);
+    ck_assert_msg(built == naive && naive == variants[_i].value,
+                  "%s %dx%d: database %d, naive %d, data/variants.md %d", variants[_i].variant, R,
+                  C, built, naive, variants[_i].value);
+}
+END_TEST
+
 Suite *known_suite(void)
 {
     Suite *s = suite_create("known");
@@ -82,6 +123,7 @@ Suite *known_suite(void)
     tcase_add_test(tc, test_published_2x2);
     tcase_add_test(tc, test_published_3x3);
     tcase_add_test(tc, test_one_box);
+    tcase_add_loop_test(tc, test_variant_boards, 0, (int)(sizeof variants / sizeof variants[0]));
     suite_add_tcase(s, tc);
     return s;
 }
