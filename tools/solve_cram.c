@@ -52,8 +52,8 @@ static const rdb_tool_option solve_cram_options[] = {
      "the others are kept to measure against)"},
     {OPT_THREADS, "threads", 't', "N", "threads sharing the root's trials (default 1; aspiration only)"},
     {OPT_TT_MB, "tt-mb", 0, "N",
-     "transposition table size in megabytes (default 1024); the table\n"
-     "starts small and grows to this"},
+     "transposition table size in megabytes (default 1024, at least 4);\n"
+     "the table starts small and grows to this"},
     {OPT_TT_FILE, "tt-file", 0, "F",
      "load the table from F if it exists; save it there at the end, when\n"
      "stopped by a signal and every --tt-save-minutes: run the same\n"

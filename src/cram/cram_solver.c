@@ -722,12 +722,12 @@ static void order_children(const cram_child *ch, int n, uint8_t *order)
     }
 }
 
-/* Remember that x's nimber is in none of `excluded` (only nimbers below 16
- * have room in the table). */
+/* Remember that x's nimber is in none of `excluded` (the table keeps the
+ * nimbers below CRAM_TT_EXCLUDED_BITS). */
 static void exclude(cram_worker *w, uint64_t x, nimset excluded, uint64_t nodes_before)
 {
     cram_solver *s = w->s;
-    unsigned low = (unsigned)(uint64_t)excluded & 0xffffu;
+    unsigned low = (unsigned)(uint64_t)excluded & ((1u << CRAM_TT_EXCLUDED_BITS) - 1);
     if (low)
         cram_tt_exclude(&s->tt, x, low, work_since(w, nodes_before));
 }

@@ -31,6 +31,19 @@ _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 /* The table's first size; it doubles from there as it fills. */
 #define TT_START_BYTES (16u << 20)
 
+#define TAG_MASK (~0xffffULL)
+#define WORK_SHIFT 12
+
+/* The 4-bit work of an entry from the solver's log2 of nodes (1..64):
+ * halved, so that 15 stands for subtrees of 2^30 nodes and more. */
+static unsigned work_code(int work)
+{
+    int w = (work + 1) / 2;
+    return (unsigned)(w < 0 ? 0 : w > 15 ? 15 : w);
+}
+
+static unsigned entry_work(uint64_t e) { return (unsigned)(e >> WORK_SHIFT) & 15; }
+
 static rdb_status map_buckets(cram_tt *t, uint64_t n)
 {
     size_t bytes = n * sizeof(cram_tt_bucket);
@@ -51,16 +64,43 @@ rdb_status cram_tt_init(cram_tt *t, long mb, int shared, rdb_error *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20;
-    uint64_t n = 2; /* a shift by 64 would be undefined */
+    uint64_t n = CRAM_TT_MIN_BUCKETS;
     while (n * 2 * sizeof(cram_tt_bucket) <= want)
         n *= 2;
     t->max_buckets = n;
-    while (n > 2 && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
+    while (n > CRAM_TT_MIN_BUCKETS && n * sizeof(cram_tt_bucket) > TT_START_BYTES)
         n /= 2;
     t->shared = shared;
     if (map_buckets(t, n) != RDB_OK)
         return rdb_fail_errno(err, RDB_E_NOMEM, "cannot allocate a transposition table of %ld MB", mb);
     return RDB_OK;
+}
+
+/* The hash of the entry e found in bucket i of a table of 2^(64-shift)
+ * buckets: the bucket number is its top bits, the tag its low 48 (they
+ * overlap, and agree, when the table has more than 2^16 buckets). */
+static uint64_t hash_of(uint64_t e, uint64_t i, int shift)
+{
+    return i << shift | e >> 16;
+}
+
+/* The inverse of an odd number modulo 2^64 (Newton's iteration doubles
+ * the bits that are right, from 3). */
+static uint64_t odd_inverse(uint64_t c)
+{
+    uint64_t x = c;
+    for (int i = 0; i < 5; i++)
+        x *= 2 - c * x;
+    return x;
+}
+
+/* The key whose cram_tt_hash is h: each step of the hash undone. */
+static uint64_t key_of(uint64_t h)
+{
+    h *= odd_inverse(0xc4ceb9fe1a85ec53ULL);
+    h ^= (h >> 29) ^ (h >> 58);
+    h *= odd_inverse(0xff51afd7ed558ccdULL);
+    return h ^ (h >> 33);
 }
 
 /* Double the table, moving every entry: the entries of old bucket i go to
@@ -78,16 +118,14 @@ static void grow(cram_tt *t)
     for (uint64_t i = 0; i < old.nbuckets; i++) {
         const cram_tt_bucket *from = &old.bucket[i];
         for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            if (!from->key[k])
+            uint64_t e = from->entry[k];
+            if (!e)
                 continue;
-            cram_tt_bucket *to = cram_tt_bucket_of(t, from->key[k]);
+            cram_tt_bucket *to = &t->bucket[hash_of(e, i, old.shift) >> t->shift];
             int j = 0;
-            while (to->key[j])
+            while (to->entry[j])
                 j++;
-            to->key[j] = from->key[k];
-            to->nimber[j] = from->nimber[k];
-            to->excluded[j] = from->excluded[k];
-            to->work[j] = from->work[k];
+            to->entry[j] = e;
         }
     }
     munmap(old.bucket, old.bytes);
@@ -107,111 +145,100 @@ void cram_tt_free(cram_tt *t)
     t->bucket = NULL;
 }
 
-static void lock_bucket(cram_tt_bucket *b)
+/* Whether key (its tag) would evict an entry of its bucket. */
+static int would_evict(const cram_tt_bucket *b, uint64_t tag)
 {
-    for (;;) {
-        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_RELAXED);
-        if (!(q & 1) &&
-            __atomic_compare_exchange_n(&b->seq, &q, q + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-            return;
-    }
-}
-
-static void unlock_bucket(cram_tt_bucket *b)
-{
-    __atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELEASE);
-}
-
-/* The entry of key in its (locked) bucket, made (evicting the cheapest
- * entry) when missing. */
-static int slot_for(cram_tt *t, cram_tt_bucket *b, uint64_t key)
-{
-    int victim = 0, victim_work = 256;
     for (int i = 0; i < CRAM_TT_WAYS; i++) {
-        if (b->key[i] == key)
-            return i;
-        int w = b->key[i] == 0 ? -1 : b->work[i];
-        if (w < victim_work) {
-            victim = i;
-            victim_work = w;
-        }
-    }
-    __atomic_fetch_add(victim_work >= 0 ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
-    b->key[victim] = key;
-    b->nimber[victim] = CRAM_TT_UNKNOWN;
-    b->excluded[victim] = 0;
-    b->work[victim] = 0;
-    return victim;
-}
-
-/* Whether key would evict an entry of its bucket. */
-static int would_evict(const cram_tt_bucket *b, uint64_t key)
-{
-    for (int i = 0; i < CRAM_TT_WAYS; i++)
-        if (b->key[i] == key || b->key[i] == 0)
+        uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
+        if (!e || (e & TAG_MASK) == tag)
             return 0;
+    }
     return 1;
 }
 
 /* The bucket where key goes, after growing the table when it is due: when
  * half full, or when a quarter full and the bucket would have to evict. A
  * shared table only asks to grow, and takes the key where it is now. */
-static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t key)
+static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t h)
 {
-    cram_tt_bucket *b = cram_tt_bucket_of(t, key);
+    cram_tt_bucket *b = &t->bucket[h >> t->shift];
     if (t->entries >= t->grow_at ||
-        (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 && would_evict(b, key))) {
+        (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 &&
+         would_evict(b, h << 16))) {
         if (t->shared) {
             __atomic_store_n(&t->want_grow, 1, __ATOMIC_RELAXED);
         } else {
             grow(t);
-            b = cram_tt_bucket_of(t, key);
+            b = &t->bucket[h >> t->shift];
         }
     }
     return b;
 }
 
+/* Merge what is learnt of key into its entry: `known` set stores the
+ * nimber `payload`, else `payload` holds nimbers ruled out. The slot is
+ * key's own entry, else an empty one, else the one that cost least; it is
+ * written with a compare-and-swap, tried again if another thread wrote
+ * the slot in between. */
+static void store(cram_tt *t, uint64_t key, int known, unsigned payload, int work)
+{
+    uint64_t h = cram_tt_hash(key), tag = h << 16;
+    cram_tt_bucket *b = bucket_to_store(t, h);
+    const unsigned w = work_code(work);
+    for (;;) {
+        int slot = -1, victim = 0;
+        unsigned victim_cost = UINT_MAX;
+        uint64_t was = 0, victim_was = 0;
+        for (int i = 0; i < CRAM_TT_WAYS; i++) {
+            uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
+            if (e && (e & TAG_MASK) == tag) {
+                slot = i;
+                was = e;
+                break;
+            }
+            unsigned cost = e ? entry_work(e) + 1 : 0; /* an empty slot first */
+            if (cost < victim_cost) {
+                victim = i;
+                victim_cost = cost;
+                victim_was = e;
+            }
+        }
+        if (slot < 0)
+            was = victim_was;
+        unsigned nw = w, data;
+        if (slot >= 0) {
+            if (entry_work(was) > nw)
+                nw = entry_work(was);
+            if (was & CRAM_TT_KNOWN)
+                return; /* the nimber is known: nothing to add */
+            data = known ? CRAM_TT_KNOWN | payload : ((unsigned)was & CRAM_TT_PAYLOAD) | payload;
+            if (!known && data == ((unsigned)was & CRAM_TT_PAYLOAD) && nw == entry_work(was))
+                return;
+        } else {
+            data = known ? CRAM_TT_KNOWN | payload : payload;
+        }
+        uint64_t e = tag | (uint64_t)nw << WORK_SHIFT | data;
+        int at = slot >= 0 ? slot : victim;
+        if (__atomic_compare_exchange_n(&b->entry[at], &was, e, 0, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED)) {
+            if (slot < 0)
+                __atomic_fetch_add(was ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+}
+
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work)
 {
-    cram_tt_bucket *b = bucket_to_store(t, key);
-    lock_bucket(b);
-    int i = slot_for(t, b, key);
-    b->nimber[i] = (uint8_t)nimber;
-    b->excluded[i] = nimber < 16 ? (uint16_t)~(1u << nimber) : 0xffff;
-    if (work > b->work[i])
-        b->work[i] = (uint8_t)(work > 255 ? 255 : work);
-    unlock_bucket(b);
+    if (nimber >= 0 && (unsigned)nimber <= CRAM_TT_PAYLOAD)
+        store(t, key, 1, (unsigned)nimber, work);
 }
 
 void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
 {
-    cram_tt_bucket *b = bucket_to_store(t, key);
-    lock_bucket(b);
-    int i = slot_for(t, b, key);
-    if (b->nimber[i] == CRAM_TT_UNKNOWN) {
-        b->excluded[i] |= (uint16_t)excluded;
-        if (work > b->work[i])
-            b->work[i] = (uint8_t)(work > 255 ? 255 : work);
-    }
-    unlock_bucket(b);
-}
-
-/* A copy of bucket i taken while no writer held it. */
-static void read_bucket(const cram_tt *t, uint64_t i, cram_tt_bucket *copy)
-{
-    const cram_tt_bucket *b = &t->bucket[i];
-    for (;;) {
-        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
-        for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            copy->key[k] = __atomic_load_n(&b->key[k], __ATOMIC_RELAXED);
-            copy->nimber[k] = __atomic_load_n(&b->nimber[k], __ATOMIC_RELAXED);
-            copy->excluded[k] = __atomic_load_n(&b->excluded[k], __ATOMIC_RELAXED);
-            copy->work[k] = __atomic_load_n(&b->work[k], __ATOMIC_RELAXED);
-        }
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (!(q & 1) && __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == q)
-            return;
-    }
+    excluded &= (1u << CRAM_TT_EXCLUDED_BITS) - 1;
+    if (excluded)
+        store(t, key, 0, excluded, work);
 }
 
 /* The FNV-1a of the first `len` bytes of the file fd. */
@@ -254,15 +281,15 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
     size_t used = 0;
     uint64_t written = 0;
     for (uint64_t i = 0; st == RDB_OK && i < t->nbuckets; i++) {
-        cram_tt_bucket b;
-        read_bucket(t, i, &b);
         for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            if (!b.key[k])
+            uint64_t e = __atomic_load_n(&t->bucket[i].entry[k], __ATOMIC_RELAXED);
+            if (!e)
                 continue;
-            rdb_put_le(buf + used, b.key[k], 8);
-            buf[used + 8] = b.nimber[k];
-            buf[used + 9] = b.work[k];
-            rdb_put_le(buf + used + 10, b.excluded[k], 2);
+            unsigned payload = (unsigned)e & CRAM_TT_PAYLOAD, known = e & CRAM_TT_KNOWN;
+            rdb_put_le(buf + used, key_of(hash_of(e, i, t->shift)), 8);
+            buf[used + 8] = known ? (unsigned char)payload : CRAM_TT_UNKNOWN;
+            buf[used + 9] = (unsigned char)(2 * entry_work(e));
+            rdb_put_le(buf + used + 10, known ? 0 : payload, 2);
             used += TT_RECORD;
             written++;
         }

@@ -3,17 +3,31 @@
  * canonical components, in a bounded amount of memory, which threads may
  * share (cram_tt_read).
  *
- * Tuned for one probe per node and per child: the table is an array of
- * 64-byte buckets (one cache line each) of five entries, the bucket chosen
- * by a hash of the key. An entry holds the full key (a canonical component,
- * never 0), its nimber when it is known, the nimbers below 16 it is known
- * not to have (what a search cut short has proved), and the amount of work
- * it cost (log2 of the nodes searched below it). When a bucket is full, a
- * new entry takes the place of the one that cost least, so the expensive
- * results stay. The table starts small and doubles, up to the size asked
- * for, whenever it is half full or a quarter full with a bucket that would
- * have to evict: a small problem does not pay for pages of a big table it
- * never uses.
+ * Tuned for one probe per node and per child, and for as many entries as
+ * the memory holds, since at the frontier (3x21, 5x11) the table's size
+ * decides the search's. The table is an array of 64-byte buckets (one
+ * cache line each) of eight 8-byte entries, the bucket chosen by the top
+ * bits of an invertible hash of the key. An entry is one 64-bit word:
+ *   bits 16..63  the hash's low 48 bits (its tag);
+ *   bits 12..15  the work it cost (about half the log2 of the nodes
+ *                searched below it, at most 15);
+ *   bit  11      set when the nimber is known;
+ *   bits 0..10   the nimber when known, else the nimbers 0..10 it is known
+ *                not to have (what a search cut short has proved).
+ * The bucket number gives the hash's top bits and the tag its low 48, so
+ * with at least 2^16 buckets the two together are the whole hash, and the
+ * hash gives back the key: an entry is exact, with no chance of a false
+ * match, in 8 bytes where a stored key would take 16. A word of 0 is an
+ * empty slot (an entry with nothing known is never stored). When a bucket
+ * is full, a new entry takes the place of the one that cost least, so the
+ * expensive results stay. The table starts small and doubles, up to the
+ * size asked for, whenever it is half full or a quarter full with a bucket
+ * that would have to evict: a small problem does not pay for pages of a
+ * big table it never uses.
+ *
+ * Every entry is one word, read and written whole (compare-and-swap), so
+ * threads share the table without locks: a reader sees an entry before or
+ * after a store, never half of one.
  *
  * The table can be written to a file and read back, so that an interrupted
  * solve resumes with everything it had found. Keys depend on the solver's
@@ -31,20 +45,20 @@
 
 #include "common/error.h"
 
-#define CRAM_TT_WAYS 5
+#define CRAM_TT_WAYS 8
 #define CRAM_TT_UNKNOWN 255
+/* Nimbers the table can record as excluded: 0 .. CRAM_TT_EXCLUDED_BITS-1. */
+#define CRAM_TT_EXCLUDED_BITS 11
+/* The fewest buckets, so that bucket number and tag make the whole hash. */
+#define CRAM_TT_MIN_BUCKETS (1ULL << 16)
 
 typedef struct {
-    uint64_t key[CRAM_TT_WAYS];
-    uint16_t excluded[CRAM_TT_WAYS]; /* bit v: the nimber is not v */
-    uint8_t nimber[CRAM_TT_WAYS];    /* CRAM_TT_UNKNOWN when not known */
-    uint8_t work[CRAM_TT_WAYS];
-    uint32_t seq;                    /* odd while a writer holds the bucket */
+    uint64_t entry[CRAM_TT_WAYS]; /* 0: empty; else see the top of the file */
 } cram_tt_bucket;
 
 typedef struct {
     cram_tt_bucket *bucket;
-    uint64_t nbuckets;    /* a power of two */
+    uint64_t nbuckets;    /* a power of two, at least CRAM_TT_MIN_BUCKETS */
     uint64_t max_buckets; /* what the size asked for allows */
     uint64_t grow_at;     /* entries at which the table doubles */
     int shift;            /* 64 - log2(nbuckets) */
@@ -55,10 +69,10 @@ typedef struct {
     int want_grow;        /* a shared table is due to grow */
 } cram_tt;
 
-/* A table of at most `mb` megabytes (at least one bucket). A table that
- * several threads share (`shared`) does not grow by itself when it is due
- * to: it sets want_grow, and its owner calls cram_tt_grow once every other
- * thread has stopped touching it. */
+/* A table of at most `mb` megabytes, and at least CRAM_TT_MIN_BUCKETS
+ * buckets (4 MB). A table that several threads share (`shared`) does not
+ * grow by itself when it is due to: it sets want_grow, and its owner calls
+ * cram_tt_grow once every other thread has stopped touching it. */
 rdb_status cram_tt_init(cram_tt *t, long mb, int shared, rdb_error *err);
 void cram_tt_free(cram_tt *t);
 
@@ -71,58 +85,81 @@ static inline double cram_tt_fill(const cram_tt *t)
     return (double)t->entries / ((double)t->nbuckets * CRAM_TT_WAYS);
 }
 
-static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
+/* The hash of a key: a bijection of 64-bit words (each step can be undone,
+ * which cram_tt.c does to save the table), whose top bits choose the
+ * bucket. */
+static inline uint64_t cram_tt_hash(uint64_t key)
 {
     uint64_t h = key ^ (key >> 33);
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 29;
     h *= 0xc4ceb9fe1a85ec53ULL;
-    return &t->bucket[h >> t->shift];
+    return h;
 }
 
-/* Threads share the table through a sequence lock per bucket: a writer
- * makes `seq` odd while it writes, and a reader reads again when `seq` was
- * odd or changed meanwhile. Reads take no lock, and one thread alone pays
- * two loads of a line it reads anyway. `entry` gets the nimber (or
- * CRAM_TT_UNKNOWN) and the excluded set of key, or returns 0 when the
- * bucket does not hold key. */
+#define CRAM_TT_TAG_SHIFT 16
+#define CRAM_TT_KNOWN (1u << 11)
+#define CRAM_TT_PAYLOAD 0x7ffu
+
+static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
+{
+    return &t->bucket[cram_tt_hash(key) >> t->shift];
+}
+
+/* The entry of key, or 0 when its bucket does not hold it. */
+static inline uint64_t cram_tt_find(const cram_tt *t, uint64_t key)
+{
+    uint64_t h = cram_tt_hash(key);
+    const cram_tt_bucket *b = &t->bucket[h >> t->shift];
+    const uint64_t tag = h << CRAM_TT_TAG_SHIFT;
+    for (int i = 0; i < CRAM_TT_WAYS; i++) {
+        uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
+        if (e && (e & ~0xffffULL) == tag)
+            return e;
+    }
+    return 0;
+}
+
+/* `nimber` gets key's nimber (or CRAM_TT_UNKNOWN) and `excluded` the
+ * nimbers it is known not to have; returns 0 when the table does not hold
+ * key. */
 static inline int cram_tt_read(const cram_tt *t, uint64_t key, unsigned *nimber, unsigned *excluded)
 {
-    const cram_tt_bucket *b = cram_tt_bucket_of(t, key);
-    for (;;) {
-        uint32_t q = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
-        int found = 0;
-        for (int i = 0; i < CRAM_TT_WAYS; i++)
-            if (__atomic_load_n(&b->key[i], __ATOMIC_RELAXED) == key) {
-                *nimber = __atomic_load_n(&b->nimber[i], __ATOMIC_RELAXED);
-                *excluded = __atomic_load_n(&b->excluded[i], __ATOMIC_RELAXED);
-                found = 1;
-                break;
-            }
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (!(q & 1) && __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == q)
-            return found;
+    uint64_t e = cram_tt_find(t, key);
+    if (!e)
+        return 0;
+    unsigned payload = (unsigned)e & CRAM_TT_PAYLOAD;
+    if (e & CRAM_TT_KNOWN) {
+        *nimber = payload;
+        *excluded = ~(1u << (payload < 32 ? payload : 31)) & ((1u << CRAM_TT_EXCLUDED_BITS) - 1);
+    } else {
+        *nimber = CRAM_TT_UNKNOWN;
+        *excluded = payload;
     }
+    return 1;
 }
 
 /* Nimber stored for key, or -1. */
 static inline int cram_tt_get(const cram_tt *t, uint64_t key)
 {
-    unsigned v = 0, ex = 0;
-    return cram_tt_read(t, key, &v, &ex) && v != CRAM_TT_UNKNOWN ? (int)v : -1;
+    uint64_t e = cram_tt_find(t, key);
+    return e & CRAM_TT_KNOWN ? (int)(e & CRAM_TT_PAYLOAD) : -1;
 }
 
-/* The nimbers below 16 that key is known not to have (0 when none). */
+/* The nimbers below CRAM_TT_EXCLUDED_BITS that key is known not to have
+ * (0 when none). */
 static inline unsigned cram_tt_excluded(const cram_tt *t, uint64_t key)
 {
     unsigned v = 0, ex = 0;
     return cram_tt_read(t, key, &v, &ex) ? ex : 0;
 }
 
-/* Store key's nimber, which cost `work` (0..255, more is dearer). */
+/* Store key's nimber (below 2048), which cost `work` (log2 of the nodes
+ * searched; more is dearer). */
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work);
 
-/* Record that key's nimber is none of the bits of `excluded`. */
+/* Record that key's nimber is none of the bits of `excluded` (only bits
+ * below CRAM_TT_EXCLUDED_BITS are kept). */
 void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work);
 
 /* Write every entry to path atomically (temporary file, fsync, rename). */
