@@ -10,6 +10,7 @@
 
 #include "dots/dots_board.h"
 #include "dots/dots_solver.h"
+#include "dots/loony_endgame.h"
 #include "retrodb/probe.h"
 #include "test_util.h"
 
@@ -265,6 +266,68 @@ START_TEST(test_empty_boards)
 }
 END_TEST
 
+/* Every simple loony endgame of a board (every box not taken has two
+ * sides drawn), valued by loony_endgame.c, against the naive table; and
+ * the solver with and without the endgames on the same positions. */
+static void check_simple_endgames(int rows, int cols, int full_value, int *found)
+{
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, rows, cols, 0, full_value), 0);
+    rdb_error err;
+    dots_board b;
+    ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
+    uint64_t mask[DOTS_MAX_BOXES] = {0};
+    int8_t across[DOTS_MAX_LINES][2];
+    for (int x = 0; x < b.nboxes; x++)
+        for (int k = 0; k < 4; k++)
+            mask[x] |= 1ULL << b.box_line[x][k];
+    for (int l = 0; l < b.nlines; l++) {
+        across[l][0] = (int8_t)b.line_box[l][0];
+        across[l][1] = (int8_t)(b.line_nboxes[l] == 2 ? b.line_box[l][1] : -1);
+    }
+    const dots_box_graph g = {b.nboxes, mask, (const int8_t(*)[2])across};
+    dots_solver *captures = new_solver(rows, cols, full_value, DOTS_RULES_CAPTURES, 1, 1 << 20);
+    dots_solver *full = new_solver(rows, cols, full_value, DOTS_RULES_FULL, 1, 1 << 20);
+    int n = 0;
+    for (uint64_t pos = 0; pos < 1ULL << b.nlines; pos++) {
+        int8_t cnt[DOTS_MAX_BOXES];
+        int simple = 1;
+        for (int x = 0; x < b.nboxes && simple; x++) {
+            cnt[x] = (int8_t)__builtin_popcountll(pos & mask[x]);
+            simple = cnt[x] == 2 || cnt[x] == 4;
+        }
+        int v;
+        if (!simple) {
+            TU_ASSERT(!dots_simple_endgame(&g, pos, cnt, full_value, &v));
+            continue;
+        }
+        TU_ASSERT(dots_simple_endgame(&g, pos, cnt, full_value, &v));
+        TU_ASSERT_MSG(v == naive_value(&nv, pos), "%dx%d fv %d, position %#llx: %d, naive %d",
+                      rows, cols, full_value, (unsigned long long)pos, v, naive_value(&nv, pos));
+        if (n++ % 16 == 0) {
+            TU_ASSERT_EQ(solve(captures, pos), v);
+            TU_ASSERT_EQ(solve(full, pos), v);
+        }
+    }
+    *found += n;
+    dots_solver_free(captures);
+    dots_solver_free(full);
+    naive_free(&nv);
+}
+
+START_TEST(test_simple_endgames)
+{
+    int found = 0;
+    for (int fv = -3; fv <= 2; fv += 5)
+        check_simple_endgames(3, 3, fv, &found);
+    check_simple_endgames(3, 3, 0, &found);
+    check_simple_endgames(2, 4, 0, &found);
+    check_simple_endgames(1, 6, -1, &found);
+    /* chains of every length and loops, not a handful */
+    TU_ASSERT_MSG(found > 10000, "%d simple endgames", found);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     rdb_error err;
@@ -299,6 +362,7 @@ Suite *dots_solver_suite(void)
     tcase_add_test(tc, test_database_4x4_3x5);
     tcase_add_test(tc, test_query_deleted_level);
     tcase_add_test(tc, test_empty_boards);
+    tcase_add_test(tc, test_simple_endgames);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

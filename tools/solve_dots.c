@@ -65,7 +65,10 @@ static const rdb_tool_option solve_dots_options[] = {
     {OPT_THREADS, "threads", 't', "N", "searchers sharing the table (default 1)"},
     {OPT_TT_MIN_OPEN, "tt-min-open", 0, "N",
      "store only positions with at least N open lines (default 6)"},
-    {OPT_RULES, "rules", 0, "R", "capture rules: full (default) or none (search every line)"},
+    {OPT_RULES, "rules", 0, "R",
+     "full (default: capture rules, and simple loony endgames valued\n"
+     "without search), captures (the capture rules alone) or none\n"
+     "(search every line)"},
     {OPT_ROW_ORDER, "row-order", 0, NULL, "try moves in line order, not centre first (to measure)"},
     {OPT_PROVE, "prove", 0, "V", "prove that the value is V, as sub-proofs recorded in the ledger"},
     {OPT_LEDGER, "ledger", 0, "F", "bounds proved earlier (read at start), appended as proved"},
@@ -128,10 +131,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case OPT_RULES:
             if (strcmp(v, "full") == 0)
                 a->opt.rules = DOTS_RULES_FULL;
+            else if (strcmp(v, "captures") == 0)
+                a->opt.rules = DOTS_RULES_CAPTURES;
             else if (strcmp(v, "none") == 0)
                 a->opt.rules = DOTS_RULES_NONE;
             else
-                return bad("unknown --rules '%s' (full or none)", v);
+                return bad("unknown --rules '%s' (full, captures or none)", v);
             break;
         case OPT_PROVE:
             if (rdb_parse_long(v, -200, 200, &n) != 0)
@@ -277,6 +282,11 @@ static void print_line_list(const dots_board *b, uint64_t lines, int json)
     }
 }
 
+static const char *rules_name(dots_rules_mode r)
+{
+    return r == DOTS_RULES_FULL ? "full" : r == DOTS_RULES_CAPTURES ? "captures" : "none";
+}
+
 static void print_json(const dots_board *b, const rdb_problem *pr, int scores, int value,
                        uint64_t best, const int *move_value, const dots_solver_options *opt,
                        const dots_solver_stats *st)
@@ -301,10 +311,10 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
         }
         printf("]");
     }
-    printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"tt_hits\":%llu,\"tests\":%llu,"
-           "\"tt_entries\":%llu,\"seconds\":%.3f}\n",
-           opt->rules == DOTS_RULES_FULL ? "full" : "none", opt->threads,
-           (unsigned long long)st->nodes, (unsigned long long)st->tt_hits,
+    printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,"
+           "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f}\n",
+           rules_name(opt->rules), opt->threads, (unsigned long long)st->nodes,
+           (unsigned long long)st->endgames, (unsigned long long)st->tt_hits,
            (unsigned long long)st->tests, (unsigned long long)st->tt_entries, st->seconds);
 }
 
@@ -327,11 +337,12 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
         print_line_list(b, best, 0);
         printf("\n");
     }
-    printf("search: %.2f s, %llu nodes (%.0f per second), %llu zero-window tests, "
-           "tt hits %llu, tt entries %llu\n",
+    printf("search: %.2f s, %llu nodes (%.0f per second), %llu endgames valued, "
+           "%llu zero-window tests, tt hits %llu, tt entries %llu\n",
            st->seconds, (unsigned long long)st->nodes,
-           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->tests,
-           (unsigned long long)st->tt_hits, (unsigned long long)st->tt_entries);
+           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->endgames,
+           (unsigned long long)st->tests, (unsigned long long)st->tt_hits,
+           (unsigned long long)st->tt_entries);
 }
 
 static const char *claim_word(int r)

@@ -64,6 +64,7 @@
 #include <sys/mman.h>
 
 #include "common/job.h"
+#include "dots/loony_endgame.h"
 
 #define MAX_RUNS DOTS_MAX_BOXES
 #define NO_MOVE 255
@@ -93,6 +94,7 @@ typedef struct dots_worker {
     int id;
     int aborted;
     uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
+    uint64_t endgames;               /* simple loony endgames valued without search */
 } dots_worker;
 
 struct dots_solver {
@@ -103,6 +105,7 @@ struct dots_solver {
     uint64_t all;                  /* every line */
     uint64_t box_mask[DOTS_MAX_BOXES];
     int8_t across[DOTS_MAX_LINES][2]; /* line -> its boxes, -1 for the ground */
+    dots_box_graph graph;          /* the two above, for loony_endgame.c */
     uint8_t order[DOTS_MAX_LINES];  /* lines, centre first */
     int ntransforms, nbytes;
     int tt_min_open;               /* positions with fewer open lines skip the table */
@@ -435,6 +438,12 @@ static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, 
 static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int alpha, int beta)
 {
     struct dots_solver *s = w->s;
+    int endgame;
+    if (s->opt.rules == DOTS_RULES_FULL &&
+        dots_simple_endgame(&s->graph, drawn, cnt, s->full_value, &endgame)) {
+        w->endgames++;
+        return endgame;
+    }
     int left = 0;
     for (int b = 0; b < s->nboxes; b++)
         left += cnt[b] < 4;
@@ -829,6 +838,7 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
     for (int i = 0; i < s->opt.threads; i++) {
         out->nodes += s->workers[i].nodes;
         out->tt_hits += s->workers[i].tt_hits;
+        out->endgames += s->workers[i].endgames;
     }
     for (int i = 0; i < s->opt.threads; i++)
         out->tt_entries += s->workers[i].tt_new;
@@ -930,6 +940,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
         s->across[l][0] = (int8_t)b->line_box[l][0];
         s->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
     }
+    s->graph = (dots_box_graph){s->nboxes, s->box_mask, (const int8_t(*)[2])s->across};
     centre_order(s);
     find_corners(s);
     s->tt_min_open = opt->tt_min_open;

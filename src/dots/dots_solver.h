@@ -26,8 +26,10 @@
 #include "dots/dots_board.h"
 
 typedef enum {
-    DOTS_RULES_FULL,  /* forced captures and the double-dealing choice */
-    DOTS_RULES_NONE   /* every open line is a move: the reference */
+    DOTS_RULES_FULL,     /* the capture rules, and simple loony endgames valued
+                            without search (loony_endgame.h) */
+    DOTS_RULES_CAPTURES, /* the capture rules alone (to measure the endgames) */
+    DOTS_RULES_NONE      /* every open line is a move: the reference */
 } dots_rules_mode;
 
 typedef struct {
@@ -43,6 +45,7 @@ typedef struct {
 
 typedef struct {
     uint64_t nodes;              /* positions searched, capture steps included */
+    uint64_t endgames;           /* simple loony endgames valued without search */
     uint64_t tt_hits;            /* probes that ended a node */
     uint64_t tt_entries;         /* filled table slots */
     uint64_t tests;              /* zero-window searches */
