@@ -403,9 +403,10 @@ static int search_runs(dots_worker *w, uint64_t drawn, const capture_run *runs, 
     return best;
 }
 
-/* The moves of a quiet node in the order they are tried. */
+/* The moves of a quiet node in the order they are tried; the sacrifices
+ * (lines that give a box its third side) from moves[*sacrifices] on. */
 static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, int first,
-                       uint8_t *moves)
+                       uint8_t *moves, int *sacrifices)
 {
     const struct dots_solver *s = w->s;
     uint8_t safe[DOTS_MAX_LINES], risky[DOTS_MAX_LINES];
@@ -429,6 +430,7 @@ static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, 
     int shift = nsafe ? w->id % nsafe : 0;
     for (int i = 0; i < nsafe; i++)
         moves[n++] = safe[(i + shift) % nsafe];
+    *sacrifices = n;
     for (int i = 0; i < nrisky; i++)
         moves[n++] = risky[i];
     return n;
@@ -476,15 +478,24 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
     beta = beta0;
 
     uint8_t moves[DOTS_MAX_LINES];
-    int n = s->opt.row_order ? 0 : order_moves(w, drawn, cnt, first, moves);
+    int sacrifices = DOTS_MAX_LINES;
+    int n = s->opt.row_order ? 0 : order_moves(w, drawn, cnt, first, moves, &sacrifices);
     if (s->opt.row_order)
         for (int l = 0; l < s->nlines; l++)
             if (!(drawn >> l & 1))
                 moves[n++] = (uint8_t)l;
 
     int best = -VALUE_INF, best_move = NO_MOVE;
+    uint64_t skip = 0;
     for (int i = 0; i < n; i++) {
         int l = moves[i];
+        /* A line that opens an independent chain or loop which another
+         * line opens to the same effect is not searched; found only when
+         * the search gets this far, as a cutoff often comes before. */
+        if (i == sacrifices && s->opt.rules == DOTS_RULES_FULL)
+            skip = dots_redundant_openings(&s->graph, drawn, cnt);
+        if (skip >> l & 1)
+            continue;
         uint64_t child = drawn | 1ULL << l;
         int a = s->across[l][0], o = s->across[l][1];
         int b = (cnt[a] == 3) + (o >= 0 && cnt[o] == 3);
@@ -745,7 +756,8 @@ int dots_solver_move_order(const dots_solver *s, uint64_t lines, uint8_t moves[D
     int8_t cnt[DOTS_MAX_BOXES];
     for (int b = 0; b < s->nboxes; b++)
         cnt[b] = (int8_t)sides(s, lines, b);
-    return order_moves(&s->workers[0], lines, cnt, NO_MOVE, moves);
+    int sacrifices;
+    return order_moves(&s->workers[0], lines, cnt, NO_MOVE, moves, &sacrifices);
 }
 
 void dots_solver_add_bound(dots_solver *s, uint64_t lines, int lower, int upper)

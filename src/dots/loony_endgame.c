@@ -136,3 +136,56 @@ int dots_simple_endgame(const dots_box_graph *g, uint64_t drawn, const int8_t *c
     *value = v[states - 1];
     return 1;
 }
+
+/* Follow the corridor from box x out through its open line `line` while
+ * the boxes have two sides drawn, adding the lines crossed to *lines and
+ * the boxes to *seen. Returns the boxes met (x not counted), or -1 when
+ * the corridor ends at a box with fewer sides (a junction: the component
+ * is not independent); *closed tells a loop. */
+static int walk_lines(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int x,
+                      int line, uint64_t *seen, uint64_t *lines, int *closed)
+{
+    int n = 0, prev = line, cur = other_box(g, line, x);
+    *closed = 0;
+    *lines |= 1ULL << line;
+    while (cur >= 0) {
+        if (cur == x) {
+            *closed = 1;
+            return n;
+        }
+        if (cnt[cur] != 2)
+            return -1;
+        *seen |= 1ULL << cur;
+        n++;
+        int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
+        *lines |= 1ULL << next;
+        prev = next;
+        cur = other_box(g, next, cur);
+    }
+    return n;
+}
+
+uint64_t dots_redundant_openings(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt)
+{
+    uint64_t redundant = 0, seen = 0;
+    for (int x = 0; x < g->nboxes; x++) {
+        if (cnt[x] != 2 || (seen >> x & 1))
+            continue;
+        seen |= 1ULL << x;
+        uint64_t open = g->box_mask[x] & ~drawn, lines = 0;
+        int l1 = __builtin_ctzll(open), l2 = __builtin_ctzll(open & (open - 1));
+        int closed, a = walk_lines(g, drawn, cnt, x, l1, &seen, &lines, &closed), b = 0;
+        if (a >= 0 && !closed)
+            b = walk_lines(g, drawn, cnt, x, l2, &seen, &lines, &closed);
+        if (a < 0 || b < 0)
+            continue;
+        uint64_t keep = lines & -lines;
+        if (!closed && a + b == 1) {
+            /* a chain of two: keep the line between its boxes */
+            int y = a ? other_box(g, l1, x) : other_box(g, l2, x);
+            keep = g->box_mask[x] & g->box_mask[y];
+        }
+        redundant |= lines & ~keep;
+    }
+    return redundant;
+}

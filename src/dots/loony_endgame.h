@@ -34,4 +34,15 @@ typedef struct {
 int dots_simple_endgame(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt,
                         int full_value, int *value);
 
+/* The open lines of `drawn` (no box with three sides) that need not be
+ * searched because another line opens the same component to the same
+ * effect. A chain whose ends both reach the edge, or a loop, every one of
+ * whose boxes has two sides drawn, is independent of the rest of the
+ * board: whichever line of it is drawn, the opponent's replies (take it
+ * all, or all but two or four) end in the same positions once the boxes
+ * are taken, so one line stands for all; of a chain of two, the middle
+ * line, since drawn at an end it gives the opponent the further option of
+ * declining both boxes. */
+uint64_t dots_redundant_openings(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt);
+
 #endif
