@@ -35,6 +35,7 @@
 enum {
     OPT_TT_MB = 1,
     OPT_TT_MIN_OPEN,
+    OPT_ETC_MIN_OPEN,
     OPT_THREADS,
     OPT_RULES,
     OPT_PROVE,
@@ -65,6 +66,9 @@ static const rdb_tool_option solve_dots_options[] = {
     {OPT_THREADS, "threads", 't', "N", "searchers sharing the table (default 1)"},
     {OPT_TT_MIN_OPEN, "tt-min-open", 0, "N",
      "store only positions with at least N open lines (default 6)"},
+    {OPT_ETC_MIN_OPEN, "etc-min-open", 0, "N",
+     "positions with at least N open lines look up their children in\n"
+     "the table before searching any (default 15; 65: never)"},
     {OPT_RULES, "rules", 0, "R",
      "full (default: capture rules, and simple loony endgames valued\n"
      "without search), captures (the capture rules alone) or none\n"
@@ -122,6 +126,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (rdb_parse_long(v, 0, 64, &n) != 0)
                 return bad("bad --tt-min-open '%s' (want 0 to 64)", v);
             a->opt.tt_min_open = (int)n;
+            break;
+        case OPT_ETC_MIN_OPEN:
+            if (rdb_parse_long(v, 0, 65, &n) != 0)
+                return bad("bad --etc-min-open '%s' (want 0 to 65)", v);
+            a->opt.etc_min_open = (int)n;
             break;
         case OPT_THREADS:
             if (rdb_parse_long(v, 1, 256, &n) != 0)
@@ -311,10 +320,11 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
         }
         printf("]");
     }
-    printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,"
+    printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,\"etc_cuts\":%llu,"
            "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f}\n",
            rules_name(opt->rules), opt->threads, (unsigned long long)st->nodes,
-           (unsigned long long)st->endgames, (unsigned long long)st->tt_hits,
+           (unsigned long long)st->endgames, (unsigned long long)st->etc_cuts,
+           (unsigned long long)st->tt_hits,
            (unsigned long long)st->tests, (unsigned long long)st->tt_entries, st->seconds);
 }
 
@@ -410,7 +420,7 @@ static void save_table(dots_solver *s, void *ctx)
 
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .etc_min_open = DOTS_ETC_MIN_OPEN, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;

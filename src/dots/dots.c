@@ -209,7 +209,8 @@ static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, u
                         "searches at most %d (`retrodb solve dots --position` has no limit)",
                         open, DOTS_QUERY_SOLVE_MAX_OPEN);
     dots_solver_options opt = {.tt_bytes = (uint64_t)DOTS_QUERY_SOLVE_TT_MB << 20,
-                               .threads = 1, .tt_min_open = 6};
+                               .threads = 1, .tt_min_open = 6,
+                               .etc_min_open = DOTS_ETC_MIN_OPEN};
     dots_solver *s;
     rdb_status st = dots_solver_new(&d->game.board, d->game.full_value, &opt, &s, err);
     if (st == RDB_OK)

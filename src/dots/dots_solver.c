@@ -95,6 +95,7 @@ typedef struct dots_worker {
     int aborted;
     uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
     uint64_t endgames;               /* simple loony endgames valued without search */
+    uint64_t etc_cuts;               /* nodes ended by a child's table entry */
 } dots_worker;
 
 struct dots_solver {
@@ -109,6 +110,8 @@ struct dots_solver {
     uint8_t order[DOTS_MAX_LINES];  /* lines, centre first */
     int ntransforms, nbytes;
     int tt_min_open;               /* positions with fewer open lines skip the table */
+    int etc_min_open;              /* nodes with this many open lines or more look up
+                                      their children in the table first */
     uint64_t (*byte_image)[8][256]; /* [transform][byte][value] -> lines */
     uint8_t inverse[DOTS_MAX_TRANSFORMS][DOTS_MAX_LINES];
     int ncorners;
@@ -485,6 +488,34 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
             if (!(drawn >> l & 1))
                 moves[n++] = (uint8_t)l;
 
+    /* Enhanced transposition cutoff: a quiet child the table already
+     * knows to be bad enough for the opponent ends the node before any
+     * search. The children's buckets are fetched all at once first. */
+    if (use_table && open >= s->etc_min_open) {
+        uint64_t ckey[DOTS_MAX_LINES];
+        int nq = 0;
+        uint8_t qmove[DOTS_MAX_LINES];
+        for (int i = 0; i < n; i++) {
+            int l = moves[i], a = s->across[l][0], o = s->across[l][1];
+            if (cnt[a] >= 2 || (o >= 0 && cnt[o] >= 2))
+                continue;
+            int tc;
+            ckey[nq] = canonical(s, drawn | 1ULL << l, &tc);
+            __builtin_prefetch(s->tt + (slot_hash(ckey[nq]) & s->tt_mask) * BUCKET);
+            qmove[nq++] = (uint8_t)l;
+        }
+        for (int i = 0; i < nq; i++) {
+            uint64_t d = tt_probe(s, ckey[i]);
+            if (d && -data_upper(d) >= beta) {
+                int v = -data_upper(d);
+                w->etc_cuts++;
+                tt_store(s, w, key, v > lower ? v : lower, upper, map_move(s, drawn, t, qmove[i], 1),
+                         open);
+                return v;
+            }
+        }
+    }
+
     int best = -VALUE_INF, best_move = NO_MOVE;
     uint64_t skip = 0;
     for (int i = 0; i < n; i++) {
@@ -851,6 +882,7 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
         out->nodes += s->workers[i].nodes;
         out->tt_hits += s->workers[i].tt_hits;
         out->endgames += s->workers[i].endgames;
+        out->etc_cuts += s->workers[i].etc_cuts;
     }
     for (int i = 0; i < s->opt.threads; i++)
         out->tt_entries += s->workers[i].tt_new;
@@ -956,6 +988,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     centre_order(s);
     find_corners(s);
     s->tt_min_open = opt->tt_min_open;
+    s->etc_min_open = opt->etc_min_open;
 
     s->ntransforms = b->ntransforms;
     s->nbytes = (b->nlines + 7) / 8;

@@ -32,12 +32,20 @@ typedef enum {
     DOTS_RULES_NONE      /* every open line is a move: the reference */
 } dots_rules_mode;
 
+/* The etc_min_open the tools use: measured on 3x4 and 2x6, it ends 14-15%
+ * fewer nodes searched and is as fast or faster than 12, 18 or none. */
+#define DOTS_ETC_MIN_OPEN 15
+
 typedef struct {
     uint64_t tt_bytes;           /* transposition table size (at least one 64-byte bucket) */
     int threads;                 /* searchers sharing the table (>= 1) */
     int tt_min_open;             /* positions with fewer open lines skip the table: their
                                     subtrees are cheaper to search again than a cache miss
                                     into a table of gigabytes (0: every position) */
+    int etc_min_open;            /* nodes with at least this many open lines look up their
+                                    quiet children in the table before searching any
+                                    (enhanced transposition cutoff; 0: every node, 65:
+                                    none). Below, the lookups cost more than they save. */
     dots_rules_mode rules;
     int row_order;               /* try moves in line order, not centre first (to measure) */
     int progress;                /* a progress line on stderr every few seconds */
@@ -46,6 +54,7 @@ typedef struct {
 typedef struct {
     uint64_t nodes;              /* positions searched, capture steps included */
     uint64_t endgames;           /* simple loony endgames valued without search */
+    uint64_t etc_cuts;           /* nodes ended by a child's table entry */
     uint64_t tt_hits;            /* probes that ended a node */
     uint64_t tt_entries;         /* filled table slots */
     uint64_t tests;              /* zero-window searches */
