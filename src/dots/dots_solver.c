@@ -40,12 +40,18 @@
  * solver on positions with penalties too; DOTS_RULES_NONE searches every
  * line, as a reference.
  *
+ * Loony endgames (DOTS_RULES_FULL, loony_endgame.c): a quiet node whose
+ * boxes left all have two sides drawn is valued without search, and of
+ * the lines opening one independent chain or loop only one is searched.
+ *
  * Positions without a three-sided box (quiet nodes) are stored in the
  * table: canonical form = the least image under the board's symmetries,
  * after the two outer lines of each corner box are normalised (each
  * touches only that box, so which one is drawn does not matter). Moves
  * are tried best-known first, then lines that give no box a third side
- * from the centre of the board outwards, then sacrifices.
+ * from the centre of the board outwards, then sacrifices. Before any is
+ * searched, a node with enough open lines looks its quiet children up in
+ * the table (enhanced transposition cutoff).
  *
  * Several searchers (threads) run the same zero-window test on the shared
  * table, each trying its moves in a slightly different order; the first

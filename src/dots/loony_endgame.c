@@ -27,6 +27,10 @@
  * of the components rather than in closed form, so that it also holds
  * with a last-move penalty. The solver's tests hold it against the
  * databases and against the search without it.
+ *
+ * The same walk along corridors finds, in any position, the chains and
+ * loops that are independent of the rest of the board, whose lines all
+ * open them to the same effect (dots_redundant_openings).
  */
 #include "dots/loony_endgame.h"
 
@@ -51,23 +55,28 @@ static inline int other_box(const dots_box_graph *g, int line, int box)
     return g->across[line][0] == box ? g->across[line][1] : g->across[line][0];
 }
 
-/* Follow the corridor from box x out through its open line `line`,
- * marking the boxes met in *seen; returns how many (x not counted), and
- * in *closed whether the walk came back to x (a loop) rather than
- * reaching the edge. */
-static int walk(const dots_box_graph *g, uint64_t drawn, int x, int line, uint64_t *seen,
-                int *closed)
+/* Follow the corridor from box x out through its open line `line` while
+ * the boxes have two sides drawn, adding the lines crossed to *lines and
+ * the boxes to *seen. Returns the boxes met (x not counted), or -1 when
+ * the corridor ends at a box with fewer sides (a junction: the component
+ * is not independent); *closed tells a loop. */
+static int walk_lines(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int x,
+                      int line, uint64_t *seen, uint64_t *lines, int *closed)
 {
     int n = 0, prev = line, cur = other_box(g, line, x);
     *closed = 0;
+    *lines |= 1ULL << line;
     while (cur >= 0) {
         if (cur == x) {
             *closed = 1;
-            break;
+            return n;
         }
+        if (cnt[cur] != 2)
+            return -1;
         *seen |= 1ULL << cur;
         n++;
         int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
+        *lines |= 1ULL << next;
         prev = next;
         cur = other_box(g, next, cur);
     }
@@ -99,11 +108,12 @@ int dots_simple_endgame(const dots_box_graph *g, uint64_t drawn, const int8_t *c
         if (cnt[x] == 4 || (seen >> x & 1))
             continue;
         seen |= 1ULL << x;
-        uint64_t open = g->box_mask[x] & ~drawn;
+        uint64_t open = g->box_mask[x] & ~drawn, lines = 0;
         int l1 = __builtin_ctzll(open), l2 = __builtin_ctzll(open & (open - 1));
-        int closed, len = 1 + walk(g, drawn, x, l1, &seen, &closed);
+        /* every box has two sides or four: the walks never meet a junction */
+        int closed, len = 1 + walk_lines(g, drawn, cnt, x, l1, &seen, &lines, &closed);
         if (!closed)
-            len += walk(g, drawn, x, l2, &seen, &closed);
+            len += walk_lines(g, drawn, cnt, x, l2, &seen, &lines, &closed);
         int k = 0;
         while (k < nkinds && !(kinds[k].loop == closed && kinds[k].len == len))
             k++;
@@ -135,34 +145,6 @@ int dots_simple_endgame(const dots_box_graph *g, uint64_t drawn, const int8_t *c
     }
     *value = v[states - 1];
     return 1;
-}
-
-/* Follow the corridor from box x out through its open line `line` while
- * the boxes have two sides drawn, adding the lines crossed to *lines and
- * the boxes to *seen. Returns the boxes met (x not counted), or -1 when
- * the corridor ends at a box with fewer sides (a junction: the component
- * is not independent); *closed tells a loop. */
-static int walk_lines(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int x,
-                      int line, uint64_t *seen, uint64_t *lines, int *closed)
-{
-    int n = 0, prev = line, cur = other_box(g, line, x);
-    *closed = 0;
-    *lines |= 1ULL << line;
-    while (cur >= 0) {
-        if (cur == x) {
-            *closed = 1;
-            return n;
-        }
-        if (cnt[cur] != 2)
-            return -1;
-        *seen |= 1ULL << cur;
-        n++;
-        int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
-        *lines |= 1ULL << next;
-        prev = next;
-        cur = other_box(g, next, cur);
-    }
-    return n;
 }
 
 uint64_t dots_redundant_openings(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt)
