@@ -1000,9 +1000,12 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     s->nbytes = (b->nlines + 7) / 8;
     s->byte_image = calloc((size_t)b->ntransforms, sizeof *s->byte_image);
     s->workers = calloc((size_t)opt->threads, sizeof *s->workers);
-    /* No more buckets than a sixty-fourth of the positions: a small board
-     * does not pay for a big table it cannot fill. */
-    uint64_t buckets = 1, most = 1ULL << (b->nlines > 46 ? 40 : b->nlines < 7 ? 1 : b->nlines - 6);
+    /* No more buckets than a 1024th of the positions: a small board does
+     * not pay for a big table it cannot fill (3x4 fills 0.73 M entries and
+     * took 0.9-1.1 s with 128 MB, 1.7-3.7 s with 1 GB, the difference
+     * spent by the kernel finding and clearing pages). */
+    uint64_t buckets = 1,
+             most = 1ULL << (b->nlines > 50 ? 40 : b->nlines < 11 ? 1 : b->nlines - 10);
     while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes && buckets < most)
         buckets *= 2;
     s->tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
