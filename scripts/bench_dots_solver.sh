@@ -3,8 +3,9 @@
 # `retrodb solve dots --value-only`, with the seconds, nodes, nodes per
 # second and peak memory (resident KB, from /usr/bin/time); then, in the
 # same run, what each part of the search is worth in nodes (the capture
-# rules against none, centre-first against line order) and the speed-up of
-# two searchers against one.
+# rules against none, the endgame rules and the transposition cutoff
+# against the capture rules alone, centre-first against line order) and
+# the speed-up of two searchers against one.
 #
 #   RETRODB=bin/retrodb bash scripts/bench_dots_solver.sh
 #   BIG=1     also 3x5 and 4x4 (long: see the README's table)
@@ -40,6 +41,10 @@ run "3x4, 2 threads" 3x4 --threads 2
 run "2x6, 2 threads" 2x6 --threads 2
 run "3x3, rules none" 3x3 --rules none
 run "2x5, rules none" 2x5 --rules none
+run "3x4, rules captures" 3x4 --rules captures
+run "2x6, rules captures" 2x6 --rules captures
+run "3x4, no cutoff" 3x4 --etc-min-open 65
+run "2x6, no cutoff" 2x6 --etc-min-open 65
 run "3x4, line order" 3x4 --row-order
 run "Swedish 3x3" 3x3 --variant swedish
 run "Icelandic 3x3" 3x3 --variant icelandic
