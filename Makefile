@@ -74,7 +74,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps deps-mpi mpi check-mpi bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
+.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -193,8 +193,18 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	RETRODB=$(BIN)/retrodb EXPORT_CHECK=$(BUILD)/export_check bash tests/export.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
+	$(if $(SAN),@echo "check-scalar: not under the sanitizers",$(MAKE) --no-print-directory check-scalar)
 	$(if $(SAN),@echo "check-mpi: not under the sanitizers (Open MPI's own allocations)",$(MAKE) --no-print-directory check-mpi)
 	$(MAKE) --no-print-directory fuzz-replay
+
+# The slice kernel's portable loop against its AVX-512 one: the program
+# built again without AVX-512 must give every checksum of data/checksums/
+# (which the AVX-512 build of `test` gives too, in tests/cli.sh). On a
+# machine without AVX-512 both builds take the portable loop.
+check-scalar:
+	@$(MAKE) --no-print-directory BUILD=build-scalar BIN=bin-scalar \
+	    OPT="-O3 -march=native -mno-avx512f" bin-scalar/retrodb
+	RETRODB=bin-scalar/retrodb bash scripts/checksums.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
