@@ -31,7 +31,6 @@ _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 /* The table's first size; it doubles from there as it fills. */
 #define TT_START_BYTES (16u << 20)
 
-#define TAG_MASK (~0xffffULL)
 #define WORK_SHIFT 12
 
 /* The 4-bit work of an entry from the solver's log2 of nodes (1..64):
@@ -81,7 +80,7 @@ rdb_status cram_tt_init(cram_tt *t, long mb, int shared, rdb_error *err)
  * overlap, and agree, when the table has more than 2^16 buckets). */
 static uint64_t hash_of(uint64_t e, uint64_t i, int shift)
 {
-    return i << shift | e >> 16;
+    return i << shift | e >> CRAM_TT_TAG_SHIFT;
 }
 
 /* The inverse of an odd number modulo 2^64 (Newton's iteration doubles
@@ -150,7 +149,7 @@ static int would_evict(const cram_tt_bucket *b, uint64_t tag)
 {
     for (int i = 0; i < CRAM_TT_WAYS; i++) {
         uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
-        if (!e || (e & TAG_MASK) == tag)
+        if (!e || (e & CRAM_TT_TAG_MASK) == tag)
             return 0;
     }
     return 1;
@@ -164,7 +163,7 @@ static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t h)
     cram_tt_bucket *b = &t->bucket[h >> t->shift];
     if (t->entries >= t->grow_at ||
         (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 &&
-         would_evict(b, h << 16))) {
+         would_evict(b, h << CRAM_TT_TAG_SHIFT))) {
         if (t->shared) {
             __atomic_store_n(&t->want_grow, 1, __ATOMIC_RELAXED);
         } else {
@@ -182,7 +181,7 @@ static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t h)
  * the slot in between. */
 static void store(cram_tt *t, uint64_t key, int known, unsigned payload, int work)
 {
-    uint64_t h = cram_tt_hash(key), tag = h << 16;
+    uint64_t h = cram_tt_hash(key), tag = h << CRAM_TT_TAG_SHIFT;
     cram_tt_bucket *b = bucket_to_store(t, h);
     const unsigned w = work_code(work);
     for (;;) {
@@ -191,7 +190,7 @@ static void store(cram_tt *t, uint64_t key, int known, unsigned payload, int wor
         uint64_t was = 0, victim_was = 0;
         for (int i = 0; i < CRAM_TT_WAYS; i++) {
             uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
-            if (e && (e & TAG_MASK) == tag) {
+            if (e && (e & CRAM_TT_TAG_MASK) == tag) {
                 slot = i;
                 was = e;
                 break;

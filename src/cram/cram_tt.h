@@ -97,7 +97,9 @@ static inline uint64_t cram_tt_hash(uint64_t key)
     return h;
 }
 
+/* An entry's fields (see the top of the file). */
 #define CRAM_TT_TAG_SHIFT 16
+#define CRAM_TT_TAG_MASK (~0ULL << CRAM_TT_TAG_SHIFT)
 #define CRAM_TT_KNOWN (1u << 11)
 #define CRAM_TT_PAYLOAD 0x7ffu
 
@@ -114,7 +116,7 @@ static inline uint64_t cram_tt_find(const cram_tt *t, uint64_t key)
     const uint64_t tag = h << CRAM_TT_TAG_SHIFT;
     for (int i = 0; i < CRAM_TT_WAYS; i++) {
         uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
-        if (e && (e & ~0xffffULL) == tag)
+        if (e && (e & CRAM_TT_TAG_MASK) == tag)
             return e;
     }
     return 0;
