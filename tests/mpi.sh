@@ -194,7 +194,14 @@ while [ "$kills" -lt "$KILLS" ] && [ "$attempts" -lt $((3 * KILLS)) ]; do
         victim=$(printf '%s\n' $ranks | shuf -n 1 --random-source=<(yes "$RANDOM"))
         kill -9 "$victim" 2>/dev/null && kills=$((kills + 1))
     fi
+    # mpirun itself can hang once a rank is killed (seen under load: every
+    # rank gone, mpirun not reaping them), which is Open MPI's, not ours:
+    # a watchdog ends it after 30 s
+    ( sleep 30; kill -9 "$job" 2>/dev/null ) &
+    watchdog=$!
     wait "$job" 2>/dev/null
+    kill "$watchdog" 2>/dev/null
+    wait "$watchdog" 2>/dev/null
     # no rank outlives its job (they hold no lock, but would keep writing)
     for _ in $(seq 50); do
         alive=0
