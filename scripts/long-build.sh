@@ -234,7 +234,9 @@ watch_builder() {
         sleep "$step" &
         sleeper=$!
         wait -n "$pid" "$sleeper" 2>/dev/null
-        kill "$sleeper" 2>/dev/null
+        # SIGKILL: a SIGTERM that came just after the fork could run this
+        # shell's TERM trap in the child before it execs sleep
+        kill -9 "$sleeper" 2>/dev/null
         wait "$sleeper" 2>/dev/null
         kill -0 "$pid" 2>/dev/null || break
         if [ "$learned" = 0 ]; then

@@ -16,7 +16,10 @@ DATA=$(cd "$(dirname "$0")/../data/checksums" && pwd)
 # Open MPI refuses root unless told; containers and CI run as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 T=$(mktemp -d /tmp/retrodb-mpi.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# Only this shell removes it: a subshell forked here (the watchdog below)
+# inherits the trap, and bash can run it there if a signal comes before the
+# subshell has reset its traps.
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
@@ -196,11 +199,13 @@ while [ "$kills" -lt "$KILLS" ] && [ "$attempts" -lt $((3 * KILLS)) ]; do
     fi
     # mpirun itself can hang once a rank is killed (seen under load: every
     # rank gone, mpirun not reaping them), which is Open MPI's, not ours:
-    # a watchdog ends it after 30 s
+    # a watchdog ends it after 30 s. The watchdog is ended by SIGKILL: a
+    # SIGTERM that reached it just after the fork ran the EXIT trap there,
+    # which removed this test's folder under it.
     ( sleep 30; kill -9 "$job" 2>/dev/null ) &
     watchdog=$!
     wait "$job" 2>/dev/null
-    kill "$watchdog" 2>/dev/null
+    kill -9 "$watchdog" 2>/dev/null
     wait "$watchdog" 2>/dev/null
     # no rank outlives its job (they hold no lock, but would keep writing)
     for _ in $(seq 50); do
