@@ -10,17 +10,19 @@
 # then the second route: the naive full table of tests/naive_dots.c up to
 # NAIVE_MAX open lines (no symmetry, one byte a position), else `solve dots`
 # from the start with --first-moves (the value of every opening line by
-# alpha-beta search, no database), within SOLVE_TIMEOUT seconds.
+# alpha-beta search, no database), within SOLVE_TIMEOUT seconds, with
+# SOLVE_ARGS added (a --tt-file makes the search resumable).
 #
 # Results go to OUT/<variant>-<RxC>.json, one file a board, written when the
 # board is done; a board with a result is skipped, and a killed build is
-# resumed by running the script again. scripts/variant-table.sh --report
-# prints data/variants.md from the results.
+# resumed by running the script again, as is a search that did not finish
+# in its time. scripts/variant-table.sh --report prints data/variants.md
+# from the results.
 #
 # usage: scripts/variant-table.sh [--report] [variant:RxC ...]
 #   env: OUT (default /var/tmp/variants), RETRODB (bin/retrodb), MEMORY (MB
 #   for the builder, default 12000), THREADS (default 2), NAIVE_MAX (28),
-#   SOLVE_TIMEOUT (7200)
+#   SOLVE_TIMEOUT (7200), SOLVE_ARGS (e.g. "--threads 2 --tt-file F")
 set -u
 cd "$(dirname "$0")/.."
 R=${RETRODB:-bin/retrodb}
@@ -29,6 +31,7 @@ MEMORY=${MEMORY:-12000}
 THREADS=${THREADS:-2}
 NAIVE_MAX=${NAIVE_MAX:-28}
 SOLVE_TIMEOUT=${SOLVE_TIMEOUT:-7200}
+SOLVE_ARGS=${SOLVE_ARGS:-}
 mkdir -p "$OUT"
 
 # every board of the table, by open lines
@@ -67,13 +70,51 @@ complete_naive() { # result variant rows cols
     rm -f "$1.naive" "$1.naive.raw"
 }
 
+# the second route of a board: sets route, value2 and moves2
+second_route() { # variant rows cols open
+    local variant=$1 rows=$2 cols=$3 open=$4 name=$1-$2x$3
+    moves2="null"
+    if [ "$open" -le "$NAIVE_MAX" ]; then
+        route="naive full table (tests/naive_dots.c)"
+        naive_route "$variant" "$rows" "$cols" "$OUT/$name.naive" || return 1
+        value2=$(head -1 "$OUT/$name.naive")
+        moves2=$(tail -n +2 "$OUT/$name.naive")
+    else
+        route="solve dots --first-moves"
+        # shellcheck disable=SC2086 # SOLVE_ARGS is a list of options
+        if timeout "$SOLVE_TIMEOUT" "$R" solve dots "${rows}x$cols" --variant "$variant" \
+            --first-moves --json --quiet --tt-mb 4096 $SOLVE_ARGS > "$OUT/$name.solve" \
+            2>> "$OUT/$name.err"; then
+            value2=$(jq .value "$OUT/$name.solve")
+            moves2=$(jq -c '[.moves[] | {line, value}] | sort_by(.line)' "$OUT/$name.solve")
+        else
+            route="solve dots --first-moves (did not finish in $SOLVE_TIMEOUT s)"
+            value2=null
+        fi
+    fi
+}
+
+# a result whose search did not finish in its time: search again
+complete_search() { # result variant rows cols
+    jq -e '.second_value == null and (.second_route | contains("did not finish"))' "$1" > /dev/null ||
+        return 0
+    echo "$(date -u +%H:%M:%S) $2-$3x$4: the second route again" >&2
+    local route value2 moves2
+    second_route "$2" "$3" "$4" "$(jq .open_lines "$1")" || return 1
+    jq --arg route "$route" --argjson value2 "${value2:-null}" --argjson moves2 "$moves2" \
+        '.second_route = $route | .second_value = $value2 | .second_opening = $moves2' "$1" \
+        > "$1.tmp" && mv "$1.tmp" "$1"
+    jq -c '{variant, rows, cols, value, second_value, seconds}' "$1" >&2
+}
+
 one_board() { # variant:RxC
     local variant=${1%%:*} board=${1#*:}
     local rows=${board%x*} cols=${board#*x}
     local name=$variant-$board dir=$OUT/$variant-$board
     local result=$OUT/$name.json
     if [ -s "$result" ]; then
-        complete_naive "$result" "$variant" "$rows" "$cols"
+        complete_naive "$result" "$variant" "$rows" "$cols" &&
+            complete_search "$result" "$variant" "$rows" "$cols"
         return
     fi
     local start open keep
@@ -110,24 +151,8 @@ one_board() { # variant:RxC
     "$R" info --dir "$dir" --json > "$OUT/$name.info" || return 1
     "$R" info --dir "$dir" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $4, $6}' > "$OUT/$name.checksums"
 
-    # the second route
-    local route value2 moves2="null"
-    if [ "$open" -le "$NAIVE_MAX" ]; then
-        route="naive full table (tests/naive_dots.c)"
-        naive_route "$variant" "$rows" "$cols" "$OUT/$name.naive" || return 1
-        value2=$(head -1 "$OUT/$name.naive")
-        moves2=$(tail -n +2 "$OUT/$name.naive")
-    else
-        route="solve dots --first-moves"
-        if timeout "$SOLVE_TIMEOUT" "$R" solve dots "$board" --variant "$variant" --first-moves \
-            --json --quiet --tt-mb 4096 > "$OUT/$name.solve" 2>> "$OUT/$name.err"; then
-            value2=$(jq .value "$OUT/$name.solve")
-            moves2=$(jq -c '[.moves[] | {line, value}] | sort_by(.line)' "$OUT/$name.solve")
-        else
-            route="solve dots --first-moves (did not finish in $SOLVE_TIMEOUT s)"
-            value2=null
-        fi
-    fi
+    local route value2 moves2
+    second_route "$variant" "$rows" "$cols" "$open" || return 1
     jq -n --arg variant "$variant" --argjson rows "$rows" --argjson cols "$cols" \
         --argjson open "$open" --argjson keep "$keep" --argjson seconds "$seconds" \
         --argjson peak_kb "$peak_kb" --argjson peak_disk "$peak" --arg route "$route" \

@@ -116,15 +116,21 @@ START_TEST(test_threads_and_tiny_table)
     check_random_3x3(0, DOTS_RULES_FULL, 1, 64, 300, 21, 12);
     check_random_3x3(0, DOTS_RULES_FULL, 2, 64 << 20, 500, 22, 24);
     check_random_3x3(-1, DOTS_RULES_FULL, 2, 4096, 300, 23, 16);
+    /* two searchers sharing the root's moves, captures among them */
+    check_random_3x3(0, DOTS_RULES_NONE, 2, 64 << 20, 100, 24, 24);
+    check_random_3x3(2, DOTS_RULES_CAPTURES, 3, 64 << 20, 300, 25, 24);
 }
 END_TEST
 
+/* Every move's value, and the best moves, of random 3x3 positions against
+ * the naive table, with one searcher and with two (which share out the
+ * moves of each child's root). */
 START_TEST(test_move_values)
 {
     naive_dots nv;
     ck_assert_int_eq(naive_solve(&nv, 3, 3, 0, 0), 0);
-    dots_solver *s = new_solver(3, 3, 0, DOTS_RULES_FULL, 1, 64 << 20);
-    uint64_t seed = 31;
+    dots_solver *s = new_solver(3, 3, 0, DOTS_RULES_FULL, 1 + _i, 64 << 20);
+    uint64_t seed = 31 + _i;
     for (int i = 0; i < 40; i++) {
         uint64_t pos = i == 0 ? 0 : naive_random_position(&seed, nv.board.nlines, 0);
         int mv[DOTS_MAX_LINES];
@@ -357,7 +363,7 @@ Suite *dots_solver_suite(void)
     tcase_add_test(tc, test_all_1x4_2x3);
     tcase_add_test(tc, test_random_3x3);
     tcase_add_test(tc, test_threads_and_tiny_table);
-    tcase_add_test(tc, test_move_values);
+    tcase_add_loop_test(tc, test_move_values, 0, 2);
     tcase_add_test(tc, test_database_3x4);
     tcase_add_test(tc, test_database_4x4_3x5);
     tcase_add_test(tc, test_query_deleted_level);
