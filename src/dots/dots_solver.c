@@ -53,15 +53,11 @@
  * searched, a node with enough open lines looks its quiet children up in
  * the table (enhanced transposition cutoff).
  *
- * Several searchers (threads) share a zero-window test. At a quiet root
- * they share out the root's moves: each takes the next move nobody has
- * taken, and one that finds none left helps with a move still being
- * searched, in another order, until one of the two finishes it; a move
- * that reaches the bound ends the test. At any other root they all search
- * the root, each trying its moves in a slightly different order, and the
- * first to finish answers. Table entries are written without locks: the
- * key is stored xor the data, so that a torn entry reads as a miss, never
- * as a wrong bound.
+ * Several searchers (threads) run the same zero-window test on the shared
+ * table, each trying its moves in a slightly different order; the first
+ * to finish answers and the others stop. Table entries are written
+ * without locks: the key is stored xor the data, so that a torn entry
+ * reads as a miss, never as a wrong bound.
  */
 #define _GNU_SOURCE
 #include "dots/dots_solver.h"
@@ -102,11 +98,6 @@ typedef struct {
 typedef struct dots_worker {
     struct dots_solver *s;
     int id;
-    int shift;                       /* > 0: try the safe moves from this one on,
-                                        to search other subtrees than a searcher
-                                        of the same position */
-    const int *watch;                /* stop when this flag is set (a root move
-                                        another searcher finished) */
     int aborted;
     uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
     uint64_t endgames;               /* simple loony endgames valued without search */
@@ -350,8 +341,7 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta);
 static int stop_now(dots_worker *w)
 {
     struct dots_solver *s = w->s;
-    if (rdb_stop_requested || s->test_done ||
-        (w->watch && __atomic_load_n(w->watch, __ATOMIC_RELAXED))) {
+    if (rdb_stop_requested || s->test_done) {
         w->aborted = 1;
         return 1;
     }
@@ -443,10 +433,10 @@ static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, 
         else
             safe[nsafe++] = (uint8_t)l;
     }
-    /* A searcher that shares a position with another starts its safe
-     * moves further along, so that the two explore different subtrees first
-     * and fill the table for each other. */
-    int shift = nsafe ? w->shift % nsafe : 0;
+    /* Searchers after the first start their safe moves further along, so
+     * that they explore different subtrees first and fill the table for
+     * each other. */
+    int shift = nsafe ? w->id % nsafe : 0;
     for (int i = 0; i < nsafe; i++)
         moves[n++] = safe[(i + shift) % nsafe];
     *sacrifices = n;
@@ -606,27 +596,18 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
 
 /* ---- zero-window tests and the driver ---- */
 
-/* Where key is among the first n keys, or -1: the children of a root that
- * a symmetry maps onto each other are solved once. */
-static int index_of(const uint64_t *keys, int n, uint64_t key)
+/* Whether value(lines) >= bound, by every searcher at once; the first to
+ * finish answers. Returns the fail-soft value of that search. */
+static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int *result,
+                           rdb_error *err)
 {
-    for (int i = 0; i < n; i++)
-        if (keys[i] == key)
-            return i;
-    return -1;
-}
-
-/* Whether value(lines) >= bound, every searcher on the whole root; the
- * first to finish answers. Returns the fail-soft value of that search. */
-static rdb_status test_together(struct dots_solver *s, uint64_t lines, int bound, int *result,
-                                rdb_error *err)
-{
+    s->test_done = 0;
+    s->tests++;
     int answered = 0, answer = 0;
 #pragma omp parallel num_threads(s->opt.threads)
     {
         dots_worker *w = &s->workers[omp_get_thread_num()];
         w->aborted = 0;
-        w->shift = w->id;
         int v = search(w, lines, bound - 1, bound);
         if (!w->aborted) {
 #pragma omp critical(dots_solver_answer)
@@ -643,151 +624,6 @@ static rdb_status test_together(struct dots_solver *s, uint64_t lines, int bound
         return rdb_fail(err, RDB_E_STOPPED, "the search was stopped");
     *result = answer;
     return RDB_OK;
-}
-
-/* The moves of a quiet root, shared out by test_shared. */
-typedef struct {
-    uint8_t move[DOTS_MAX_LINES];
-    int boxes[DOTS_MAX_LINES]; /* boxes the move completes (without the rules) */
-    int done[DOTS_MAX_LINES];  /* the move's value is in */
-    int n, next;               /* next: the first move nobody has taken */
-    int best, best_move;       /* the best value in so far */
-} root_moves;
-
-/* The moves of the quiet root `lines`, best-known first, one of each set
- * that a symmetry maps onto each other (and, with the rules, one line of
- * each independent chain or loop); 0 when the root is not quiet or is a
- * simple loony endgame, which test_together answers at once. */
-static int list_root_moves(struct dots_solver *s, uint64_t lines, root_moves *r)
-{
-    int8_t cnt[DOTS_MAX_BOXES];
-    for (int b = 0; b < s->nboxes; b++)
-        cnt[b] = (int8_t)sides(s, lines, b);
-    uint64_t skip = 0;
-    if (s->opt.rules != DOTS_RULES_NONE) {
-        capture_run runs[MAX_RUNS];
-        int line, boxes, nruns, endgame;
-        if (capture_scan(s, lines, cnt, &line, &boxes, runs, &nruns) != 0)
-            return 0;
-        if (s->opt.rules == DOTS_RULES_FULL) {
-            if (dots_simple_endgame(&s->graph, lines, cnt, s->full_value, &endgame))
-                return 0;
-            skip = dots_redundant_openings(&s->graph, lines, cnt);
-        }
-    }
-    int t = 0, first = NO_MOVE, sacrifices;
-    uint64_t data = tt_probe(s, canonical(s, lines, &t));
-    if (data && data_best(data) != NO_MOVE) {
-        int m = map_move(s, lines, t, data_best(data), 0);
-        if (!(lines >> m & 1))
-            first = m;
-    }
-    dots_worker *w0 = &s->workers[0];
-    w0->shift = 0;
-    uint8_t moves[DOTS_MAX_LINES];
-    uint64_t keys[DOTS_MAX_LINES];
-    int n = order_moves(w0, lines, cnt, first, moves, &sacrifices);
-    r->n = 0;
-    for (int i = 0; i < n; i++) {
-        int l = moves[i], tc;
-        if (skip >> l & 1)
-            continue;
-        uint64_t key = canonical(s, lines | 1ULL << l, &tc);
-        if (index_of(keys, r->n, key) >= 0)
-            continue;
-        int a = s->across[l][0], o = s->across[l][1];
-        keys[r->n] = key;
-        r->boxes[r->n] = (cnt[a] == 3) + (o >= 0 && cnt[o] == 3);
-        r->done[r->n] = 0;
-        r->move[r->n++] = (uint8_t)l;
-    }
-    r->next = 0;
-    r->best = -VALUE_INF;
-    r->best_move = NO_MOVE;
-    return r->n;
-}
-
-/* Whether value(lines) >= bound, the root's moves shared out between the
- * searchers (see the top of the file). Returns the fail-soft value. */
-static rdb_status test_shared(struct dots_solver *s, uint64_t lines, root_moves *r, int bound,
-                              int *result, rdb_error *err)
-{
-    const int alpha = bound - 1, beta = bound;
-#pragma omp parallel num_threads(s->opt.threads)
-    {
-        dots_worker *w = &s->workers[omp_get_thread_num()];
-        for (;;) {
-            int i = -1, helping = 0;
-#pragma omp critical(dots_root_claim)
-            {
-                if (r->next < r->n) {
-                    i = r->next++;
-                } else {
-                    for (int j = 0; j < r->n && i < 0; j++)
-                        if (!r->done[j])
-                            i = j;
-                    helping = 1;
-                }
-            }
-            if (i < 0 || __atomic_load_n(&s->test_done, __ATOMIC_RELAXED) || rdb_stop_requested)
-                break;
-            w->aborted = 0;
-            w->shift = helping ? 1 + w->id : 0;
-            w->watch = &r->done[i];
-            uint64_t child = lines | 1ULL << r->move[i];
-            int b = r->boxes[i];
-            int v = b ? b + search(w, child, alpha - b, beta - b) : -search(w, child, -beta, -alpha);
-            w->watch = NULL;
-            if (w->aborted)
-                continue; /* the test is over, or another searcher finished move i */
-#pragma omp critical(dots_root_claim)
-            {
-                if (!r->done[i]) {
-                    __atomic_store_n(&r->done[i], 1, __ATOMIC_RELAXED);
-                    if (v > r->best) {
-                        r->best = v;
-                        r->best_move = r->move[i];
-                    }
-                    if (v >= beta)
-                        __atomic_store_n(&s->test_done, 1, __ATOMIC_RELAXED);
-                }
-            }
-        }
-        w->aborted = 0;
-        w->shift = 0;
-    }
-    int all_done = 1;
-    for (int i = 0; i < r->n; i++)
-        all_done &= r->done[i];
-    if (r->best < beta && !all_done)
-        return rdb_fail(err, RDB_E_STOPPED, "the search was stopped");
-    /* The root's bounds and best move, for the next test. */
-    int open = s->nlines - __builtin_popcountll(lines);
-    if (open >= s->tt_min_open) {
-        int t = 0, trivial = s->nboxes - boxes_complete(s, lines) + s->full_bound;
-        uint64_t key = canonical(s, lines, &t);
-        if (r->best >= beta)
-            tt_store(s, &s->workers[0], key, r->best, trivial, map_move(s, lines, t, r->best_move, 1),
-                     open);
-        else
-            tt_store(s, &s->workers[0], key, -trivial, r->best, NO_MOVE, open);
-    }
-    *result = r->best;
-    return RDB_OK;
-}
-
-/* Whether value(lines) >= bound: the root's moves shared out when there
- * are several searchers and moves to share, else every searcher on the
- * whole root. Returns the fail-soft value of the search. */
-static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int *result,
-                           rdb_error *err)
-{
-    s->test_done = 0;
-    s->tests++;
-    root_moves r;
-    if (s->opt.threads > 1 && list_root_moves(s, lines, &r) > 1)
-        return test_shared(s, lines, &r, bound, result, err);
-    return test_together(s, lines, bound, result, err);
 }
 
 static rdb_status check_position(const dots_solver *s, uint64_t lines, rdb_error *err)
@@ -854,6 +690,16 @@ rdb_status dots_solver_value(dots_solver *s, uint64_t lines, int *value, rdb_err
     st = mtdf(s, lines, 0, value, err);
     s->seconds += rdb_now() - t0;
     return st;
+}
+
+/* Where key is among the first n keys, or -1: the children of a root that
+ * a symmetry maps onto each other are solved once. */
+static int index_of(const uint64_t *keys, int n, uint64_t key)
+{
+    for (int i = 0; i < n; i++)
+        if (keys[i] == key)
+            return i;
+    return -1;
 }
 
 /* What a root function asks of one child: *result for the move into it
