@@ -1000,13 +1000,15 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     s->nbytes = (b->nlines + 7) / 8;
     s->byte_image = calloc((size_t)b->ntransforms, sizeof *s->byte_image);
     s->workers = calloc((size_t)opt->threads, sizeof *s->workers);
-    /* No more buckets than a 1024th of the positions: a small board does
+    /* No more buckets than a 2048th of the positions: a small board does
      * not pay for a big table it cannot fill (3x4 fills 0.73 M entries and
      * took 0.9-1.1 s with 128 MB, 1.7-3.7 s with 1 GB, the difference
-     * spent by the kernel finding and clearing pages). Without the rules
-     * the search visits far more positions: a 64th (3x3 then takes 3.7 M
+     * spent by the kernel finding and clearing pages; 2x6 takes 26.57 M
+     * nodes with 128 MB against 26.53 M with 256 MB, and less time, as a
+     * sixth of its time went to clearing pages). Without the rules the
+     * search visits far more positions: a 64th (3x3 then takes 3.7 M
      * nodes; with a 1024th, 458 M). */
-    const int shift = opt->rules == DOTS_RULES_NONE ? 6 : 10;
+    const int shift = opt->rules == DOTS_RULES_NONE ? 6 : 11;
     uint64_t buckets = 1, most = 1ULL << (b->nlines > 40 + shift ? 40
                                           : b->nlines <= shift ? 1
                                                               : b->nlines - shift);
