@@ -164,12 +164,13 @@ static inline uint64_t normalise_corners(const struct dots_solver *s, uint64_t *
     return swapped;
 }
 
-/* The canonical form of x; *which is the transform that gives it. */
-static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
+/* The canonical form of the position whose images under the board's
+ * transforms are image[]; *which is the transform that gives it. */
+static uint64_t least_image(const struct dots_solver *s, const uint64_t *image, int *which)
 {
     uint64_t best = UINT64_MAX;
     for (int t = 0; t < s->ntransforms; t++) {
-        uint64_t y = transform(s, t, x);
+        uint64_t y = image[t];
         normalise_corners(s, &y);
         if (y < best) {
             best = y;
@@ -177,6 +178,15 @@ static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
         }
     }
     return best;
+}
+
+/* The canonical form of x; *which is the transform that gives it. */
+static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
+{
+    uint64_t image[DOTS_MAX_TRANSFORMS];
+    for (int t = 0; t < s->ntransforms; t++)
+        image[t] = transform(s, t, x);
+    return least_image(s, image, which);
 }
 
 /* The line paired with `line` when its corner was swapped, else itself. */
@@ -466,7 +476,12 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
 
     int t = 0, open = s->nlines - __builtin_popcountll(drawn);
     int use_table = open >= s->tt_min_open;
-    uint64_t key = use_table ? canonical(s, drawn, &t) : 0;
+    /* the position's images, for its key and its children's */
+    uint64_t image[DOTS_MAX_TRANSFORMS];
+    if (use_table)
+        for (int k = 0; k < s->ntransforms; k++)
+            image[k] = transform(s, k, drawn);
+    uint64_t key = use_table ? least_image(s, image, &t) : 0;
     uint64_t data = use_table ? tt_probe(s, key) : 0;
     int first = NO_MOVE, lower = -bound, upper = bound;
     if (data) {
@@ -505,8 +520,12 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
             int l = moves[i], a = s->across[l][0], o = s->across[l][1];
             if (cnt[a] >= 2 || (o >= 0 && cnt[o] >= 2))
                 continue;
+            /* the child's images: the position's, and the line's */
+            uint64_t child[DOTS_MAX_TRANSFORMS];
+            for (int k = 0; k < s->ntransforms; k++)
+                child[k] = image[k] | 1ULL << s->board.transform[k][l];
             int tc;
-            ckey[nq] = canonical(s, drawn | 1ULL << l, &tc);
+            ckey[nq] = least_image(s, child, &tc);
             __builtin_prefetch(s->tt + (slot_hash(ckey[nq]) & s->tt_mask) * BUCKET);
             qmove[nq++] = (uint8_t)l;
         }
