@@ -94,9 +94,10 @@ second_route() { # variant rows cols open
     fi
 }
 
-# a result whose search did not finish in its time: search again
+# a result without the opening lines' values by search (it did not finish
+# in its time, or only the start was searched): search again
 complete_search() { # result variant rows cols
-    jq -e '.second_value == null and (.second_route | contains("did not finish"))' "$1" > /dev/null ||
+    jq -e '.second_opening == null and (.second_route | startswith("solve dots"))' "$1" > /dev/null ||
         return 0
     echo "$(date -u +%H:%M:%S) $2-$3x$4: the second route again" >&2
     local route value2 moves2
