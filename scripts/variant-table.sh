@@ -81,9 +81,13 @@ second_route() { # variant rows cols open
         moves2=$(tail -n +2 "$OUT/$name.naive")
     else
         route="solve dots --first-moves"
+        # quiet unless SOLVE_ARGS asks for progress (each move's value as it
+        # comes, in OUT/NAME.err)
+        local quiet=--quiet
+        case " $SOLVE_ARGS " in *" --progress "*) quiet= ;; esac
         # shellcheck disable=SC2086 # SOLVE_ARGS is a list of options
         if timeout "$SOLVE_TIMEOUT" "$R" solve dots "${rows}x$cols" --variant "$variant" \
-            --first-moves --json --quiet --tt-mb 4096 $SOLVE_ARGS > "$OUT/$name.solve" \
+            --first-moves --json $quiet --tt-mb 4096 $SOLVE_ARGS > "$OUT/$name.solve" \
             2>> "$OUT/$name.err"; then
             value2=$(jq .value "$OUT/$name.solve")
             moves2=$(jq -c '[.moves[] | {line, value}] | sort_by(.line)' "$OUT/$name.solve")

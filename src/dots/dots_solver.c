@@ -726,6 +726,9 @@ static int index_of(const uint64_t *keys, int n, uint64_t key)
 typedef rdb_status (*child_fn)(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
                                rdb_error *err);
 
+static rdb_status move_value_of(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
+                                rdb_error *err);
+
 /* fn once per child of `lines` up to symmetry, in the search's order;
  * result[line] for every open line (children a symmetry maps onto each
  * other get the same), INT8_MIN for drawn lines. */
@@ -754,6 +757,13 @@ static rdb_status each_move(dots_solver *s, uint64_t lines, child_fn fn, void *c
         st = fn(s, child, dots_boxes_completed(&s->board, lines, l), ctx, &result[l], err);
         done_key[ndone] = key;
         done_result[ndone++] = result[l];
+        if (st == RDB_OK && s->opt.progress && fn == move_value_of) {
+            /* a long run of many moves says each value as it comes */
+            char name[32];
+            dots_line_name(&s->board, l, name);
+            fprintf(stderr, "solve: %.0f s, move %s is worth %+d (%d moves done)\n",
+                    rdb_now() - t0, name, result[l], ndone);
+        }
     }
     s->seconds += rdb_now() - t0;
     return st;
