@@ -191,6 +191,9 @@ expect 2 'bad board' -- "$RETRODB" solve dots 3by3
 expect 2 '180 lines' -- "$RETRODB" solve dots 9x9
 expect 2 'unknown --rules' -- "$RETRODB" solve dots 3x3 --rules fast
 expect 2 'bad --etc-min-open' -- "$RETRODB" solve dots 3x3 --etc-min-open 99
+# --first-moves --progress says each move's value as it comes (up to symmetry)
+out=$("$RETRODB" solve dots 2x3 --first-moves --progress 2>&1 >/dev/null)
+[ "$(printf '%s\n' "$out" | grep -c 'is worth -2')" = 5 ] && ok || bad "first-moves progress: $out"
 expect 2 'exactly one' -- "$RETRODB" solve dots 3x3 --position -
 expect 2 'goes with a board' -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --variant swedish
 expect 2 'unknown variant' -- "$RETRODB" solve dots 3x3 --variant dutch
