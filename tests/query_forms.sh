@@ -135,6 +135,14 @@ st=$?
 [ "$(printf '%s\n' "$out" | jq -c '[.n, .error != null]' | tr -d '\n')" = '[1,false][2,true][3,false]' ] &&
     ok || bad "a batch with a bad line: $out"
 expect 2 'h0,0: value +3: B to move wins by 3; best:' -- $R query -d "$T/d33" --batch "$T/mixed.txt"
+# a line that is not UTF-8 (a lone byte, an overlong form, a surrogate) is
+# still answered in valid JSON, the bad bytes as U+FFFD
+printf 'h0,0 \377\nh0,0 \300\257\nh0,0 \355\240\200\nh0,0 caf\303\251\n' > "$T/bytes.txt"
+out=$($R query -d "$T/d33" --batch --json "$T/bytes.txt")
+printf '%s\n' "$out" | iconv -f UTF-8 -t UTF-8 > /dev/null 2>&1 &&
+    [ "$(printf '%s\n' "$out" | jq -r '.input[5:]' | tr '\n' ,)" = \
+      "$(printf '\357\277\275,\357\277\275\357\277\275,\357\277\275\357\277\275\357\277\275,caf\303\251,')" ] &&
+    ok || bad "a batch of lines that are not UTF-8: $out"
 expect 2 'reads its positions from FILE' -- $R query -d "$T/d33" --batch --moves h0,0
 expect 2 'no diagram' -- sh -c "printf '\n' | $R query -d '$T/d33'"
 expect 2 'DBN string of the 3x3 board is 24' -- $R query -d "$T/d33" --dbn 0101

@@ -157,17 +157,48 @@ static int cpu_count(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+    int n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = s[0] == 0xed ? 0x9f : 0xbf;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        lo = s[0] == 0xf0 ? 0x90 : 0x80;
+        hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int k = 2; k < n; k++)
+        if (s[k] < 0x80 || s[k] > 0xbf)
+            return 0;
+    return n;
+}
+
 void rdb_tool_json_string(const char *s)
 {
     putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        int n = c < 0x80 ? 1 : utf8_length(p);
         if (c == '"' || c == '\\')
             printf("\\%c", c);
         else if (c < 0x20)
             printf("\\u%04x", c);
+        else if (n == 0)
+            printf("\\ufffd"); /* a byte that is no UTF-8: JSON must be */
         else
-            putchar(c);
+            fwrite(p, 1, (size_t)n, stdout);
+        p += n ? n : 1;
     }
     putchar('"');
 }

@@ -33,6 +33,10 @@ typedef struct {
 int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
                      const rdb_query_position *pos, const char *label, long n);
 
+/* The JSON line of a batch position that could not be answered:
+ * {"n":N,"input":"...","error":"..."}. */
+void rdb_query_json_error(long n, const char *input, const char *message);
+
 /* Answer every position of the stream q names, one after the other:
  * --batch. Returns the worst exit status (1 before 2 before 0). */
 int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,

@@ -13,17 +13,22 @@
 
 #include "cram/cram.h"
 
+void rdb_query_json_error(long n, const char *input, const char *message)
+{
+    printf("{\"n\":%ld,\"input\":", n);
+    rdb_tool_json_string(input);
+    printf(",\"error\":");
+    rdb_tool_json_string(message);
+    printf("}\n");
+}
+
 /* A failed lookup: the message on stderr, or as the JSON line of a batch
  * position. Returns the exit status. */
 static int failed(const rdb_query_request *q, rdb_status st, const rdb_error *err,
                   const char *label, long n)
 {
     if (label && q->json) {
-        printf("{\"n\":%ld,\"input\":", n);
-        rdb_tool_json_string(label);
-        printf(",\"error\":");
-        rdb_tool_json_string(err->msg);
-        printf("}\n");
+        rdb_query_json_error(n, label, err->msg);
         return rdb_tool_exit_code(st);
     }
     if (label && strncmp(label, "position ", 9) == 0)

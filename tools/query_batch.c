@@ -56,11 +56,7 @@ static void one(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
     int r;
     if (st != RDB_OK) {
         if (q->json) {
-            printf("{\"n\":%ld,\"input\":", n);
-            rdb_tool_json_string(label);
-            printf(",\"error\":");
-            rdb_tool_json_string(err.msg);
-            printf("}\n");
+            rdb_query_json_error(n, label, err.msg);
         } else {
             fprintf(stderr, "retrodb: %s\n", err.msg);
         }
