@@ -11,8 +11,9 @@
 #   make bench      the speed and memory benchmark (minutes)
 #   make lib        the installable library: libretrodb.so and libretrodb.a
 #                   in build-pic/
-#   make install    PREFIX=/usr/local DESTDIR=: the program, both libraries,
-#                   the public headers, retrodb.pc and the man pages
+#   make install    PREFIX=/usr/local DESTDIR=: the program (and retrodb-mpi
+#                   when built), both libraries, the public headers,
+#                   retrodb.pc and the man pages
 #   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
 #   make mpi        bin/retrodb-mpi, the build run as the ranks of an MPI job
 #                   (needs an MPI: make deps-mpi installs Open MPI)
@@ -279,6 +280,8 @@ install: $(BIN)/retrodb $(SHLIB) $(STLIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(INCLUDEDIR)/retrodb
 	install -m 755 $(BIN)/retrodb $(DESTDIR)$(BINDIR)/retrodb
+	# bin/retrodb-mpi too, when `make mpi` has built it
+	if [ -x $(BIN)/retrodb-mpi ]; then install -m 755 $(BIN)/retrodb-mpi $(DESTDIR)$(BINDIR)/retrodb-mpi; fi
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libretrodb.so
@@ -300,7 +303,7 @@ endif
 
 # Exactly the files install puts, and the one folder that is retrodb's own.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/retrodb \
+	rm -f $(DESTDIR)$(BINDIR)/retrodb $(DESTDIR)$(BINDIR)/retrodb-mpi \
 	    $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libretrodb.so $(DESTDIR)$(LIBDIR)/libretrodb.a \
 	    $(DESTDIR)$(PKGCONFIGDIR)/retrodb.pc \

@@ -42,6 +42,7 @@ fi
 # ---- the files, exactly ----
 {
     echo usr/bin/retrodb
+    [ -x bin/retrodb-mpi ] && echo usr/bin/retrodb-mpi
     for h in include/retrodb/*.h; do echo "usr/$h"; done
     echo usr/lib/libretrodb.a
     echo usr/lib/libretrodb.so
