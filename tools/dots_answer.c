@@ -56,13 +56,6 @@ rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_tool_db *db, const rdb_p
     return RDB_OK;
 }
 
-/* The final score of `player` when the player to move gets `value`: known
- * when every complete box has its letter. */
-static int final_score(const rdb_problem *pos, int value, char player)
-{
-    return rdb_problem_margin(pos, value, player);
-}
-
 char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int value, char *buf,
                           size_t size)
 {
@@ -80,7 +73,7 @@ char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int val
     } else if (pos->taken_a + pos->taken_b == 0) {
         rdb_tool_dots_outcome(value, who, buf, size);
     } else {
-        rdb_tool_dots_outcome(final_score(pos, value, pos->to_move), who, outcome,
+        rdb_tool_dots_outcome(rdb_problem_margin(pos, value, pos->to_move), who, outcome,
                               sizeof outcome);
         snprintf(buf, size, "%s (%+d from here; boxes taken: A %d, B %d)", outcome, value,
                  pos->taken_a, pos->taken_b);
@@ -126,7 +119,8 @@ static void print_board(const rdb_tool_db *db, const rdb_problem *pos,
     for (int i = 0; i < r->a.nmoves; i++) {
         int l = r->a.line[i], v = r->a.move_value[i];
         char mark = r->loony ? loony_mark(r->a.move_next_loony[i], pos->to_move) : '\0';
-        snprintf(label[l], sizeof label[l], "%d%s%c", final ? final_score(pos, v, pos->to_move) : v,
+        snprintf(label[l], sizeof label[l], "%d%s%c",
+                 final ? rdb_problem_margin(pos, v, pos->to_move) : v,
                  r->best >> l & 1 && r->nbest < r->a.nmoves ? "*" : "", mark);
     }
     dots_diagram_print_labels(stdout, &b, pos->diagram.drawn, pos->diagram.owner, label);
@@ -179,8 +173,9 @@ void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
         printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
                pos->unmarked, pos->unmarked == 1 ? "" : "es", pos->unmarked == 1 ? "it" : "them");
     else if (db->has_problem)
-        printf("final score for A: %+d%s, for B: %+d%s\n", final_score(pos, r->a.value, 'A'),
-               (char[]){mark, '\0'}, final_score(pos, r->a.value, 'B'), (char[]){mark, '\0'});
+        printf("final score for A: %+d%s, for B: %+d%s\n",
+               rdb_problem_margin(pos, r->a.value, 'A'), (char[]){mark, '\0'},
+               rdb_problem_margin(pos, r->a.value, 'B'), (char[]){mark, '\0'});
     print_best(db, r);
     const char *star = r->nbest < r->a.nmoves ? "*: a best move" : "";
     if (r->loony)
@@ -195,7 +190,7 @@ static void print_json_score(const rdb_problem *pos, int value, char player)
     if (pos->unmarked)
         printf("null");
     else
-        printf("%d", final_score(pos, value, player));
+        printf("%d", rdb_problem_margin(pos, value, player));
 }
 
 static void print_json_mark(const rdb_tool_dots_result *r, int next_loony, char to_move)
