@@ -85,13 +85,24 @@ deps:
 deps-mpi:
 	@sh scripts/install-deps.sh --mpi
 
-$(BUILD)/src/%.o: src/%.c $(LIB_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+# Each object depends on the headers it includes, as the compiler lists
+# them (-MMD writes foo.d beside foo.o), so a changed header rebuilds only
+# the files that include it. An object without its .d (one built before
+# this rule, or whose .d was removed) is rebuilt: the empty rule for a
+# missing .d makes it count as new.
+DEPFLAGS = -MMD -MP
 
-$(BUILD)/tests/%.o: tests/%.c $(LIB_HDR) $(wildcard tests/*.h) tools/picture.h
+$(BUILD)/src/%.o: src/%.c $(BUILD)/src/%.d
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(shell pkg-config --cflags check) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c $(BUILD)/tests/%.d
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) $(shell pkg-config --cflags check) -c $< -o $@
+
+DEP_FILES := $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
+$(DEP_FILES): ;
+-include $(DEP_FILES)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -144,9 +155,9 @@ $(BUILD)/export_check: tests/export/check.c $(LIB_HDR) $(LIB)
 
 lib: $(SHLIB) $(STLIB)
 
-$(PIC_BUILD)/src/%.o: src/%.c $(LIB_HDR)
+$(PIC_BUILD)/src/%.o: src/%.c $(PIC_BUILD)/src/%.d
 	@mkdir -p $(dir $@)
-	$(CC) $(PIC_CFLAGS) -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Both libraries are made of one relocatable object, in which every
 # symbol but the public API is made local: the hidden ones (all of the
