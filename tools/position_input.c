@@ -88,24 +88,6 @@ static void start_position(const rdb_tool_db *db, rdb_problem *pos)
     memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
 }
 
-/* Count the letters and the complete boxes without one. */
-static void count_boxes(const dots_board *b, rdb_problem *pos)
-{
-    pos->taken_a = pos->taken_b = pos->unmarked = 0;
-    for (int box = 0; box < b->nboxes; box++) {
-        int complete = 1;
-        for (int k = 0; k < 4; k++)
-            complete &= (int)(pos->diagram.drawn >> b->box_line[box][k] & 1);
-        char o = pos->diagram.owner[box];
-        if (o == 'A')
-            pos->taken_a++;
-        else if (o == 'B')
-            pos->taken_b++;
-        else if (complete)
-            pos->unmarked++;
-    }
-}
-
 int rdb_tool_dots_play(const dots_board *b, rdb_problem *pos, int l)
 {
     int took = 0;
@@ -208,7 +190,7 @@ rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const ch
                             db->start >> line[i] & 1 ? " (in the database's start)" : "");
         rdb_tool_dots_play(&b, pos, line[i]);
     }
-    count_boxes(&b, pos);
+    rdb_problem_count_boxes(&b, pos);
     return RDB_OK;
 }
 
@@ -245,7 +227,7 @@ static rdb_status lines_position(const rdb_tool_db *db, const dots_board *b, uin
     pos->diagram.drawn = lines;
     if (!db->has_problem)
         memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
-    count_boxes(b, pos);
+    rdb_problem_count_boxes(b, pos);
     return RDB_OK;
 }
 

@@ -163,7 +163,21 @@ static rdb_status parse_header(char *blanked, const char *source, int require_va
     return RDB_OK;
 }
 
-/* Count the letters and check each box against them. */
+void rdb_problem_count_boxes(const dots_board *b, rdb_problem *pos)
+{
+    pos->taken_a = pos->taken_b = pos->unmarked = 0;
+    for (int box = 0; box < b->nboxes; box++) {
+        int complete = 1;
+        for (int k = 0; k < 4; k++)
+            complete &= (int)(pos->diagram.drawn >> b->box_line[box][k] & 1);
+        char o = pos->diagram.owner[box];
+        pos->taken_a += o == 'A';
+        pos->taken_b += o == 'B';
+        pos->unmarked += o == ' ' && complete;
+    }
+}
+
+/* Check each box against its letter, then count them. */
 static rdb_status check_boxes(rdb_problem *out, const char *source, int refuse_unmarked,
                               rdb_error *err)
 {
@@ -171,7 +185,6 @@ static rdb_status check_boxes(rdb_problem *out, const char *source, int refuse_u
     rdb_status st = dots_board_init(&board, out->diagram.rows, out->diagram.cols, err);
     if (st != RDB_OK)
         return st;
-    out->taken_a = out->taken_b = out->unmarked = 0;
     for (int box = 0; box < board.nboxes; box++) {
         int r = box / board.cols, c = box % board.cols;
         int lineno = out->diagram_line + 2 * r + 1, col = 2 * c + 2;
@@ -191,10 +204,8 @@ static rdb_status check_boxes(rdb_problem *out, const char *source, int refuse_u
             return rdb_fail(err, RDB_E_INPUT,
                             "%s: line %d, column %d: complete box without a letter; mark who took it with A or B",
                             source, lineno, col);
-        out->taken_a += letter == 'A';
-        out->taken_b += letter == 'B';
-        out->unmarked += letter == ' ' && complete;
     }
+    rdb_problem_count_boxes(&board, out);
     return RDB_OK;
 }
 

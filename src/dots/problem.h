@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 
+#include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 
 /* The copy of the problem file kept in a database folder. */
@@ -70,6 +71,10 @@ rdb_status rdb_problem_parse_position(const char *text, const char *source, rdb_
  * same board. */
 rdb_status rdb_problem_inherit_owners(rdb_problem *pos, const rdb_problem *base,
                                       const char *source, rdb_error *err);
+
+/* Count the boxes of pos marked A, marked B, and complete without a
+ * letter (taken_a, taken_b, unmarked), on the board b of its size. */
+void rdb_problem_count_boxes(const dots_board *b, rdb_problem *pos);
 
 /* Describe in buf the first difference between two problems in what the
  * scores of A and B depend on beyond the database's parameters: the player
