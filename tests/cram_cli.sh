@@ -33,7 +33,7 @@ expect 2 'cannot open' -- $S --position "$T/missing"
 [ -e "$tt" ] && bad "a table file was written for bad input" || ok
 
 # published nimbers and the JSON shape
-expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"expanded":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"tt_entries":[0-9]*,"tt_loaded":0,"tt_mb":[0-9]*,"tt_fill":[0-9.]*,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
+expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"expanded":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"twins":[1-9][0-9]*,"helped":0,"helper_first":0,"tt_entries":[0-9]*,"tt_loaded":0,"tt_mb":[0-9]*,"tt_fill":[0-9.]*,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
 expect 2 'tt-save-minutes goes with --tt-file' -- $S 3x7 --tt-save-minutes 5
 expect 2 'bad --threads' -- $S 3x7 --threads 0
 expect 2 'aspiration method only' -- $S 3x7 --threads 2 --method etc

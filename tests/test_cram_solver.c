@@ -245,6 +245,53 @@ static int stress(void)
     return n > 0 ? n : 1;
 }
 
+/* Random positions symmetric under the left-right mirror, whose root
+ * moves come in mirror pairs that the aspiration root keeps once: with 1,
+ * 2 and 4 threads, against the naive solver. With 4 threads and a few
+ * root moves, threads find no move left at once and join one another's. */
+START_TEST(test_symmetric_positions)
+{
+    static const shape shapes[] = {{4, 6, 20}, {5, 5, 19}, {6, 6, 22}, {3, 8, 20}};
+    static const int threads[] = {1, 2, 4};
+    uint64_t seed = 0x5eed5eedULL + (uint64_t)_i;
+    cram_stats st = {0};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        const shape *sh = &shapes[k];
+        naive_cram *nv = naive_cram_new(sh->rows, sh->cols);
+        TU_ASSERT(nv != NULL);
+        solver_threads = threads[_i];
+        cram_solver *s = new_solver(sh->rows, sh->cols, CRAM_ASPIRATION, 64, 0);
+        solver_threads = 1;
+        for (int i = 0; i < 20 * stress(); i++) {
+            uint64_t x = random_position(&seed, sh->rows, sh->cols, sh->max_free), y = 0;
+            /* keep the left half (and the middle column) and mirror it */
+            for (int r = 0; r < sh->rows; r++)
+                for (int c = 0; c < (sh->cols + 1) / 2; c++)
+                    if (x >> (r * sh->cols + c) & 1)
+                        y |= 1ULL << (r * sh->cols + c) | 1ULL << (r * sh->cols + sh->cols - 1 - c);
+            int want = naive_cram_nimber(nv, y);
+            int got = solve(s, y);
+            TU_ASSERT_MSG(got == want, "%dx%d free %llx: nimber %d, naive %d", sh->rows, sh->cols,
+                          (unsigned long long)y, got, want);
+        }
+        cram_stats one;
+        cram_solver_stats(s, &one);
+        st.twins += one.twins;
+        st.helped += one.helped;
+        st.helper_first += one.helper_first;
+        cram_solver_free(s);
+        naive_cram_free(nv);
+    }
+    /* the mirror pairs were found and left out */
+    TU_ASSERT_MSG(st.twins > 200, "%llu twins", (unsigned long long)st.twins);
+    /* threads ran out of root moves and joined others' (on these small
+     * positions the first searcher answers first: the joining thread's
+     * answer is taken on the long boards, e.g. 3x19) */
+    if (threads[_i] == 4)
+        TU_ASSERT_MSG(st.helped > 0, "joined %llu times", (unsigned long long)st.helped);
+}
+END_TEST
+
 START_TEST(test_random_vs_naive)
 {
     check_random((cram_method)_i, 0, 64, 16 * stress());
@@ -738,6 +785,7 @@ Suite *cram_solver_suite(void)
     tcase_add_loop_test(tc, test_known_small, 0, CRAM_NMETHODS);
     tcase_add_test(tc, test_known_big);
     tcase_add_test(tc, test_two_threads);
+    tcase_add_loop_test(tc, test_symmetric_positions, 0, 3);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");

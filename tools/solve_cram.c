@@ -139,10 +139,13 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
+           "\"twins\":%llu,\"helped\":%llu,\"helper_first\":%llu,"
            "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"tt_mb\":%.0f,\"tt_fill\":%.4f,\"seconds\":%.3f",
            rows, cols, nimber, cram_method_name(m), (unsigned long long)st->nodes,
            (unsigned long long)st->expanded, (unsigned long long)st->tt_hits,
            (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
+           (unsigned long long)st->twins, (unsigned long long)st->helped,
+           (unsigned long long)st->helper_first,
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
     if (c->n)
@@ -164,6 +167,9 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
            (unsigned long long)st->cuts, (unsigned long long)st->tt_entries);
     if (st->tt_loaded)
         printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
+    if (st->helped)
+        printf(", threads joined a root move %llu times (answered first %llu)",
+               (unsigned long long)st->helped, (unsigned long long)st->helper_first);
     printf(", tt %.0f MB %.0f%% full\n", st->tt_bytes / 1048576.0, 100.0 * st->tt_fill);
     for (int k = 0; k < c->n; k++) {
         const uint8_t *cell = b->domino_cell[c->move[k]];

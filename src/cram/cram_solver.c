@@ -143,6 +143,10 @@ typedef struct {
     rdb_status fail;
     rdb_error err;
     int root_move;        /* the root's child being searched, for progress */
+    const int *quit;      /* unwind when this becomes nonzero: another worker
+                             has answered the root's child this one searches */
+    int helper;           /* this worker joined a root child another worker
+                             was searching: the helper's order (see cut) */
 } cram_worker;
 
 struct cram_solver {
@@ -277,6 +281,9 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
         st->tt_hits += w->tt_hits;
         st->db_hits += w->db_hits;
         st->cuts += w->cuts;
+        st->helped += w->helped;
+        st->helper_first += w->helper_first;
+        st->twins += w->twins;
     }
     st->tt_entries = s->tt.entries;
     st->tt_replaced = s->tt.replaced;
@@ -601,15 +608,17 @@ static void grow_table(cram_solver *s)
     __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
 }
 
-/* Counts a node; 0 when the worker must unwind: stopped, or its trial at
- * the root already decided by another worker. */
+/* Counts a node; 0 when the worker must unwind: stopped, its trial at the
+ * root already decided by another worker, or its root child answered by
+ * another worker. */
 static inline int count_node(cram_worker *w)
 {
     if (__atomic_load_n(&w->s->tt.want_grow, __ATOMIC_RELAXED))
         grow_table(w->s);
     if ((++w->stats.nodes & POLL_MASK) == 0)
         poll(w);
-    return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED);
+    return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED) &&
+           !(w->quit && __atomic_load_n(w->quit, __ATOMIC_RELAXED));
 }
 
 /* log2 of the nodes a result cost, the replacement priority. */
@@ -784,6 +793,15 @@ static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
         for (int i = 0; i < n; i++)
             k += !ch[i].done;
     }
+    /* A helper searches the root child's moves from the other end, so that
+     * the two searches of one child meet in the middle (and fill the table
+     * for each other) rather than repeat each other. */
+    if (ply == 1 && w->helper)
+        for (int i = 0, j = k - 1; i < j; i++, j--) {
+            uint8_t t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
     for (int o = 0; o < k; o++) {
         if (!(p & want)) {
             w->stats.cuts++;
@@ -879,18 +897,28 @@ static void ask_in_order(cram_worker *w, cram_child *ch, const uint8_t *order, i
     }
 }
 
-/* The same, the children shared out between the
- * workers: the even ones take the next child from the front of the order,
- * the odd ones from the back, and when one finds a child of nimber r the
- * others give up their child, whose answer no longer matters (what their
- * searches stored is true all the same). Neighbours in the order share
- * most of their positions, so two workers on neighbours do the same work
- * twice (measured: 1.8 times the nodes, no faster), while the two ends
- * share little and each fills the table for the other: 3x17 took 2.99 M
- * positions expanded with two workers against 4.14 M with one. */
-static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, int k, int r, int *res)
+/* The same, the children shared out between the workers: the even ones
+ * take the next child from the front of the order, the odd ones from the
+ * back, and when one finds a child of nimber r the others give up their
+ * child, whose answer no longer matters (what their searches stored is
+ * true all the same). Neighbours in the order share most of their
+ * positions, so two workers on neighbours do the same work twice
+ * (measured: 1.8 times the nodes, no faster), while the two ends share
+ * little and each fills the table for the other: 3x17 took 2.99 M
+ * positions expanded with two workers against 4.14 M with one.
+ *
+ * A worker that finds no child left to take helps with a child another
+ * worker is still searching (the one with the fewest searchers), asking
+ * it the same question with the child's moves in the opposite order; the
+ * first answer counts and the other searchers of that child give up.
+ * Without it, a trial's last, dearest child kept one core idle for as
+ * long as it took. Every worker searches a copy of the child, since the
+ * search rewrites the parts it resolves. */
+static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *order, int k, int r,
+                         int *res)
 {
     int lo = 0, hi = k - 1;
+    int searchers[MAX_MOVES] = {0}, answered[MAX_MOVES] = {0};
     for (int o = 0; o < k; o++)
         res[o] = STOPPED;
     s->trial_over = 0;
@@ -903,20 +931,82 @@ static void ask_children(cram_solver *s, cram_child *ch, const uint8_t *order, i
         if (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
             wait_for_growth(s);
         for (;;) {
-            int o;
+            int o = -1, helper = 0;
 #pragma omp critical(cram_root_claim)
-            o = lo > hi ? -1 : id % 2 ? hi-- : lo++;
+            {
+                if (lo <= hi) {
+                    o = id % 2 ? hi-- : lo++;
+                } else {
+                    for (int i = 0; i < k; i++)
+                        if (searchers[i] && !answered[i] && (o < 0 || searchers[i] < searchers[o]))
+                            o = i;
+                    if (o >= 0)
+                        helper = searchers[o];
+                }
+                if (o >= 0)
+                    searchers[o]++;
+            }
+            w->stats.helped += helper > 0;
             if (o < 0 || __atomic_load_n(&s->trial_over, __ATOMIC_RELAXED))
                 break;
             __atomic_store_n(&w->root_move, o + 1, __ATOMIC_RELAXED);
-            int v = child_value(w, &ch[order[o]], ns_bit(r), 1);
-            res[o] = v;
+            cram_child c = ch[order[o]];
+            w->quit = &answered[o];
+            w->helper = helper;
+            int v = child_value(w, &c, ns_bit(r), 1);
+            w->quit = NULL;
+            w->helper = 0;
+#pragma omp critical(cram_root_claim)
+            {
+                searchers[o]--;
+                if (v != STOPPED && !answered[o]) {
+                    res[o] = v;
+                    w->stats.helper_first += helper > 0;
+                    __atomic_store_n(&answered[o], 1, __ATOMIC_RELAXED);
+                }
+            }
             if (v == r || w->stopped)
                 __atomic_store_n(&s->trial_over, 1, __ATOMIC_RELAXED);
         }
         __atomic_fetch_sub(&s->active, 1, __ATOMIC_SEQ_CST);
     }
     s->trial_over = 0;
+}
+
+/* The parts of c in increasing order, in sorted (c->nparts of them). */
+static void sorted_parts(const cram_child *c, uint64_t *sorted)
+{
+    for (int i = 0; i < c->nparts; i++) {
+        int j = i;
+        for (; j > 0 && sorted[j - 1] > c->part[i]; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = c->part[i];
+    }
+}
+
+/* Mark done every child of the root that is the same sum as an earlier
+ * one (the same known nimber and the same canonical parts): the mirror
+ * images of a move, mostly, which a symmetric board has two or four of.
+ * The nimber is the mex of the set of the children's nimbers, so a twin
+ * adds nothing; asked anyway, it is answered by the table, but two workers
+ * that take twins at the same time would search the same position twice
+ * (twins are neighbours in the order: same size, same distance from the
+ * centre). */
+static void drop_twins(cram_worker *w, cram_child *ch, int n)
+{
+    uint64_t key[MAX_MOVES][CHILD_PARTS];
+    for (int i = 0; i < n; i++) {
+        if (ch[i].done)
+            continue;
+        sorted_parts(&ch[i], key[i]);
+        for (int j = 0; j < i; j++)
+            if (!ch[j].done && ch[j].known == ch[i].known && ch[j].nparts == ch[i].nparts &&
+                memcmp(key[j], key[i], ch[i].nparts * sizeof key[i][0]) == 0) {
+                ch[i].done = 1;
+                w->stats.twins++;
+                break;
+            }
+    }
 }
 
 /* Nimber of the canonical component x, searched as the root: its
@@ -947,6 +1037,7 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
             seen |= ns_bit(ch[i].known);
         }
     }
+    drop_twins(w, ch, n);
     uint8_t order[MAX_MOVES];
     int res[MAX_MOVES];
     order_children(ch, n, order);

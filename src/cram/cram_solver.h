@@ -76,6 +76,12 @@ typedef struct {
     uint64_t tt_hits;     /* components answered by the transposition table */
     uint64_t db_hits;     /* components answered by a nimber table */
     uint64_t cuts;        /* nodes left early because no wanted nimber remained */
+    uint64_t helped;      /* times a thread with no root child left joined one
+                             that another thread was searching */
+    uint64_t helper_first; /* root children whose answer a joining thread
+                             found first */
+    uint64_t twins;       /* root moves left out as the same position as an
+                             earlier one (mirror images, mostly) */
     uint64_t tt_entries;  /* entries in the transposition table */
     uint64_t tt_replaced; /* entries evicted to make room */
     uint64_t tt_loaded;   /* entries read from the table file */
