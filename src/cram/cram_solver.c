@@ -946,9 +946,9 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
                 if (o >= 0)
                     searchers[o]++;
             }
-            w->stats.helped += helper > 0;
             if (o < 0 || __atomic_load_n(&s->trial_over, __ATOMIC_RELAXED))
                 break;
+            w->stats.helped += helper > 0;
             __atomic_store_n(&w->root_move, o + 1, __ATOMIC_RELAXED);
             cram_child c = ch[order[o]];
             w->quit = &answered[o];
