@@ -72,20 +72,36 @@ static inline uint64_t min2(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
+/* x with its bits in the opposite order: bit b goes to bit 63 - b. */
+static inline uint64_t reverse_bits(uint64_t x)
+{
+    x = __builtin_bswap64(x);
+    x = (x & 0x0f0f0f0f0f0f0f0fULL) << 4 | (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
+    x = (x & 0x3333333333333333ULL) << 2 | (x >> 2 & 0x3333333333333333ULL);
+    return (x & 0x5555555555555555ULL) << 1 | (x >> 1 & 0x5555555555555555ULL);
+}
+
+/* x, whose box is w columns wide in the corner, with its columns mirrored
+ * (column j to w-1-j): a pass over the columns, at most 8. */
+static inline uint64_t mirror_columns(const cram_geom *g, uint64_t x, int w)
+{
+    uint64_t m = w & 1 ? x & g->col[w / 2] : 0;
+    for (int j = 0, k = w - 1; j < k; j++, k--)
+        m |= (x & g->col[j]) << (k - j) | (x & g->col[k]) >> (k - j);
+    return m;
+}
+
 /* The least of the four mirror images of x, whose box is h x w in the
- * corner. */
+ * corner. The half turn is the bit reversal of the whole word, shifted
+ * back into the corner (cell (i, j) at bit i*s + j goes to 63 - i*s - j,
+ * and (h-1-i)*s + (w-1-j) is that less 64 - (h-1)*s - w); the row mirror
+ * is the half turn with its columns mirrored back. So the cost grows with
+ * the box's width, at most 8, not with its height, up to 64 on the long
+ * boards. */
 static inline uint64_t least_mirror(const cram_geom *g, uint64_t x, int h, int w)
 {
-    const int s = g->stride;
-    const uint8_t *rev = g->reverse[w];
-    uint64_t mc = 0, mr = 0, mrc = 0;
-    for (int i = 0; i < h; i++) {
-        unsigned v = (unsigned)((x >> (i * s)) & g->row0);
-        uint64_t rv = rev[v];
-        mc |= rv << (i * s);
-        mr |= (uint64_t)v << ((h - 1 - i) * s);
-        mrc |= rv << ((h - 1 - i) * s);
-    }
+    uint64_t mrc = reverse_bits(x) >> (64 - (h - 1) * g->stride - w);
+    uint64_t mc = mirror_columns(g, x, w), mr = mirror_columns(g, mrc, w);
     return min2(min2(x, mc), min2(mr, mrc));
 }
 
