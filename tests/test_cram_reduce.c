@@ -158,6 +158,93 @@ START_TEST(test_random_vs_naive)
 }
 END_TEST
 
+/* The split of cram_reduce.h as its header defines it, one step of flood
+ * fill at a time: reduce, cut the twin edges, take the components, and
+ * start again on every part that fell apart. */
+static int reference_split(const cram_geom *g, uint64_t x, uint64_t *comp)
+{
+    uint64_t todo[CRAM_MAX_COMPONENTS];
+    int ntodo = 0, n = 0;
+    todo[ntodo++] = x;
+    while (ntodo) {
+        uint64_t y = cram_reduce_stars(g, todo[--ntodo]), whole = y;
+        uint64_t cut = cram_twin_edges(g, y);
+        while (y) {
+            uint64_t c = y & -y, prev;
+            do {
+                prev = c;
+                for (int cell = 0; cell < g->height * g->stride; cell++) {
+                    if (!(prev >> cell & 1))
+                        continue;
+                    int col = cell % g->stride;
+                    if (col + 1 < g->stride && !(cut >> cell & 1))
+                        c |= 1ULL << (cell + 1);
+                    if (col > 0 && !(cut >> (cell - 1) & 1))
+                        c |= 1ULL << (cell - 1);
+                    if (cell + g->stride < 64)
+                        c |= 1ULL << (cell + g->stride);
+                    if (cell >= g->stride)
+                        c |= 1ULL << (cell - g->stride);
+                }
+                c &= y;
+            } while (c != prev);
+            y &= ~c;
+            if (c == whole || !cut)
+                comp[n++] = c;
+            else
+                todo[ntodo++] = c;
+        }
+    }
+    return n;
+}
+
+/* Every move of random connected components, in layouts from 1 to 8
+ * columns and up to 64 rows: cram_split_child and cram_split_reduced give
+ * the reference's parts, in the reference's order (the search's node
+ * counts depend on it). */
+START_TEST(test_split_child)
+{
+    uint64_t seed = 0x2545f4914f6cdd1dULL;
+    long moves = 0, by_parts[4] = {0};
+    for (int k = 0; k < 3000; k++) {
+        int w = 1 + (int)(rng_next(&seed) % 8);
+        int h = w + (int)(rng_next(&seed) % (uint64_t)(64 / w - w + 1));
+        cram_geom g;
+        cram_geom_init(&g, h, w);
+        /* dense, half full, and sparse sets of free cells */
+        uint64_t a = rng_next(&seed), b = rng_next(&seed);
+        uint64_t cells = (k % 3 == 0 ? a | b : k % 3 == 1 ? a : a | (b & rng_next(&seed))) & g.all;
+        uint64_t comp[CRAM_MAX_COMPONENTS];
+        int ncomp = cram_split(&g, cells, comp);
+        for (int i = 0; i < ncomp; i++) {
+            uint64_t x = comp[i];
+            for (int vertical = 0; vertical < 2; vertical++)
+                for (uint64_t m = vertical ? cram_vmoves(&g, x) : cram_hmoves(&g, x); m; m &= m - 1) {
+                    int cell = __builtin_ctzll(m);
+                    uint64_t y = x & ~(1ULL << cell | 1ULL << (cell + (vertical ? w : 1)));
+                    uint64_t want[CRAM_MAX_COMPONENTS], got[CRAM_MAX_COMPONENTS], again[CRAM_MAX_COMPONENTS];
+                    int n = reference_split(&g, y, want);
+                    int n_child = cram_split_child(&g, x, cell, vertical, got);
+                    int n_reduced = cram_split_reduced(&g, y, again);
+                    TU_ASSERT_MSG(n_child == n && n_reduced == n, "%dx%d: %llx less the %s domino at %d: %d parts, want %d (%d)",
+                                  h, w, (unsigned long long)x, vertical ? "vertical" : "horizontal", cell, n_child, n,
+                                  n_reduced);
+                    for (int j = 0; j < n; j++)
+                        TU_ASSERT_MSG(got[j] == want[j] && again[j] == want[j], "%dx%d: %llx less %d: part %d is %llx, want %llx",
+                                      h, w, (unsigned long long)x, cell, j, (unsigned long long)got[j],
+                                      (unsigned long long)want[j]);
+                    by_parts[n < 3 ? n : 3]++;
+                    moves++;
+                }
+        }
+    }
+    /* no part, one, two, and more: every way of the split was taken */
+    TU_ASSERT_MSG(by_parts[0] > 100 && by_parts[1] > 10000 && by_parts[2] > 10000 && by_parts[3] > 1000,
+                  "%ld moves: %ld, %ld, %ld, %ld with 0, 1, 2, more parts", moves, by_parts[0], by_parts[1],
+                  by_parts[2], by_parts[3]);
+}
+END_TEST
+
 Suite *cram_reduce_suite(void)
 {
     Suite *s = suite_create("cram_reduce");
@@ -166,6 +253,7 @@ Suite *cram_reduce_suite(void)
     tcase_add_test(tc, test_stars_and_bridges);
     tcase_add_test(tc, test_twins);
     tcase_add_test(tc, test_random_vs_naive);
+    tcase_add_test(tc, test_split_child);
     suite_add_tcase(s, tc);
     return s;
 }

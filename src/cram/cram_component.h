@@ -34,6 +34,9 @@ typedef struct {
     uint64_t spread[256];         /* the bits of one row turned into a column:
                                      bit j -> bit j*stride */
     uint8_t reverse[9][256];      /* reverse[w][v]: the w low bits of v mirrored */
+    uint8_t row_of[64], col_of[64]; /* cell i is (row_of[i], col_of[i]): a
+                                     division by the stride at every move is
+                                     dear */
 } cram_geom;
 
 /* Set up the layout of height x stride cells (1 <= stride <= height,

@@ -65,7 +65,8 @@ static inline uint64_t with_up(const cram_geom *g, uint64_t x)
     return x & (x << g->stride);
 }
 
-uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x)
+/* x without its surplus dead ends; the bridges (see below) in *bridges. */
+static inline uint64_t drop_stars(const cram_geom *g, uint64_t x, uint64_t *bridges)
 {
     const int s = g->stride;
     uint64_t r = with_right(g, x), l = with_left(g, x), d = with_down(g, x), u = with_up(g, x);
@@ -95,8 +96,14 @@ uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x)
      * either (a neighbour that is a dead end would make it a carrier). The
      * same test drops cells with no free neighbour, which are dead. */
     uint64_t plain = x & ~(tuft | star);
-    uint64_t bridge = plain & ~cram_neighbours(g, plain);
-    return out & ~bridge;
+    *bridges = plain & ~cram_neighbours(g, plain);
+    return out;
+}
+
+uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x)
+{
+    uint64_t bridges, out = drop_stars(g, x, &bridges);
+    return out & ~bridges;
 }
 
 uint64_t cram_twin_edges(const cram_geom *g, uint64_t x)
@@ -121,34 +128,232 @@ static inline uint64_t step(const cram_geom *g, uint64_t c, uint64_t cut)
     return c | right | left | (c << g->stride) | (c >> g->stride);
 }
 
+/* The cells of x joined to the cells of seed (in x) without crossing an
+ * edge whose left cell is in `cut`. */
+static inline uint64_t flood(const cram_geom *g, uint64_t seed, uint64_t x, uint64_t cut)
+{
+    uint64_t c = seed, prev;
+    do {
+        prev = c;
+        c = step(g, c, cut) & x;
+    } while (c != prev);
+    return c;
+}
+
 int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp)
 {
     /* Parts still to reduce, and parts done: all disjoint, of two cells or
      * more (a twin edge never leaves a cell alone: each corner keeps its
-     * vertical neighbour), so together at most CRAM_MAX_COMPONENTS. */
+     * vertical neighbour), so together at most CRAM_MAX_COMPONENTS. A part
+     * marked final is already what its reduction would give. */
     uint64_t todo[CRAM_MAX_COMPONENTS];
+    uint8_t final[CRAM_MAX_COMPONENTS];
     int ntodo = 0, n = 0;
-    todo[ntodo++] = x;
+    todo[ntodo] = x;
+    final[ntodo++] = 0;
     while (ntodo) {
-        uint64_t y = cram_reduce_stars(g, todo[--ntodo]);
+        ntodo--;
+        if (final[ntodo]) {
+            comp[n++] = todo[ntodo];
+            continue;
+        }
+        uint64_t y = cram_reduce_stars(g, todo[ntodo]);
         uint64_t cut = cram_twin_edges(g, y);
         uint64_t whole = y;
         while (y) {
-            uint64_t c = y & -y, prev;
-            do {
-                prev = c;
-                c = step(g, c, cut) & y;
-            } while (c != prev);
+            uint64_t c = flood(g, y & -y, y, cut);
             y &= ~c;
+            assert(n + ntodo < CRAM_MAX_COMPONENTS);
             if (c == whole || !cut) {
-                assert(n + ntodo < CRAM_MAX_COMPONENTS);
                 comp[n++] = c;
             } else {
-                /* a part that fell apart may reduce further */
-                assert(n + ntodo < CRAM_MAX_COMPONENTS);
-                todo[ntodo++] = c;
+                /* A part that fell apart may reduce further. One that
+                 * loses no cell and gains no twin edge would only be
+                 * found whole again by the same flood fill: it stays as
+                 * it is, in its turn. */
+                todo[ntodo] = c;
+                final[ntodo++] = cram_reduce_stars(g, c) == c && !(cram_twin_edges(g, c) & ~cut);
             }
         }
+    }
+    return n;
+}
+
+/* ---- the split of a child ---- */
+
+/* The ten cells around a domino, with the domino, make a box: 3 rows of 4
+ * for a horizontal domino (v = 0, at box cells 5 and 6), 4 rows of 3 for a
+ * vertical one (v = 1, at box cells 4 and 7); bit i of a box pattern is box
+ * cell i, row by row. ring_groups[v][box] lists the free cells next to the
+ * domino that are joined inside the box, a group at a time, as the lowest
+ * box cell of each group in a nibble, the groups in increasing order, 0xf
+ * after the last when there are fewer than four. (A domino has six
+ * neighbours, two pairs of them next to each other: four groups at most.) */
+#define NO_GROUP 0xfu
+static uint16_t ring_groups[2][4096];
+
+/* The cells of a box next to the cells of `set`. */
+static unsigned box_neighbours(unsigned set, int bw)
+{
+    unsigned n = 0;
+    for (int i = 0; i < 12; i++)
+        if (set >> i & 1) {
+            int col = i % bw;
+            n |= (col > 0 ? 1u << (i - 1) : 0) | (col < bw - 1 ? 1u << (i + 1) : 0) |
+                 (i >= bw ? 1u << (i - bw) : 0) | (i + bw < 12 ? 1u << (i + bw) : 0);
+        }
+    return n & 0xfffu;
+}
+
+static void __attribute__((constructor)) init_ring_groups(void)
+{
+    for (int v = 0; v < 2; v++) {
+        const int bw = v ? 3 : 4;
+        const unsigned domino = v ? (1u << 4 | 1u << 7) : (1u << 5 | 1u << 6);
+        for (unsigned box = 0; box < 4096; box++) {
+            unsigned ring = box & ~domino, touching = box_neighbours(domino, bw) & ring;
+            unsigned groups = 0xffffu;
+            int k = 0;
+            while (touching) {
+                unsigned c = touching & -touching, prev;
+                do {
+                    prev = c;
+                    c = (c | box_neighbours(c, bw)) & ring;
+                } while (c != prev);
+                assert(k < 4);
+                groups = (uint16_t)((groups & ~(0xfu << 4 * k)) | (unsigned)__builtin_ctz(touching) << 4 * k);
+                k++;
+                touching &= ~c;
+            }
+            ring_groups[v][box] = (uint16_t)groups;
+        }
+    }
+}
+
+/* Cells c-1 .. c-1+width of row r of x as the low bits (0 off the board). */
+static inline unsigned box_row(const cram_geom *g, uint64_t x, int r, int c, unsigned width_mask)
+{
+    if (r < 0 || r >= g->height)
+        return 0;
+    return (unsigned)((((x >> (r * g->stride)) & g->row0) << 1) >> c) & width_mask;
+}
+
+int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uint64_t *comp)
+{
+    const int s = g->stride, r = g->row_of[cell], c = g->col_of[cell];
+    uint64_t y;
+    unsigned box;
+    if (vertical) {
+        y = x & ~(1ULL << cell | 1ULL << (cell + s));
+        box = box_row(g, y, r - 1, c, 7) | box_row(g, y, r, c, 7) << 3 | box_row(g, y, r + 1, c, 7) << 6 |
+              box_row(g, y, r + 2, c, 7) << 9;
+    } else {
+        y = x & ~(3ULL << cell);
+        box = box_row(g, y, r - 1, c, 15) | box_row(g, y, r, c, 15) << 4 | box_row(g, y, r + 1, c, 15) << 8;
+    }
+    /* With no bridge and no twin edge, the parts are the components of y
+     * of two cells or more, less their surplus dead ends (dropping a dead
+     * end leaves its component connected, with one dead end on its cell
+     * still). Otherwise the reductions may cut further: the general split. */
+    uint64_t bridges, z = drop_stars(g, y, &bridges);
+    if (bridges & cram_neighbours(g, y))
+        return cram_split_reduced(g, y, comp);
+    z &= ~bridges; /* the cells with no free neighbour, which are dead */
+    if (cram_twin_edges(g, z))
+        return cram_split_reduced(g, y, comp);
+    /* x is connected, so every cell of y joins, inside y, one of the
+     * domino's neighbours (a path of x from it to the domino enters the
+     * domino from one), and neighbours joined inside the box are joined in
+     * y: a component per group at most. The groups grow together, a step
+     * at a time; two that meet are one, one that stops growing is a whole
+     * component, and the last left is the rest of y. So a move that cuts a
+     * small part off a long component costs the small part's flood fill,
+     * not the whole component's. */
+    unsigned groups = ring_groups[vertical][box];
+    uint64_t part[4], done[4];
+    int growing = 0, ndone = 0;
+    for (int k = 0; k < 4 && (groups & NO_GROUP) != NO_GROUP; k++, groups >>= 4) {
+        int b = (int)(groups & NO_GROUP);
+        int box_r = vertical ? b / 3 : b >> 2, box_c = vertical ? b % 3 : b & 3;
+        part[growing++] = 1ULL << (cell + (box_r - 1) * s + box_c - 1);
+    }
+    if (growing == 1) {
+        /* y is connected */
+        comp[0] = z;
+        return z != 0;
+    }
+    if (growing == 2) {
+        /* the common split, in two: two flood fills side by side */
+        uint64_t a = part[0], b = part[1];
+        for (;;) {
+            uint64_t next_a = step(g, a, 0) & y, next_b = step(g, b, 0) & y;
+            if (next_a & next_b) {
+                comp[0] = z;
+                return z != 0;
+            }
+            if (next_a == a) {
+                b = y & ~a;
+                break;
+            }
+            if (next_b == b) {
+                a = y & ~b;
+                break;
+            }
+            a = next_a;
+            b = next_b;
+        }
+        a &= z;
+        b &= z;
+        if (!a || !b) {
+            comp[0] = a | b;
+            return (a | b) != 0;
+        }
+        /* in the order of their lowest cells, as cram_split_reduced gives */
+        int a_first = (a & -a) < (b & -b);
+        comp[0] = a_first ? a : b;
+        comp[1] = a_first ? b : a;
+        return 2;
+    }
+    while (growing > 1) {
+        int grew[4];
+        for (int i = 0; i < growing; i++) {
+            uint64_t next = step(g, part[i], 0) & y;
+            grew[i] = next != part[i];
+            part[i] = next;
+        }
+        for (int i = 0; i < growing; i++)
+            for (int j = i + 1; j < growing; j++)
+                if (part[i] & part[j]) {
+                    grew[i] |= (part[j] & ~part[i]) != 0;
+                    part[i] |= part[j];
+                    part[j] = part[--growing];
+                    grew[j] = grew[growing];
+                    j--;
+                }
+        for (int i = 0; i < growing; i++)
+            if (!grew[i]) {
+                done[ndone++] = part[i];
+                part[i] = part[--growing];
+                grew[i] = grew[growing];
+                i--;
+            }
+    }
+    if (growing) {
+        uint64_t rest = y;
+        for (int i = 0; i < ndone; i++)
+            rest &= ~done[i];
+        done[ndone++] = rest;
+    }
+    int n = 0;
+    for (int i = 0; i < ndone; i++) {
+        uint64_t p = done[i] & z;
+        if (!p)
+            continue;
+        /* in the order of their lowest cells, as cram_split_reduced gives */
+        int j = n++;
+        for (; j > 0 && (comp[j - 1] & -comp[j - 1]) > (p & -p); j--)
+            comp[j] = comp[j - 1];
+        comp[j] = p;
     }
     return n;
 }

@@ -39,4 +39,12 @@ uint64_t cram_twin_edges(const cram_geom *g, uint64_t x);
  * nimbers is the nimber of x. */
 int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp);
 
+/* cram_split_reduced of x without the domino whose top left cell is
+ * `cell` (vertical or not), for x connected: the same parts in the same
+ * order, found faster. The ten cells around the domino tell whether the
+ * move can split x at all, and into how many parts at most; a part cut off
+ * costs a flood fill of its own cells, not of the whole component. Moves
+ * that leave a bridge or a twin edge go through cram_split_reduced. */
+int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uint64_t *comp);
+
 #endif

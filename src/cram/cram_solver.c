@@ -408,7 +408,7 @@ static inline int known(cram_worker *w, uint64_t x)
         return v;
     }
     if (s->ntables && __builtin_popcountll(x) >= s->table_min_cells) {
-        int h = (63 - __builtin_clzll(x)) / s->g.stride + 1, width = 0;
+        int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
         for (int j = 0; j < s->g.stride; j++)
             if (x & s->g.col[j])
                 width = j + 1;
@@ -444,11 +444,13 @@ static void resolve(cram_worker *w, cram_child *c)
 
 /* ---- children ---- */
 
-static void make_child(cram_worker *w, uint64_t y, cram_child *c)
+/* The child of the connected component x left by the domino whose top
+ * left cell is `cell`. */
+static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_child *c)
 {
     const cram_solver *s = w->s;
     uint64_t comp[CRAM_MAX_COMPONENTS];
-    int n = cram_split_reduced(&s->g, y, comp);
+    int n = cram_split_child(&s->g, x, cell, vertical, comp);
     c->nparts = 0;
     c->known = 0;
     c->done = 0;
@@ -499,20 +501,20 @@ static int children(cram_worker *w, uint64_t x, cram_child *ch)
     w->stats.expanded++;
     int n = 0;
     const int st = s->g.stride;
-    int h = (63 - __builtin_clzll(x)) / st + 1, width = 0;
+    int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
     for (int j = 0; j < st; j++)
         if (x & s->g.col[j])
             width = j + 1;
     for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        make_child(w, x & ~(3ULL << i), &ch[n]);
-        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
+        make_child(w, x, i, 0, &ch[n]);
+        int d = centre_dist(2 * s->g.row_of[i], 2 * s->g.col_of[i] + 1, h, width);
         ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
     }
     for (uint64_t m = cram_vmoves(&s->g, x); m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        make_child(w, x & ~(1ULL << i | 1ULL << (i + st)), &ch[n]);
-        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width);
+        make_child(w, x, i, 1, &ch[n]);
+        int d = centre_dist(2 * s->g.row_of[i] + 1, 2 * s->g.col_of[i], h, width);
         ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
     }
     return n;
