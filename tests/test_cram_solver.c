@@ -719,7 +719,8 @@ START_TEST(test_tt_keys_round_trip)
 }
 END_TEST
 
-/* The table starts small and doubles as it fills, losing nothing. */
+/* The table starts small and doubles as it fills, losing nothing, also
+ * when the doubling is done in steps over ranges of buckets. */
 START_TEST(test_tt_growth)
 {
     cram_tt t;
@@ -738,6 +739,34 @@ START_TEST(test_tt_growth)
     for (int k = 1; k <= n; k++)
         kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
     TU_ASSERT_EQ((uint64_t)kept, t.entries);
+
+    /* grown in steps, as threads share it: the old buckets moved in
+     * ranges, in no particular order */
+    uint64_t entries = t.entries, before = t.nbuckets;
+    cram_tt old;
+    TU_ASSERT(cram_tt_grow_begin(&t, &old));
+    TU_ASSERT_EQ(t.nbuckets, 2 * before);
+    const uint64_t parts = 7;
+    for (uint64_t p = 0; p < parts; p++) {
+        uint64_t q = (p * 3) % parts; /* 0, 3, 6, 2, 5, 1, 4 */
+        cram_tt_grow_move(&t, &old, before * q / parts, before * (q + 1) / parts);
+    }
+    cram_tt_grow_end(&t, &old);
+    TU_ASSERT_EQ(t.entries, entries);
+    kept = 0;
+    for (int k = 1; k <= n; k++)
+        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
+    TU_ASSERT_EQ((uint64_t)kept, entries);
+    /* at its full size it cannot grow, and stays as it is */
+    while (t.nbuckets < t.max_buckets)
+        cram_tt_grow(&t);
+    before = t.nbuckets;
+    TU_ASSERT(!cram_tt_grow_begin(&t, &old));
+    TU_ASSERT_EQ(t.nbuckets, before);
+    kept = 0;
+    for (int k = 1; k <= n; k++)
+        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
+    TU_ASSERT_EQ((uint64_t)kept, entries);
     cram_tt_free(&t);
 }
 END_TEST

@@ -105,38 +105,60 @@ static uint64_t key_of(uint64_t h)
     return h ^ (h >> 33);
 }
 
-/* Double the table, moving every entry: the entries of old bucket i go to
- * new buckets 2i and 2i+1 (the bucket is the hash's top bits), so none is
- * lost. When memory is short the table just stops growing. */
-static void grow(cram_tt *t)
+/* Doubling the table, in three steps so that several threads can share
+ * the middle one: map a table twice as big (keeping the old one in *old),
+ * move ranges of old buckets, unmap the old table. The entries of old
+ * bucket i go to new buckets 2i and 2i+1 (the bucket is the hash's top
+ * bits), so none is lost and ranges of old buckets fill disjoint ranges of
+ * new ones. When memory is short the table just stops growing. */
+int cram_tt_grow_begin(cram_tt *t, cram_tt *old)
 {
-    cram_tt old = *t;
-    if (map_buckets(t, old.nbuckets * 2) != RDB_OK) {
-        *t = old;
+    *old = *t;
+    if (t->nbuckets >= t->max_buckets || map_buckets(t, old->nbuckets * 2) != RDB_OK) {
+        *t = *old;
         t->max_buckets = t->nbuckets;
         t->grow_at = UINT64_MAX;
-        return;
+        return 0;
     }
-    for (uint64_t i = 0; i < old.nbuckets; i++) {
-        const cram_tt_bucket *from = &old.bucket[i];
+    return 1;
+}
+
+void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++) {
+        const cram_tt_bucket *b = &old->bucket[i];
         for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            uint64_t e = from->entry[k];
+            uint64_t e = b->entry[k];
             if (!e)
                 continue;
-            cram_tt_bucket *to = &t->bucket[hash_of(e, i, old.shift) >> t->shift];
+            cram_tt_bucket *into = &t->bucket[hash_of(e, i, old->shift) >> t->shift];
             int j = 0;
-            while (to->entry[j])
+            while (into->entry[j])
                 j++;
-            to->entry[j] = e;
+            into->entry[j] = e;
         }
     }
-    munmap(old.bucket, old.bytes);
+}
+
+void cram_tt_grow_end(cram_tt *t, cram_tt *old)
+{
+    munmap(old->bucket, old->bytes);
+    old->bucket = NULL;
+    __atomic_store_n(&t->want_grow, 0, __ATOMIC_RELEASE);
+}
+
+static void grow(cram_tt *t)
+{
+    cram_tt old;
+    if (cram_tt_grow_begin(t, &old)) {
+        cram_tt_grow_move(t, &old, 0, old.nbuckets);
+        cram_tt_grow_end(t, &old);
+    }
 }
 
 void cram_tt_grow(cram_tt *t)
 {
-    if (t->nbuckets < t->max_buckets)
-        grow(t);
+    grow(t);
     __atomic_store_n(&t->want_grow, 0, __ATOMIC_RELEASE);
 }
 

@@ -79,6 +79,16 @@ void cram_tt_free(cram_tt *t);
 /* Double the table now (a shared one, while no other thread uses it). */
 void cram_tt_grow(cram_tt *t);
 
+/* The same in three steps, so that the threads that share the table can
+ * share the moving: cram_tt_grow_begin maps a table twice as big and keeps
+ * the old one in *old (0, and the table as it was and done growing, when
+ * it cannot); cram_tt_grow_move moves the old buckets [from, to) (ranges
+ * that do not overlap may be moved at once by different threads); and
+ * cram_tt_grow_end frees the old table once every bucket is moved. */
+int cram_tt_grow_begin(cram_tt *t, cram_tt *old);
+void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to);
+void cram_tt_grow_end(cram_tt *t, cram_tt *old);
+
 /* The share of the table's entries in use. */
 static inline double cram_tt_fill(const cram_tt *t)
 {
