@@ -642,9 +642,8 @@ static void grow_table(cram_solver *s)
         while (__atomic_load_n(&s->grow_done, __ATOMIC_SEQ_CST) < GROW_CHUNKS)
             sched_yield();
         cram_tt_grow_end(&s->tt, &s->grow_from);
-    } else {
-        __atomic_store_n(&s->tt.want_grow, 0, __ATOMIC_RELEASE);
     }
+    __atomic_store_n(&s->tt.want_grow, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
 }
 

@@ -144,9 +144,9 @@ void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t t
 
 void cram_tt_grow_end(cram_tt *t, cram_tt *old)
 {
+    (void)t;
     munmap(old->bucket, old->bytes);
     old->bucket = NULL;
-    __atomic_store_n(&t->want_grow, 0, __ATOMIC_RELEASE);
 }
 
 static void grow(cram_tt *t)

@@ -21,9 +21,9 @@
  * empty slot (an entry with nothing known is never stored). When a bucket
  * is full, a new entry takes the place of the one that cost least, so the
  * expensive results stay. The table starts small and doubles, up to the
- * size asked for, whenever it is half full or a quarter full with a bucket
- * that would have to evict: a small problem does not pay for pages of a
- * big table it never uses.
+ * size asked for, as it fills (the rule, and why a big table fills
+ * further before it doubles, is at bucket_to_store in cram_tt.c): a small
+ * problem does not pay for pages of a big table it never uses.
  *
  * Every entry is one word, read and written whole (compare-and-swap), so
  * threads share the table without locks: a reader sees an entry before or
@@ -84,7 +84,8 @@ void cram_tt_grow(cram_tt *t);
  * the old one in *old (0, and the table as it was and done growing, when
  * it cannot); cram_tt_grow_move moves the old buckets [from, to) (ranges
  * that do not overlap may be moved at once by different threads); and
- * cram_tt_grow_end frees the old table once every bucket is moved. */
+ * cram_tt_grow_end frees the old table once every bucket is moved (the
+ * caller then clears want_grow). */
 int cram_tt_grow_begin(cram_tt *t, cram_tt *old);
 void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to);
 void cram_tt_grow_end(cram_tt *t, cram_tt *old);
