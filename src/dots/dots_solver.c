@@ -8,35 +8,10 @@
  * of zero-window tests (MTD(f)), each answered by one or more searchers
  * sharing the transposition table.
  *
- * Capture rules (DOTS_RULES_FULL). When some box has three sides drawn,
- * the player to move need not look at every line. Follow the run from
- * such a box X: through its open line into the next box, and on while
- * that box has exactly two sides drawn (the run is a corridor), until the
- * ground, a box with fewer sides, or another box with three sides (the
- * run is then open at both ends, as an opened loop is).
- *
- *  - If the run is not one of the two kinds below, taking X is optimal and
- *    nothing else is searched. For a run of one box this is the rule that
- *    a box whose capture gives no new box a third side is simply taken
- *    (taking it leaves every option open: the classical argument that a
- *    player gains nothing by leaving a box to the opponent, who can take
- *    it at any later turn). For a longer run the decision to decline,
- *    which only the last two boxes (four of a run open at both ends) can
- *    make, is still ahead: taking X keeps it.
- *  - A run of exactly two boxes open at one end, or of four open at both,
- *    can be declined: the double-dealing move (the far line of the second
- *    box, or the middle line of the four) leaves the boxes to the opponent
- *    and passes the turn. Such a run is either taken whole or declined.
- *  - With several such runs, every run but one is taken whole and the
- *    last one is taken or declined; which run goes last is branched over.
- *    (Declining one run while leaving another capturable hands the
- *    opponent boxes for nothing.) The last run is looked at again after
- *    the others are taken: two runs may end at the same box, so taking
- *    one can lengthen the other, and its double-dealing line can change
- *    or become a capture.
- *
- * Every other line is never better than these (Berlekamp's "all but two"
- * argument). The rules are tested against the databases and the naive
+ * Capture rules (DOTS_RULES_FULL, dots_capture.c). When some box has
+ * three sides drawn, the player to move need not look at every line: a
+ * capture is forced, or runs that may be declined are each taken or
+ * declined. The rules are tested against the databases and the naive
  * solver on positions with penalties too; DOTS_RULES_NONE searches every
  * line, as a reference.
  *
@@ -70,6 +45,7 @@
 #include <sys/mman.h>
 
 #include "common/job.h"
+#include "dots/dots_capture.h"
 #include "dots/loony_endgame.h"
 
 #define MAX_RUNS DOTS_MAX_BOXES
@@ -89,11 +65,6 @@ typedef struct {
 
 #define BUCKET 4
 #define BOUND_OFFSET 32768
-
-typedef struct {
-    uint64_t take;     /* the lines that take every box of the run */
-    uint64_t decline;  /* the double-dealing line */
-} capture_run;
 
 typedef struct dots_worker {
     struct dots_solver *s;
@@ -291,59 +262,6 @@ static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lo
     slot_write(&b[victim], key, pack(lower, upper, best, open));
 }
 
-/* ---- capture rules ---- */
-
-static inline int other_box(const struct dots_solver *s, int line, int box)
-{
-    return s->across[line][0] == box ? s->across[line][1] : s->across[line][0];
-}
-
-/* What the capture rules leave to search in `drawn`, whose boxes have
- * cnt[] sides: 0 when no box has three sides (a quiet node); 1 when a
- * capture is forced (*line, completing *boxes); 2 when every three-sided
- * box starts a run that may be declined (runs[0..*nruns-1]). */
-static int capture_scan(const struct dots_solver *s, uint64_t drawn, const int8_t *cnt,
-                        int *line, int *boxes, capture_run *runs, int *nruns)
-{
-    *nruns = 0;
-    for (int x = 0; x < s->nboxes; x++) {
-        if (cnt[x] != 3)
-            continue;
-        int first = __builtin_ctzll(s->box_mask[x] & ~drawn);
-        uint64_t take = 1ULL << first, decline = 0;
-        int len = 1, both_ends = 0, prev = first, cur = other_box(s, first, x);
-        while (cur >= 0 && len <= 4) {
-            if (cnt[cur] == 3) {
-                both_ends = 1;
-                len++;
-                break;
-            }
-            if (cnt[cur] != 2)
-                break;
-            len++;
-            int next = __builtin_ctzll(s->box_mask[cur] & ~drawn & ~(1ULL << prev));
-            if (len == 2)
-                decline = 1ULL << next;
-            take |= 1ULL << next;
-            prev = next;
-            cur = other_box(s, next, cur);
-        }
-        int declinable = (len == 2 && !both_ends) || (len == 4 && both_ends);
-        if (!declinable) {
-            *line = first;
-            int other = other_box(s, first, x);
-            *boxes = 1 + (other >= 0 && cnt[other] == 3);
-            return 1;
-        }
-        int seen = 0;
-        for (int r = 0; r < *nruns; r++)
-            seen |= runs[r].take == take;
-        if (!seen)
-            runs[(*nruns)++] = (capture_run){take, decline};
-    }
-    return *nruns ? 2 : 0;
-}
-
 /* ---- the search ---- */
 
 static int search(dots_worker *w, uint64_t drawn, int alpha, int beta);
@@ -379,10 +297,7 @@ static int stop_now(dots_worker *w)
 
 static int boxes_complete(const struct dots_solver *s, uint64_t drawn)
 {
-    int n = 0;
-    for (int b = 0; b < s->nboxes; b++)
-        n += (drawn & s->box_mask[b]) == s->box_mask[b];
-    return n;
+    return dots_capture_boxes_complete(&s->graph, drawn);
 }
 
 /* A node whose three-sided boxes all start runs that may be declined.
@@ -393,7 +308,7 @@ static int boxes_complete(const struct dots_solver *s, uint64_t drawn)
  * (two runs may end at the same box), which is why the last run is not
  * declined here with the line it had before: the search looks at it again
  * once the others are gone. */
-static int search_runs(dots_worker *w, uint64_t drawn, const capture_run *runs, int nruns,
+static int search_runs(dots_worker *w, uint64_t drawn, const dots_capture_run *runs, int nruns,
                        int alpha, int beta)
 {
     const struct dots_solver *s = w->s;
@@ -597,12 +512,12 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
             cnt[b] = (int8_t)sides(s, drawn, b);
         if (s->opt.rules == DOTS_RULES_NONE)
             return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
-        capture_run runs[MAX_RUNS];
+        dots_capture_run runs[MAX_RUNS];
         int line, boxes, nruns;
-        switch (capture_scan(s, drawn, cnt, &line, &boxes, runs, &nruns)) {
-        case 0:
+        switch (dots_capture_scan(&s->graph, drawn, cnt, &line, &boxes, runs, &nruns)) {
+        case DOTS_CAPTURE_QUIET:
             return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
-        case 1:
+        case DOTS_CAPTURE_FORCED:
             drawn |= 1ULL << line;
             gain += boxes;
             w->nodes++;

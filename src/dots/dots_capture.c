@@ -1,0 +1,148 @@
+/*
+ * dots_capture.c — the capture rules; see dots_capture.h.
+ *
+ * Follow the run from a box X with three sides: through its open line
+ * into the next box, and on while that box has exactly two sides drawn
+ * (the run is a corridor), until the ground, a box with fewer sides, or
+ * another box with three sides (the run is then open at both ends, as an
+ * opened loop is).
+ *
+ *  - If the run is not one of the two kinds below, taking X is optimal and
+ *    nothing else need be looked at. For a run of one box this is the rule
+ *    that a box whose capture gives no new box a third side is simply
+ *    taken (taking it leaves every option open: the classical argument
+ *    that a player gains nothing by leaving a box to the opponent, who can
+ *    take it at any later turn). For a longer run the decision to decline,
+ *    which only the last two boxes (four of a run open at both ends) can
+ *    make, is still ahead: taking X keeps it.
+ *  - A run of exactly two boxes open at one end, or of four open at both,
+ *    can be declined: the double-dealing move (the far line of the second
+ *    box, or the middle line of the four) leaves the boxes to the opponent
+ *    and passes the turn. Such a run is either taken whole or declined.
+ *  - With several such runs, every run but one is taken whole and the
+ *    last one is taken or declined; which run goes last is branched over.
+ *    (Declining one run while leaving another capturable hands the
+ *    opponent boxes for nothing.) The last run is looked at again after
+ *    the others are taken: two runs may end at the same box, so taking
+ *    one can lengthen the other, and its double-dealing line can change
+ *    or become a capture.
+ *
+ * Every other line is never better than these (Berlekamp's "all but two"
+ * argument).
+ */
+#include "dots/dots_capture.h"
+
+#include <limits.h>
+
+static inline int other_box(const dots_box_graph *g, int line, int box)
+{
+    return g->across[line][0] == box ? g->across[line][1] : g->across[line][0];
+}
+
+void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
+{
+    for (int b = 0; b < g->nboxes; b++)
+        cnt[b] = (int8_t)__builtin_popcountll(drawn & g->box_mask[b]);
+}
+
+int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn)
+{
+    int n = 0;
+    for (int b = 0; b < g->nboxes; b++)
+        n += (drawn & g->box_mask[b]) == g->box_mask[b];
+    return n;
+}
+
+int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int *line,
+                      int *boxes, dots_capture_run *runs, int *nruns)
+{
+    *nruns = 0;
+    for (int x = 0; x < g->nboxes; x++) {
+        if (cnt[x] != 3)
+            continue;
+        int first = __builtin_ctzll(g->box_mask[x] & ~drawn);
+        uint64_t take = 1ULL << first, decline = 0;
+        int len = 1, both_ends = 0, prev = first, cur = other_box(g, first, x);
+        while (cur >= 0 && len <= 4) {
+            if (cnt[cur] == 3) {
+                both_ends = 1;
+                len++;
+                break;
+            }
+            if (cnt[cur] != 2)
+                break;
+            len++;
+            int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
+            if (len == 2)
+                decline = 1ULL << next;
+            take |= 1ULL << next;
+            prev = next;
+            cur = other_box(g, next, cur);
+        }
+        int declinable = (len == 2 && !both_ends) || (len == 4 && both_ends);
+        if (!declinable) {
+            *line = first;
+            int other = other_box(g, first, x);
+            *boxes = 1 + (other >= 0 && cnt[other] == 3);
+            return DOTS_CAPTURE_FORCED;
+        }
+        int seen = 0;
+        for (int r = 0; r < *nruns; r++)
+            seen |= runs[r].take == take;
+        if (!seen)
+            runs[(*nruns)++] = (dots_capture_run){take, decline};
+    }
+    return *nruns ? DOTS_CAPTURE_RUNS : DOTS_CAPTURE_QUIET;
+}
+
+int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
+                       dots_quiet_value_fn quiet_value, void *ctx, int *value)
+{
+    int gain = 0;
+    for (;;) {
+        if (drawn == all) {
+            *value = gain + full_value;
+            return 0;
+        }
+        int8_t cnt[64];
+        dots_capture_sides(g, drawn, cnt);
+        dots_capture_run runs[64];
+        int line, boxes, nruns, v, st;
+        switch (dots_capture_scan(g, drawn, cnt, &line, &boxes, runs, &nruns)) {
+        case DOTS_CAPTURE_QUIET:
+            st = quiet_value(ctx, drawn, &v);
+            *value = gain + v;
+            return st;
+        case DOTS_CAPTURE_FORCED:
+            drawn |= 1ULL << line;
+            gain += boxes;
+            continue;
+        default:
+            break;
+        }
+        /* Runs that may be declined: with one, take it or decline it; with
+         * several, each in turn is the one left for last, the others taken
+         * (dots_solver.c's search_runs, without bounds). */
+        int before = dots_capture_boxes_complete(g, drawn), best = INT_MIN;
+        for (int k = 0; k < (nruns == 1 ? 2 : nruns); k++) {
+            if (nruns == 1 && k == 1) {
+                st = dots_capture_value(g, all, full_value, drawn | runs[0].decline, quiet_value,
+                                        ctx, &v);
+                v = -v;
+            } else {
+                uint64_t child = drawn;
+                for (int r = 0; r < nruns; r++)
+                    if (nruns == 1 || r != k)
+                        child |= runs[r].take;
+                st = dots_capture_value(g, all, full_value, child, quiet_value, ctx, &v);
+                v += dots_capture_boxes_complete(g, child) - before;
+            }
+            if (st)
+                return st;
+            if (v > best)
+                best = v;
+        }
+        *value = gain + best;
+        return 0;
+    }
+}

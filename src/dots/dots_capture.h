@@ -1,0 +1,57 @@
+/*
+ * dots_capture.h — the capture rules of Dots-and-Boxes: which moves need
+ * looking at in a position where some box has three sides, and the value
+ * of such a position from the values of the positions without one.
+ *
+ * A position is *quiet* when no box has exactly three sides drawn. In any
+ * other position the player to move need only take, or decline, what is
+ * offered (dots_solver.c gives the argument and its tests), so the value
+ * of every position follows from the values of quiet ones: the search
+ * stops there, and a database of quiet positions (dots_quiet_db.h) stores
+ * nothing else.
+ */
+#ifndef RDB_DOTS_CAPTURE_H
+#define RDB_DOTS_CAPTURE_H
+
+#include <stdint.h>
+
+#include "dots/loony_endgame.h" /* dots_box_graph */
+
+/* A run of boxes that may be declined: the lines that take it whole, and
+ * the double-dealing line that leaves its boxes to the opponent. */
+typedef struct {
+    uint64_t take;
+    uint64_t decline;
+} dots_capture_run;
+
+enum {
+    DOTS_CAPTURE_QUIET = 0,  /* no box has three sides */
+    DOTS_CAPTURE_FORCED = 1, /* one capture is optimal: *line, completing *boxes */
+    DOTS_CAPTURE_RUNS = 2    /* every three-sided box starts a run that may be declined */
+};
+
+/* What the capture rules leave in `drawn`, whose boxes have cnt[] sides
+ * drawn: one of DOTS_CAPTURE_*. With DOTS_CAPTURE_RUNS, runs[0..*nruns-1]
+ * (at most g->nboxes) hold the runs, each once. */
+int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int *line,
+                      int *boxes, dots_capture_run *runs, int *nruns);
+
+/* Sides drawn of every box of `drawn`. */
+void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt);
+
+/* Boxes complete in `drawn`. */
+int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn);
+
+/* The value of a quiet position, from whatever holds it: 0 and *value, or
+ * a non-zero status that dots_capture_value passes on. */
+typedef int (*dots_quiet_value_fn)(void *ctx, uint64_t drawn, int *value);
+
+/* The value, for the player to move, of any position `drawn` of the board
+ * whose lines are `all`: the full board is worth full_value, a quiet
+ * position what quiet_value says, any other the best of the options the
+ * capture rules leave. Returns 0, or the first non-zero status of
+ * quiet_value. */
+int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
+                       dots_quiet_value_fn quiet_value, void *ctx, int *value);
+
+#endif

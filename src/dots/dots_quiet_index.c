@@ -1,0 +1,464 @@
+/*
+ * dots_quiet_index.c — ranking the quiet positions; see dots_quiet_index.h.
+ *
+ * The transfer matrix. Seen along its shorter side the board has rows of
+ * W boxes; the lines are decided in *steps*: first the top line of each
+ * box of row 0, then for each row r the left line of its first box and,
+ * for each box c of the row, the pair (line on the box's right, line below
+ * it). After the pair of box c the box has all four sides decided, which
+ * is when quietness is checked. The state between steps is W bits (the
+ * top side of each box of the current row, replaced by the bottom side as
+ * the row is scanned) and one bit (the left side of the next box): it is
+ * all the steps to come need to know of the steps gone.
+ *
+ * For a frame state, each line of a step is drawn, empty, or free (an
+ * inside line); count[u][s][k] is the number of ways to decide steps u..
+ * with k free lines drawn, from state s, leaving every box quiet. A
+ * position's rank among the completions of its frame with as many lines is
+ * then the sum, over the steps, of the completions that choose less at
+ * that step (a pair's choice is 2 x right + below) and the same before.
+ */
+#include "dots/dots_quiet_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STEPS 80
+#define MAX_FRAME_BITS 24
+
+typedef struct {
+    int pair;      /* 0: one line, which sets bit `bit` of the state */
+    int col;       /* pair: the box's column */
+    int bit;       /* single: TOP (col) or LEFT (W) */
+    int line[2];   /* pair: right, below */
+} step;
+
+struct dots_quiet_index {
+    dots_board b;
+    uint64_t start, all, open;
+    uint64_t frame, inside;
+    int nframe, ninside;
+    uint8_t frame_line[MAX_FRAME_BITS];
+    int nclasses;
+    uint64_t class_mask[DOTS_MAX_LINES];
+    int ntransforms;
+    uint8_t transform[DOTS_MAX_TRANSFORMS][DOTS_MAX_LINES];
+    uint8_t *canon_t;       /* normalised frame state -> transform to canonical */
+    int32_t *frame_of;      /* frame state -> its number if canonical, else -1 */
+    int nframes;
+    uint32_t *frame_state;  /* number -> canonical frame state, increasing */
+    int W, nsteps, nstates;
+    step steps[MAX_STEPS];
+    uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
+    size_t counts_per_frame;
+    uint64_t **first;       /* [level][frame 0..nframes] */
+    uint64_t total;
+};
+
+/* ---- frame states ---- */
+
+static uint32_t frame_pack(const dots_quiet_index *q, uint64_t lines)
+{
+    uint32_t x = 0;
+    for (int i = 0; i < q->nframe; i++)
+        x |= (uint32_t)(lines >> q->frame_line[i] & 1) << i;
+    return x;
+}
+
+static uint64_t frame_unpack(const dots_quiet_index *q, uint32_t x)
+{
+    uint64_t lines = 0;
+    for (int i = 0; i < q->nframe; i++)
+        lines |= (uint64_t)(x >> i & 1) << q->frame_line[i];
+    return lines;
+}
+
+/* Each class of interchangeable lines with its drawn lines made its
+ * lowest. */
+static uint64_t normalise(const dots_quiet_index *q, uint64_t lines)
+{
+    for (int c = 0; c < q->nclasses; c++) {
+        uint64_t m = q->class_mask[c], low = 0, rest = m;
+        for (int k = __builtin_popcountll(lines & m); k > 0; k--) {
+            low |= rest & -rest;
+            rest &= rest - 1;
+        }
+        lines = (lines & ~m) | low;
+    }
+    return lines;
+}
+
+static uint64_t apply(const dots_quiet_index *q, int t, uint64_t lines)
+{
+    uint64_t out = 0;
+    for (uint64_t m = lines; m; m &= m - 1)
+        out |= 1ULL << q->transform[t][__builtin_ctzll(m)];
+    return out;
+}
+
+uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines)
+{
+    lines = normalise(q, lines);
+    int t = q->canon_t[frame_pack(q, lines)];
+    return t ? normalise(q, apply(q, t, lines)) : lines;
+}
+
+int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines)
+{
+    for (int x = 0; x < q->b.nboxes; x++) {
+        uint64_t m = 0;
+        for (int s = 0; s < 4; s++)
+            m |= 1ULL << q->b.box_line[x][s];
+        if (__builtin_popcountll(lines & m) == 3)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the transfer matrix ---- */
+
+static inline uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
+{
+    return q->counts + (size_t)f * q->counts_per_frame +
+           ((size_t)u * q->nstates + (size_t)s) * (q->ninside + 1);
+}
+
+/* The values a line may take in frame state `fl` (frame lines drawn):
+ * bit 0 set if empty is allowed, bit 1 if drawn. */
+static inline int line_options(const dots_quiet_index *q, uint64_t fl, int line)
+{
+    uint64_t bit = 1ULL << line;
+    if (q->start & bit)
+        return 2;
+    if (q->frame & bit)
+        return fl & bit ? 2 : 1;
+    return 3;
+}
+
+/* Whether choice ch (a pair: 2 x right + below; else the line) of step u
+ * is allowed in state s, and the state after it. */
+static inline int step_next(const dots_quiet_index *q, const step *st, int s, int ch, int *next)
+{
+    if (!st->pair) {
+        *next = (s & ~(1 << st->bit)) | ch << st->bit;
+        return 1;
+    }
+    int right = ch >> 1, below = ch & 1;
+    int sides = (s >> st->col & 1) + (s >> q->W & 1) + right + below;
+    *next = (s & ~(1 << st->col) & ~(1 << q->W)) | below << st->col | right << q->W;
+    return sides != 3;
+}
+
+/* Free lines drawn by choice ch of step st. */
+static inline int step_free(const dots_quiet_index *q, const step *st, int ch)
+{
+    if (!st->pair)
+        return ch && (q->inside >> st->line[0] & 1);
+    return ((ch >> 1) && (q->inside >> st->line[0] & 1)) + ((ch & 1) && (q->inside >> st->line[1] & 1));
+}
+
+/* Whether choice ch of step st agrees with the fixed lines of frame
+ * state fl. */
+static inline int step_allowed(const dots_quiet_index *q, const step *st, uint64_t fl, int ch)
+{
+    if (!st->pair)
+        return line_options(q, fl, st->line[0]) >> ch & 1;
+    return (line_options(q, fl, st->line[0]) >> (ch >> 1) & 1) &&
+           (line_options(q, fl, st->line[1]) >> (ch & 1) & 1);
+}
+
+static inline int step_choices(const step *st)
+{
+    return st->pair ? 4 : 2;
+}
+
+static void count_frame(dots_quiet_index *q, int f)
+{
+    uint64_t fl = frame_unpack(q, q->frame_state[f]);
+    const int K = q->ninside;
+    memset(count_at(q, f, 0, 0), 0, q->counts_per_frame * sizeof(uint64_t));
+    for (int s = 0; s < q->nstates; s++)
+        count_at(q, f, q->nsteps, s)[0] = 1;
+    for (int u = q->nsteps - 1; u >= 0; u--) {
+        const step *st = &q->steps[u];
+        for (int s = 0; s < q->nstates; s++) {
+            uint64_t *out = count_at(q, f, u, s);
+            for (int ch = 0; ch < step_choices(st); ch++) {
+                int next;
+                if (!step_allowed(q, st, fl, ch) || !step_next(q, st, s, ch, &next))
+                    continue;
+                int d = step_free(q, st, ch);
+                const uint64_t *in = count_at(q, f, u + 1, next);
+                for (int k = d; k <= K; k++)
+                    out[k] += in[k - d];
+            }
+        }
+    }
+}
+
+static int step_choice(const step *st, uint64_t lines)
+{
+    if (!st->pair)
+        return (int)(lines >> st->line[0] & 1);
+    return (int)(lines >> st->line[0] & 1) << 1 | (int)(lines >> st->line[1] & 1);
+}
+
+uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
+{
+    uint32_t x = frame_pack(q, canonical);
+    int f = q->frame_of[x];
+    uint64_t fl = canonical & q->frame;
+    int level = __builtin_popcountll(canonical & q->open);
+    int k = __builtin_popcountll(canonical & q->inside);
+    uint64_t r = q->first[level][f];
+    int s = 0;
+    for (int u = 0; u < q->nsteps; u++) {
+        const step *st = &q->steps[u];
+        int chosen = step_choice(st, canonical);
+        for (int ch = 0; ch < chosen; ch++) {
+            int next, d = step_free(q, st, ch);
+            if (d <= k && step_allowed(q, st, fl, ch) && step_next(q, st, s, ch, &next))
+                r += count_at(q, f, u + 1, next)[k - d];
+        }
+        step_next(q, st, s, chosen, &s);
+        k -= step_free(q, st, chosen);
+    }
+    return r;
+}
+
+/* ---- enumeration ---- */
+
+typedef struct {
+    const dots_quiet_index *q;
+    int f;
+    uint64_t fl;
+    uint64_t index;
+    dots_quiet_visit_fn visit;
+    void *ctx;
+} walk;
+
+static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
+{
+    const dots_quiet_index *q = w->q;
+    if (u == q->nsteps) {
+        w->visit(w->ctx, w->index++, lines);
+        return;
+    }
+    const step *st = &q->steps[u];
+    for (int ch = 0; ch < step_choices(st); ch++) {
+        int next, d = step_free(q, st, ch);
+        if (d > k || !step_allowed(q, st, w->fl, ch) || !step_next(q, st, s, ch, &next) ||
+            count_at(q, w->f, u + 1, next)[k - d] == 0)
+            continue;
+        uint64_t add = 0;
+        if (st->pair)
+            add = (uint64_t)(ch >> 1) << st->line[0] | (uint64_t)(ch & 1) << st->line[1];
+        else
+            add = (uint64_t)ch << st->line[0];
+        walk_steps(w, u + 1, next, k - d, lines | (add & q->inside));
+    }
+}
+
+void dots_quiet_each(const dots_quiet_index *q, int level, int f, dots_quiet_visit_fn visit,
+                     void *ctx)
+{
+    uint64_t fl = frame_unpack(q, q->frame_state[f]);
+    int k = level - __builtin_popcountll(fl);
+    if (k < 0 || k > q->ninside)
+        return;
+    walk w = {q, f, fl, q->first[level][f], visit, ctx};
+    walk_steps(&w, 0, 0, k, q->start | fl);
+}
+
+/* ---- set-up ---- */
+
+/* How far a line lies from the border: its row of dots (a horizontal
+ * line) or column (a vertical one), counted from the nearer side. */
+static int line_depth(const dots_board *b, int line)
+{
+    int nh = (b->rows + 1) * b->cols;
+    if (line < nh) {
+        int i = line / b->cols;
+        return i < b->rows - i ? i : b->rows - i;
+    }
+    int j = (line - nh) % (b->cols + 1);
+    return j < b->cols - j ? j : b->cols - j;
+}
+
+static void find_classes(dots_quiet_index *q)
+{
+    uint64_t seen = 0;
+    for (int l = 0; l < q->b.nlines; l++) {
+        if (!(q->open >> l & 1) || seen >> l & 1)
+            continue;
+        uint64_t m = 1ULL << l;
+        for (int k = l + 1; k < q->b.nlines; k++) {
+            if (!(q->open >> k & 1) || q->b.line_nboxes[k] != q->b.line_nboxes[l])
+                continue;
+            int same = q->b.line_box[k][0] == q->b.line_box[l][0] &&
+                       (q->b.line_nboxes[l] == 1 || q->b.line_box[k][1] == q->b.line_box[l][1]);
+            if (same)
+                m |= 1ULL << k;
+        }
+        seen |= m;
+        if (__builtin_popcountll(m) > 1)
+            q->class_mask[q->nclasses++] = m;
+    }
+}
+
+/* The steps of the transfer matrix, along the board's shorter side. */
+static void make_steps(dots_quiet_index *q)
+{
+    const dots_board *b = &q->b;
+    int across = b->cols > b->rows; /* scan the columns as rows */
+    int R = across ? b->cols : b->rows;
+    q->W = across ? b->rows : b->cols;
+#define H(i, j) (across ? dots_vline(b, (j), (i)) : dots_hline(b, (i), (j)))
+#define V(i, j) (across ? dots_hline(b, (j), (i)) : dots_vline(b, (i), (j)))
+    q->nsteps = 0;
+    for (int c = 0; c < q->W; c++)
+        q->steps[q->nsteps++] = (step){.bit = c, .line = {H(0, c), -1}};
+    for (int r = 0; r < R; r++) {
+        q->steps[q->nsteps++] = (step){.bit = q->W, .line = {V(r, 0), -1}};
+        for (int c = 0; c < q->W; c++)
+            q->steps[q->nsteps++] = (step){.pair = 1, .col = c, .line = {V(r, c + 1), H(r + 1, c)}};
+    }
+#undef H
+#undef V
+    q->nstates = 1 << (q->W + 1);
+}
+
+rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_index **out,
+                                rdb_error *err)
+{
+    dots_quiet_index *q = calloc(1, sizeof *q);
+    if (!q)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index");
+    q->b = *b;
+    q->start = start;
+    q->all = dots_all_lines(b);
+    q->open = q->all & ~start;
+    for (int t = 0; t < b->ntransforms; t++)
+        if (dots_transform_lines(b, t, start) == start)
+            memcpy(q->transform[q->ntransforms++], b->transform[t], sizeof b->transform[t]);
+    find_classes(q);
+    /* The frame: the open lines nearest the border, out to the first depth
+     * that has some (a Swedish start has drawn the border). */
+    int open_lines = __builtin_popcountll(q->open);
+    for (int depth = 0; q->frame == 0 && open_lines > 0; depth++)
+        for (int l = 0; l < b->nlines; l++)
+            if (q->open >> l & 1 && line_depth(b, l) == depth)
+                q->frame |= 1ULL << l;
+    for (int c = 0; c < q->nclasses; c++)
+        q->frame |= q->class_mask[c]; /* already there on any board we know */
+    q->nframe = __builtin_popcountll(q->frame);
+    if (q->nframe > MAX_FRAME_BITS) {
+        free(q);
+        return rdb_fail(err, RDB_E_INPUT, "the quiet index takes boards whose frame has at most %d lines",
+                        MAX_FRAME_BITS);
+    }
+    for (int l = 0, i = 0; l < b->nlines; l++)
+        if (q->frame >> l & 1)
+            q->frame_line[i++] = (uint8_t)l;
+    q->inside = q->open & ~q->frame;
+    q->ninside = __builtin_popcountll(q->inside);
+    make_steps(q);
+
+    size_t nx = (size_t)1 << q->nframe;
+    q->canon_t = calloc(nx, 1);
+    q->frame_of = malloc(nx * sizeof *q->frame_of);
+    if (!q->canon_t || !q->frame_of)
+        goto nomem;
+    for (size_t x = 0; x < nx; x++) {
+        uint64_t fl = frame_unpack(q, (uint32_t)x);
+        q->frame_of[x] = -1;
+        if (normalise(q, fl) != fl)
+            continue;
+        uint32_t best = (uint32_t)x;
+        for (int t = 1; t < q->ntransforms; t++) {
+            uint32_t y = frame_pack(q, normalise(q, apply(q, t, fl)));
+            if (y < best) {
+                best = y;
+                q->canon_t[x] = (uint8_t)t;
+            }
+        }
+        if (best == x)
+            q->frame_of[x] = q->nframes++;
+    }
+    q->frame_state = malloc((size_t)q->nframes * sizeof *q->frame_state);
+    q->counts_per_frame = (size_t)(q->nsteps + 1) * q->nstates * (q->ninside + 1);
+    q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
+    q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
+    if (!q->frame_state || !q->counts || !q->first)
+        goto nomem;
+    for (size_t x = 0; x < nx; x++)
+        if (q->frame_of[x] >= 0)
+            q->frame_state[q->frame_of[x]] = (uint32_t)x;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int f = 0; f < q->nframes; f++)
+        count_frame(q, f);
+    for (int level = 0; level <= open_lines; level++) {
+        uint64_t *first = malloc(((size_t)q->nframes + 1) * sizeof *first);
+        if (!first)
+            goto nomem;
+        q->first[level] = first;
+        first[0] = 0;
+        for (int f = 0; f < q->nframes; f++) {
+            int k = level - __builtin_popcount(q->frame_state[f]);
+            first[f + 1] = first[f] + (k >= 0 && k <= q->ninside ? count_at(q, f, 0, 0)[k] : 0);
+        }
+        q->total += first[q->nframes];
+    }
+    *out = q;
+    return RDB_OK;
+nomem:
+    dots_quiet_index_free(q);
+    return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index");
+}
+
+void dots_quiet_index_free(dots_quiet_index *q)
+{
+    if (!q)
+        return;
+    if (q->first)
+        for (int level = 0; level <= __builtin_popcountll(q->open); level++)
+            free(q->first[level]);
+    free(q->first);
+    free(q->counts);
+    free(q->frame_state);
+    free(q->frame_of);
+    free(q->canon_t);
+    free(q);
+}
+
+int dots_quiet_open_lines(const dots_quiet_index *q)
+{
+    return __builtin_popcountll(q->open);
+}
+
+uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level)
+{
+    return level < 0 || level > dots_quiet_open_lines(q) ? 0 : q->first[level][q->nframes];
+}
+
+uint64_t dots_quiet_total(const dots_quiet_index *q)
+{
+    return q->total;
+}
+
+int dots_quiet_frames(const dots_quiet_index *q)
+{
+    return q->nframes;
+}
+
+uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
+{
+    return q->first[level][frame];
+}
+
+uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
+{
+    size_t nx = (size_t)1 << q->nframe;
+    return nx * (1 + sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 8 +
+           (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
+}

@@ -1,0 +1,84 @@
+/*
+ * dots_quiet_index.h — the quiet positions of a Dots-and-Boxes board,
+ * numbered densely, level by level, after symmetry.
+ *
+ * A position is quiet when no box has exactly three sides drawn; every
+ * other position is valued from quiet ones by the capture rules
+ * (dots_capture.h), so a quiet database stores these alone. They are
+ * 40 to 500 times fewer than all positions, and a bit per position of the
+ * whole board would already cost more than their values, so they are
+ * ranked directly:
+ *
+ *  - The *frame* is the set of open border lines (or, when the start has
+ *    drawn every border line, the open lines next to the border): every
+ *    symmetry of the board maps it onto itself, and it holds every class
+ *    of interchangeable lines (the two outer lines of a corner box).
+ *    Canonical form is decided by the frame's state alone, as Wilson
+ *    decided it by one group: normalise each class (its drawn lines are
+ *    its lowest ones), then apply the symmetry that makes the frame's
+ *    state least. Frame states with symmetries of their own keep every
+ *    image of the rest, so a few positions are stored more than once;
+ *    each holds the right value.
+ *  - The other open lines (the *inside*) are ranked among the quiet
+ *    completions of the frame's state by a transfer matrix over the rows
+ *    of boxes: a box row is scanned left to right, deciding at each step
+ *    the vertical line on a box's right and the horizontal line below it,
+ *    and the state between steps is the top side of every box of the row
+ *    and the left side of the next (2^(W+1) states for rows of W boxes;
+ *    the board is scanned along its shorter side). A table per canonical
+ *    frame state counts the completions from each step and state with
+ *    each number of lines, so a rank costs one pass over the steps.
+ *
+ * A level (open lines drawn) is the canonical frame states in increasing
+ * order, each followed by its quiet completions in rank order.
+ */
+#ifndef RDB_DOTS_QUIET_INDEX_H
+#define RDB_DOTS_QUIET_INDEX_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "dots/dots_board.h"
+
+typedef struct dots_quiet_index dots_quiet_index;
+
+/* The index of board b from the start position `start` (its symmetries are
+ * the board's transforms that map start onto itself). */
+rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_index **out,
+                                rdb_error *err);
+void dots_quiet_index_free(dots_quiet_index *q);
+
+/* Lines open at the start: levels run from 0 to this. */
+int dots_quiet_open_lines(const dots_quiet_index *q);
+
+/* Whether a position (a set of lines holding the start) has no box with
+ * exactly three sides. */
+int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines);
+
+/* The position that stands for `lines` in the index: the same value. */
+uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines);
+
+/* Positions stored at a level, and in all levels. */
+uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level);
+uint64_t dots_quiet_total(const dots_quiet_index *q);
+
+/* Number of canonical frame states, the unit in which a level is cut. */
+int dots_quiet_frames(const dots_quiet_index *q);
+
+/* Index within its level of a canonical quiet position. */
+uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
+
+/* Index of the first position of frame state f (0 <= f <= frames) at a
+ * level: the positions of frames [f0, f1) are [first(f0), first(f1)). */
+uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame);
+
+/* Call visit(ctx, index, lines) for every stored position of the level
+ * whose frame state is f, in index order. */
+typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines);
+void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet_visit_fn visit,
+                     void *ctx);
+
+/* Bytes the index's tables take. */
+uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
+
+#endif
