@@ -59,6 +59,7 @@ Suite *dots_tt_file_suite(void);
 Suite *human_suite(void);
 Suite *public_api_suite(void);
 Suite *picture_suite(void);
+Suite *quiet_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

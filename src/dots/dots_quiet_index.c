@@ -31,6 +31,7 @@ typedef struct {
     int col;       /* pair: the box's column */
     int bit;       /* single: TOP (col) or LEFT (W) */
     int line[2];   /* pair: right, below */
+    uint8_t free[4]; /* inside lines drawn by each choice */
 } step;
 
 struct dots_quiet_index {
@@ -50,6 +51,7 @@ struct dots_quiet_index {
     int W, nsteps, nstates;
     step steps[MAX_STEPS];
     uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
+    uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
     size_t counts_per_frame;
     uint64_t **first;       /* [level][frame 0..nframes] */
     uint64_t total;
@@ -150,11 +152,9 @@ static inline int step_next(const dots_quiet_index *q, const step *st, int s, in
 }
 
 /* Free lines drawn by choice ch of step st. */
-static inline int step_free(const dots_quiet_index *q, const step *st, int ch)
+static inline int step_free(const step *st, int ch)
 {
-    if (!st->pair)
-        return ch && (q->inside >> st->line[0] & 1);
-    return ((ch >> 1) && (q->inside >> st->line[0] & 1)) + ((ch & 1) && (q->inside >> st->line[1] & 1));
+    return st->free[ch];
 }
 
 /* Whether choice ch of step st agrees with the fixed lines of frame
@@ -181,13 +181,17 @@ static void count_frame(dots_quiet_index *q, int f)
         count_at(q, f, q->nsteps, s)[0] = 1;
     for (int u = q->nsteps - 1; u >= 0; u--) {
         const step *st = &q->steps[u];
+        uint8_t allowed = 0;
+        for (int ch = 0; ch < step_choices(st); ch++)
+            allowed |= (uint8_t)(step_allowed(q, st, fl, ch) << ch);
+        q->allowed[(size_t)f * q->nsteps + u] = allowed;
         for (int s = 0; s < q->nstates; s++) {
             uint64_t *out = count_at(q, f, u, s);
             for (int ch = 0; ch < step_choices(st); ch++) {
                 int next;
                 if (!step_allowed(q, st, fl, ch) || !step_next(q, st, s, ch, &next))
                     continue;
-                int d = step_free(q, st, ch);
+                int d = step_free(st, ch);
                 const uint64_t *in = count_at(q, f, u + 1, next);
                 for (int k = d; k <= K; k++)
                     out[k] += in[k - d];
@@ -207,7 +211,6 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
 {
     uint32_t x = frame_pack(q, canonical);
     int f = q->frame_of[x];
-    uint64_t fl = canonical & q->frame;
     int level = __builtin_popcountll(canonical & q->open);
     int k = __builtin_popcountll(canonical & q->inside);
     uint64_t r = q->first[level][f];
@@ -215,13 +218,14 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     for (int u = 0; u < q->nsteps; u++) {
         const step *st = &q->steps[u];
         int chosen = step_choice(st, canonical);
+        unsigned allowed = q->allowed[(size_t)f * q->nsteps + u];
         for (int ch = 0; ch < chosen; ch++) {
-            int next, d = step_free(q, st, ch);
-            if (d <= k && step_allowed(q, st, fl, ch) && step_next(q, st, s, ch, &next))
+            int next, d = step_free(st, ch);
+            if (d <= k && (allowed >> ch & 1) && step_next(q, st, s, ch, &next))
                 r += count_at(q, f, u + 1, next)[k - d];
         }
         step_next(q, st, s, chosen, &s);
-        k -= step_free(q, st, chosen);
+        k -= step_free(st, chosen);
     }
     return r;
 }
@@ -246,7 +250,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
     }
     const step *st = &q->steps[u];
     for (int ch = 0; ch < step_choices(st); ch++) {
-        int next, d = step_free(q, st, ch);
+        int next, d = step_free(st, ch);
         if (d > k || !step_allowed(q, st, w->fl, ch) || !step_next(q, st, s, ch, &next) ||
             count_at(q, w->f, u + 1, next)[k - d] == 0)
             continue;
@@ -363,6 +367,14 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     q->inside = q->open & ~q->frame;
     q->ninside = __builtin_popcountll(q->inside);
     make_steps(q);
+    for (int u = 0; u < q->nsteps; u++) {
+        step *st = &q->steps[u];
+        int a = (int)(q->inside >> st->line[0] & 1), b2 = st->pair && (q->inside >> st->line[1] & 1);
+        st->free[0] = 0;
+        st->free[1] = (uint8_t)(st->pair ? b2 : a);
+        st->free[2] = (uint8_t)a;
+        st->free[3] = (uint8_t)(a + b2);
+    }
 
     size_t nx = (size_t)1 << q->nframe;
     q->canon_t = calloc(nx, 1);
@@ -388,8 +400,9 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     q->frame_state = malloc((size_t)q->nframes * sizeof *q->frame_state);
     q->counts_per_frame = (size_t)(q->nsteps + 1) * q->nstates * (q->ninside + 1);
     q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
+    q->allowed = malloc((size_t)q->nframes * q->nsteps);
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
-    if (!q->frame_state || !q->counts || !q->first)
+    if (!q->frame_state || !q->counts || !q->allowed || !q->first)
         goto nomem;
     for (size_t x = 0; x < nx; x++)
         if (q->frame_of[x] >= 0)
@@ -425,6 +438,7 @@ void dots_quiet_index_free(dots_quiet_index *q)
             free(q->first[level]);
     free(q->first);
     free(q->counts);
+    free(q->allowed);
     free(q->frame_state);
     free(q->frame_of);
     free(q->canon_t);

@@ -1,0 +1,266 @@
+/*
+ * test_quiet.c — the quiet database against the naive reference solver
+ * and the full database.
+ *
+ *  - The index: every stored position has the index it is enumerated at,
+ *    is quiet, and is the canonical image of some raw quiet position (no
+ *    index is wasted); the canonical image of every raw quiet position is
+ *    stored, at its own level (2x2, 2x3, 3x3, 2x4, Swedish and Icelandic
+ *    3x3, 1xn).
+ *  - The values: every position, quiet or not, of 2x2, 2x3, 3x3, 2x4 and
+ *    Swedish and Icelandic 3x3 (with last-move penalties on some) has the
+ *    naive solver's value, and so every move of every position its value;
+ *    move values are also compared directly on 2x2 and 2x3.
+ *  - 3x4 (31 lines, beyond the naive table): the stored positions of one
+ *    frame state in 97 at every level (all of them at the first and last
+ *    levels) and random positions of every kind against the full
+ *    database, through the probe.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dots/dots_quiet_db.h"
+#include "dots/dots_quiet_index.h"
+#include "retrodb/probe.h"
+#include "test_util.h"
+
+static uint64_t start_of(const dots_board *b, int variant)
+{
+    return variant == 1 ? dots_border_lines(b) : variant == 2 ? dots_icelandic_lines(b) : 0;
+}
+
+/* ---- the index ---- */
+
+typedef struct {
+    const dots_quiet_index *q;
+    uint64_t expected;
+    long bad;
+} enum_check;
+
+static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
+{
+    enum_check *c = ctx;
+    if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
+        !dots_quiet_is_quiet(c->q, lines))
+        c->bad++;
+}
+
+static void check_index(int rows, int cols, int variant)
+{
+    dots_board b;
+    rdb_error err;
+    ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
+    uint64_t start = start_of(&b, variant), all = dots_all_lines(&b), open = all & ~start;
+    dots_quiet_index *q;
+    ck_assert_int_eq(dots_quiet_index_new(&b, start, &q, &err), RDB_OK);
+    const int L = dots_quiet_open_lines(q);
+    ck_assert_int_eq(L, __builtin_popcountll(open));
+
+    /* enumeration order is index order, level by level */
+    uint64_t total = 0;
+    for (int level = 0; level <= L; level++) {
+        enum_check c = {q, 0, 0};
+        for (int f = 0; f < dots_quiet_frames(q); f++) {
+            TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
+            dots_quiet_each(q, level, f, check_enumerated, &c);
+        }
+        TU_ASSERT_EQ(c.bad, 0);
+        TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
+        total += c.expected;
+    }
+    TU_ASSERT_EQ(total, dots_quiet_total(q));
+
+    /* every raw quiet position's canonical image is stored, and every
+     * stored position is such an image */
+    uint8_t **hit = calloc((size_t)L + 1, sizeof *hit);
+    for (int level = 0; level <= L; level++)
+        hit[level] = calloc(dots_quiet_level_size(q, level) + 1, 1);
+    uint64_t raw_quiet = 0;
+    for (uint64_t m = 0;; m = (m - open) & open) {
+        uint64_t p = m | start;
+        int quiet = 1;
+        for (int x = 0; x < b.nboxes; x++) {
+            int sides = 0;
+            for (int s = 0; s < 4; s++)
+                sides += (int)(p >> b.box_line[x][s] & 1);
+            quiet &= sides != 3;
+        }
+        TU_ASSERT_EQ(dots_quiet_is_quiet(q, p), quiet);
+        if (quiet) {
+            raw_quiet++;
+            uint64_t c = dots_quiet_canonical(q, p);
+            TU_ASSERT(dots_quiet_is_quiet(q, c));
+            TU_ASSERT_EQ(c & start, start);
+            int level = __builtin_popcountll(c & open);
+            TU_ASSERT_EQ(level, __builtin_popcountll(m));
+            uint64_t r = dots_quiet_rank(q, c);
+            TU_ASSERT_MSG(r < dots_quiet_level_size(q, level), "%dx%d: rank %llu out of level %d",
+                          rows, cols, (unsigned long long)r, level);
+            hit[level][r] = 1;
+        }
+        if (m == open)
+            break;
+    }
+    for (int level = 0; level <= L; level++) {
+        for (uint64_t i = 0; i < dots_quiet_level_size(q, level); i++)
+            TU_ASSERT_MSG(hit[level][i], "%dx%d: index %llu of level %d is no position's image",
+                          rows, cols, (unsigned long long)i, level);
+        free(hit[level]);
+    }
+    free(hit);
+    TU_ASSERT(raw_quiet >= dots_quiet_total(q));
+    dots_quiet_index_free(q);
+}
+
+START_TEST(test_index_small)
+{
+    check_index(1, 1, 0);
+    check_index(1, 3, 0);
+    check_index(2, 2, 0);
+    check_index(2, 3, 0);
+    check_index(3, 2, 0);
+    check_index(2, 4, 0);
+    check_index(2, 2, 1);
+    check_index(2, 3, 2);
+}
+END_TEST
+
+START_TEST(test_index_3x3)
+{
+    check_index(3, 3, 0);
+    check_index(3, 3, 1);
+    check_index(3, 3, 2);
+}
+END_TEST
+
+/* ---- the values against the naive solver ---- */
+
+static void check_values(int rows, int cols, int variant, int full_value, int moves)
+{
+    dots_board b;
+    rdb_error err;
+    ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
+    uint64_t start = start_of(&b, variant), open = dots_all_lines(&b) & ~start;
+    dots_quiet_db *db;
+    ck_assert_int_eq(dots_quiet_db_build(&b, start, full_value, 2, NULL, NULL, &db, &err), RDB_OK);
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, rows, cols, start, full_value), 0);
+    for (uint64_t m = 0;; m = (m - open) & open) {
+        uint64_t p = m | start;
+        int got = dots_quiet_db_value(db, p), want = naive_value(&nv, p);
+        TU_ASSERT_MSG(got == want, "%dx%d (variant %d, full %d): position %#llx is %d, naive %d",
+                      rows, cols, variant, full_value, (unsigned long long)p, got, want);
+        if (moves)
+            for (uint64_t o = open & ~p; o; o &= o - 1) {
+                int line = __builtin_ctzll(o);
+                TU_ASSERT_EQ(dots_quiet_db_move_value(db, p, line), naive_move_value(&nv, p, line));
+            }
+        if (m == open)
+            break;
+    }
+    naive_free(&nv);
+    dots_quiet_db_free(db);
+}
+
+START_TEST(test_values_small)
+{
+    check_values(1, 1, 0, 0, 1);
+    check_values(1, 4, 0, 0, 1);
+    check_values(2, 2, 0, 0, 1);
+    check_values(2, 2, 0, -3, 1);
+    check_values(2, 3, 0, 0, 1);
+    check_values(3, 2, 0, -1, 1);
+    check_values(2, 3, 0, -2, 1);
+    check_values(2, 4, 0, 0, 0);
+}
+END_TEST
+
+START_TEST(test_values_3x3)
+{
+    check_values(3, 3, 0, 0, 0);
+}
+END_TEST
+
+START_TEST(test_values_variants_3x3)
+{
+    check_values(3, 3, 1, 0, 1);
+    check_values(3, 3, 2, 0, 0);
+    check_values(3, 3, 2, -2, 0);
+}
+END_TEST
+
+/* ---- 3x4 against the full database ---- */
+
+typedef struct {
+    rdb_probe *probe;
+    const dots_quiet_db *db;
+    long bad;
+    uint64_t first_bad;
+} full_check;
+
+static void check_against_full(void *ctx, uint64_t index, uint64_t lines)
+{
+    (void)index;
+    full_check *c = ctx;
+    int want;
+    rdb_error err;
+    if (rdb_probe_value(c->probe, lines, &want, &err) != RDB_OK ||
+        want != dots_quiet_db_value(c->db, lines)) {
+        if (!c->bad++)
+            c->first_bad = lines;
+    }
+}
+
+START_TEST(test_3x4_against_full)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    rdb_error err;
+    ck_assert_int_eq(tu_build(dir, 3, 4, 0, 0, 0, "empty", 2, &err), RDB_OK);
+    rdb_probe *probe;
+    ck_assert_int_eq(rdb_probe_open(dir, &probe, &err), RDB_OK);
+    dots_board b;
+    ck_assert_int_eq(dots_board_init(&b, 3, 4, &err), RDB_OK);
+    dots_quiet_db *db;
+    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, NULL, NULL, &db, &err), RDB_OK);
+    const dots_quiet_index *q = dots_quiet_db_index(db);
+
+    /* every stored position of every frame state of some levels, the
+     * start's and the late ones (the probe reads a frame of a slice file
+     * for each, too slow for all 8.4 million) */
+    full_check c = {probe, db, 0, 0};
+    for (int level = 0; level <= dots_quiet_open_lines(q); level++)
+        for (int f = 0; f < dots_quiet_frames(q); f += level < 3 || level > 20 ? 1 : 97)
+            dots_quiet_each(q, level, f, check_against_full, &c);
+    TU_ASSERT_MSG(c.bad == 0, "3x4: %ld stored positions differ, first %#llx", c.bad,
+                  (unsigned long long)c.first_bad);
+
+    /* random positions of every level, most of them not quiet */
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 100000; i++)
+        check_against_full(&c, 0, naive_random_position(&seed, b.nlines, 0));
+    TU_ASSERT_MSG(c.bad == 0, "3x4: %ld random positions differ, first %#llx", c.bad,
+                  (unsigned long long)c.first_bad);
+    rdb_probe_close(probe);
+    dots_quiet_db_free(db);
+    tu_rmrf(dir);
+}
+END_TEST
+
+Suite *quiet_suite(void)
+{
+    Suite *s = suite_create("quiet");
+    TCase *tc = tcase_create("quiet");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_index_small);
+    tcase_add_test(tc, test_index_3x3);
+    tcase_add_test(tc, test_values_small);
+    tcase_add_test(tc, test_values_3x3);
+    tcase_add_test(tc, test_values_variants_3x3);
+    tcase_add_test(tc, test_3x4_against_full);
+    suite_add_tcase(s, tc);
+    return s;
+}
