@@ -59,7 +59,14 @@ typedef struct {
     char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
     int loony;               /* Dots-and-Boxes: values hold the loony state */
     int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
+    int store;               /* RDB_STORE_ALL, or RDB_STORE_QUIET: the game's own
+                                selection of positions (sparse_* below) */
 } rdb_params;
+
+/* Which positions a database stores: every one, or only those the game
+ * selects (Dots-and-Boxes: the quiet ones, no box with three sides), the
+ * others valued from them at lookup time. */
+enum { RDB_STORE_ALL = 0, RDB_STORE_QUIET = 1 };
 
 /* A move of a board position, as a user sees it. */
 typedef struct {
@@ -76,6 +83,11 @@ typedef struct {
  * (the stored byte) for a canonical position of a kept level, RDB_E_MISSING
  * when its level is not stored, any other status on failure. */
 typedef rdb_status (*rdb_stored_fn)(void *ctx, uint64_t canonical, int *value, rdb_error *err);
+
+/* How the engine hands a game the stored bytes of a sparse database: the
+ * byte at `index` of `level`, or a failure (a damaged file). */
+typedef rdb_status (*rdb_sparse_fetch)(void *ctx, int level, uint64_t index, int *value,
+                                       rdb_error *err);
 
 /* A game's state for one database (its board and rules, `game` below) and
  * its slice kernel's tables (`kernel`) are the game's own types, opaque to
@@ -153,6 +165,24 @@ typedef struct {
     rdb_status (*solve_unstored)(const void *game, const rdb_layout *lay,
                                  uint64_t pos, rdb_stored_fn stored, void *ctx, int *value,
                                  rdb_error *err);
+
+    /* ---- a database of some positions only (optional: NULL when the
+     * game stores every position) ----
+     * The game numbers the positions it stores densely, level by level
+     * (the engine keeps one slice file per level), and values every
+     * position from them. */
+    rdb_status (*sparse_open)(const void *game, void **index, rdb_error *err);
+    void (*sparse_close)(void *index);
+    uint64_t (*sparse_level_size)(const void *index, int level);
+    /* The stored byte's meaning (decode) of a checked board position,
+     * from the stored bytes that fetch gives. */
+    rdb_status (*sparse_value)(const void *game, const void *index, uint64_t board,
+                               rdb_sparse_fetch fetch, void *ctx, int *value, rdb_error *err);
+    /* The bytes of a level (sparse_level_size of them) from every level
+     * above it, above[l] holding level l's, with the calling OpenMP
+     * team's threads. Fails when a value does not fit. */
+    rdb_status (*sparse_level)(const void *game, const void *index, int level,
+                               const int8_t *const *above, int8_t *values, rdb_error *err);
 } rdb_game;
 
 /* The game with this name or id, or NULL. */

@@ -145,7 +145,7 @@ static void check_values(int rows, int cols, int variant, int full_value, int mo
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
     uint64_t start = start_of(&b, variant), open = dots_all_lines(&b) & ~start;
     dots_quiet_db *db;
-    ck_assert_int_eq(dots_quiet_db_build(&b, start, full_value, 2, NULL, NULL, &db, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_db_build(&b, start, full_value, 2, &db, &err), RDB_OK);
     naive_dots nv;
     ck_assert_int_eq(naive_solve(&nv, rows, cols, start, full_value), 0);
     for (uint64_t m = 0;; m = (m - open) & open) {
@@ -225,7 +225,7 @@ START_TEST(test_3x4_against_full)
     dots_board b;
     ck_assert_int_eq(dots_board_init(&b, 3, 4, &err), RDB_OK);
     dots_quiet_db *db;
-    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, NULL, NULL, &db, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, &db, &err), RDB_OK);
     const dots_quiet_index *q = dots_quiet_db_index(db);
 
     /* every stored position of every frame state of some levels, the

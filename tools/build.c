@@ -93,7 +93,8 @@ enum {
     OPT_KEEP_LINES,
     OPT_DISK,
     OPT_LOONY,
-    OPT_CHAINS
+    OPT_CHAINS,
+    OPT_STORE
 };
 
 static const rdb_tool_option build_dots_options[] = {
@@ -114,6 +115,10 @@ static const rdb_tool_option build_dots_options[] = {
     {OPT_LOONY, "loony", 0, NULL, "also record who must make the next loony move"},
     {OPT_CHAINS, "chains", 0, NULL,
      "treat each chain of the start as one pseudo-line (problem files)"},
+    {OPT_STORE, "store", 0, "WHAT",
+     "all (default) or quiet: store only the positions without a box\n"
+     "of three sides, 40 to 500 times fewer, and value the others by\n"
+     "the capture rules when they are looked up"},
     RDB_TOOL_BUILD_OPTIONS,
     {0, 0, 0, 0, 0}};
 
@@ -182,6 +187,11 @@ int rdb_cmd_build_dots(int argc, char **argv)
             break;
         case OPT_CHAINS:
             opt.params.chains = 1;
+            break;
+        case OPT_STORE:
+            if (strcmp(v, "all") != 0 && strcmp(v, "quiet") != 0)
+                return rdb_tool_bad(cmd, "bad --store '%s' (all or quiet)", v);
+            opt.params.store = v[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
             break;
         }
     }

@@ -142,7 +142,7 @@ static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level
 {
     memset(ls, 0, sizeof *ls);
     rdb_slice *slices;
-    int ns = rdb_level_slices(&db->lay, level, &slices);
+    int ns = rdb_db_level_slices(db, level, &slices);
     for (int i = 0; i < ns; i++) {
         const rdb_manifest_entry *e = rdb_manifest_find(man, &slices[i]);
         ls->positions += slices[i].size;

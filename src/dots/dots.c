@@ -10,6 +10,7 @@
 
 #include "dots/dots_diagram.h"
 #include "dots/dots_kernel.h"
+#include "dots/dots_quiet_db.h"
 #include "dots/dots_search.h"
 #include "dots/dots_solver.h"
 #include "retrodb/probe.h" /* RDB_LOONY_* */
@@ -52,6 +53,12 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
     if (p->loony && p->chains)
         return rdb_fail(err, RDB_E_INPUT,
                         "loony analysis and chain pseudo-lines cannot be combined yet");
+    /* A loony mark would need the capture rules to say who makes the next
+     * loony move, and a chain pseudo-line draws several lines at once,
+     * past the positions the rules stop at: neither is done yet. */
+    if (p->store && (p->loony || p->chains))
+        return rdb_fail(err, RDB_E_INPUT, "a quiet database (--store quiet) takes no %s yet",
+                        p->loony ? "loony analysis (--loony)" : "chain pseudo-lines (--chains)");
     dots_state *d = calloc(1, sizeof *d);
     if (!d)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
@@ -219,6 +226,57 @@ static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, u
     return st;
 }
 
+/* ---- a database of the quiet positions (dots_quiet_db.h) ---- */
+
+static rdb_status dots_sparse_open(const void *game, void **index, rdb_error *err)
+{
+    const dots_state *d = game;
+    return dots_quiet_rules_new(&d->game.board, d->game.start, d->game.full_value,
+                                (dots_quiet_rules **)index, err);
+}
+
+static void dots_sparse_close(void *index)
+{
+    dots_quiet_rules_free(index);
+}
+
+static uint64_t dots_sparse_level_size(const void *index, int level)
+{
+    return dots_quiet_level_size(dots_quiet_rules_index(index), level);
+}
+
+/* The engine's fetch as dots_quiet_value calls it: the first failure is
+ * kept, with its message. */
+typedef struct {
+    rdb_sparse_fetch fetch;
+    void *ctx;
+    rdb_error *err;
+} sparse_fetch;
+
+static int fetch_stored(void *ctx, int level, uint64_t index, int *value)
+{
+    const sparse_fetch *f = ctx;
+    return (int)f->fetch(f->ctx, level, index, value, f->err);
+}
+
+static rdb_status dots_sparse_value(const void *game, const void *index, uint64_t board,
+                                    rdb_sparse_fetch fetch, void *ctx, int *value,
+                                    rdb_error *err)
+{
+    (void)game;
+    sparse_fetch f = {fetch, ctx, err};
+    return (rdb_status)dots_quiet_value(index, board, fetch_stored, &f, value);
+}
+
+static rdb_status dots_sparse_level(const void *game, const void *index, int level,
+                                    const int8_t *const *above, int8_t *values, rdb_error *err)
+{
+    (void)game;
+    if (dots_quiet_level(index, level, above, values))
+        return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
+    return RDB_OK;
+}
+
 const rdb_game dots_game_entry = {
     .name = "dots",
     .id = RDB_GAME_DOTS,
@@ -245,4 +303,9 @@ const rdb_game dots_game_entry = {
     .move_value = dots_move_value,
     .decode = dots_decode,
     .solve_unstored = dots_solve_unstored,
+    .sparse_open = dots_sparse_open,
+    .sparse_close = dots_sparse_close,
+    .sparse_level_size = dots_sparse_level_size,
+    .sparse_value = dots_sparse_value,
+    .sparse_level = dots_sparse_level,
 };

@@ -1,6 +1,5 @@
 /*
- * dots_quiet_db.c — building and reading a quiet database; see
- * dots_quiet_db.h.
+ * dots_quiet_db.c — valuing positions from quiet ones; see dots_quiet_db.h.
  *
  * A stored position's value is the best over its open lines of the edge
  * rule (b + v(child) when the line completes b > 0 boxes, else
@@ -19,7 +18,7 @@
 
 #include "dots/dots_capture.h"
 
-struct dots_quiet_db {
+struct dots_quiet_rules {
     dots_board b;
     uint64_t start, all, open;
     int full_value;
@@ -27,117 +26,156 @@ struct dots_quiet_db {
     uint64_t box_mask[DOTS_MAX_BOXES];
     int8_t across[DOTS_MAX_LINES][2];
     dots_box_graph graph;
-    int8_t **values; /* [level]: NULL until the level is built */
 };
 
-static int stored_value(void *ctx, uint64_t lines, int *value)
+rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value,
+                                dots_quiet_rules **out, rdb_error *err)
 {
-    const dots_quiet_db *db = ctx;
-    uint64_t c = dots_quiet_canonical(db->index, lines);
-    int level = __builtin_popcountll(c & db->open);
-    *value = db->values[level][dots_quiet_rank(db->index, c)];
+    dots_quiet_rules *r = calloc(1, sizeof *r);
+    if (!r)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
+    r->b = *b;
+    r->start = start;
+    r->all = dots_all_lines(b);
+    r->open = r->all & ~start;
+    r->full_value = full_value;
+    for (int x = 0; x < b->nboxes; x++)
+        for (int s = 0; s < 4; s++)
+            r->box_mask[x] |= 1ULL << b->box_line[x][s];
+    for (int l = 0; l < b->nlines; l++) {
+        r->across[l][0] = (int8_t)b->line_box[l][0];
+        r->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
+    }
+    r->graph = (dots_box_graph){b->nboxes, r->box_mask, (const int8_t(*)[2])r->across};
+    rdb_status st = dots_quiet_index_new(b, start, &r->index, err);
+    if (st != RDB_OK) {
+        free(r);
+        return st;
+    }
+    *out = r;
+    return RDB_OK;
+}
+
+void dots_quiet_rules_free(dots_quiet_rules *r)
+{
+    if (!r)
+        return;
+    dots_quiet_index_free(r->index);
+    free(r);
+}
+
+const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r)
+{
+    return r->index;
+}
+
+/* dots_capture_value's view of a fetch: canonical form, level, index. */
+typedef struct {
+    const dots_quiet_rules *r;
+    dots_quiet_fetch_fn fetch;
+    void *ctx;
+} fetch_quiet;
+
+static int quiet_value(void *ctx, uint64_t lines, int *value)
+{
+    const fetch_quiet *f = ctx;
+    uint64_t c = dots_quiet_canonical(f->r->index, lines);
+    return f->fetch(f->ctx, __builtin_popcountll(c & f->r->open), dots_quiet_rank(f->r->index, c),
+                    value);
+}
+
+int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch_fn fetch,
+                     void *ctx, int *value)
+{
+    fetch_quiet f = {r, fetch, ctx};
+    return dots_capture_value(&r->graph, r->all, r->full_value, lines, quiet_value, &f, value);
+}
+
+/* ---- a level from the levels above ---- */
+
+static int fetch_above(void *ctx, int level, uint64_t index, int *value)
+{
+    const int8_t *const *above = ctx;
+    *value = above[level][index];
     return 0;
 }
 
-int dots_quiet_db_value(const dots_quiet_db *db, uint64_t lines)
-{
-    int v = 0;
-    dots_capture_value(&db->graph, db->all, db->full_value, lines, stored_value, (void *)db, &v);
-    return v;
-}
-
-int dots_quiet_db_move_value(const dots_quiet_db *db, uint64_t lines, int line)
-{
-    int b = dots_boxes_completed(&db->b, lines, line);
-    int v = dots_quiet_db_value(db, lines | 1ULL << line);
-    return b > 0 ? b + v : -v;
-}
-
-/* The value of a stored position from the levels above it. */
-static int position_value(const dots_quiet_db *db, uint64_t lines)
-{
-    if (lines == db->all)
-        return db->full_value;
-    int best = INT_MIN;
-    for (uint64_t m = db->all & ~lines; m; m &= m - 1) {
-        int v = dots_quiet_db_move_value(db, lines, __builtin_ctzll(m));
-        if (v > best)
-            best = v;
-    }
-    return best;
-}
-
 typedef struct {
-    const dots_quiet_db *db;
+    const dots_quiet_rules *r;
+    const int8_t *const *above;
     int8_t *out;
-    int level;
     int overflow;
 } level_work;
 
+/* The best move of a stored position. */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines)
 {
     level_work *w = ctx;
-    int v = position_value(w->db, lines);
-    if (v < INT8_MIN || v > INT8_MAX)
-        w->overflow = 1;
-    w->out[index] = (int8_t)v;
+    const dots_quiet_rules *r = w->r;
+    int best = INT_MIN;
+    if (lines == r->all)
+        best = r->full_value;
+    for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
+        int line = __builtin_ctzll(m), v;
+        dots_quiet_value(r, lines | 1ULL << line, fetch_above, (void *)w->above, &v);
+        int b = dots_boxes_completed(&r->b, lines, line);
+        v = b > 0 ? b + v : -v;
+        if (v > best)
+            best = v;
+    }
+    w->overflow |= best < INT8_MIN || best > INT8_MAX;
+    w->out[index] = (int8_t)best;
 }
 
+int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *above,
+                     int8_t *values)
+{
+    const int nframes = dots_quiet_frames(r->index);
+    int overflow = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : overflow)
+    for (int f = 0; f < nframes; f++) {
+        level_work w = {r, above, values, 0};
+        dots_quiet_each(r->index, level, f, compute_one, &w);
+        overflow |= w.overflow;
+    }
+    return overflow ? -1 : 0;
+}
+
+/* ---- a whole database in memory ---- */
+
+struct dots_quiet_db {
+    dots_quiet_rules *r;
+    int8_t *values[DOTS_MAX_LINES + 1]; /* [level] */
+};
+
 rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int threads,
-                               void (*progress)(void *ctx, int level, uint64_t positions),
-                               void *ctx, dots_quiet_db **out, rdb_error *err)
+                               dots_quiet_db **out, rdb_error *err)
 {
     dots_quiet_db *db = calloc(1, sizeof *db);
     if (!db)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
-    db->b = *b;
-    db->start = start;
-    db->all = dots_all_lines(b);
-    db->open = db->all & ~start;
-    db->full_value = full_value;
-    for (int x = 0; x < b->nboxes; x++)
-        for (int s = 0; s < 4; s++)
-            db->box_mask[x] |= 1ULL << b->box_line[x][s];
-    for (int l = 0; l < b->nlines; l++) {
-        db->across[l][0] = (int8_t)b->line_box[l][0];
-        db->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
-    }
-    db->graph = (dots_box_graph){b->nboxes, db->box_mask, (const int8_t(*)[2])db->across};
-    rdb_status st = dots_quiet_index_new(b, start, &db->index, err);
+    rdb_status st = dots_quiet_rules_new(b, start, full_value, &db->r, err);
     if (st != RDB_OK) {
         free(db);
         return st;
     }
-    int L = dots_quiet_open_lines(db->index);
-    db->values = calloc((size_t)L + 1, sizeof *db->values);
-    if (!db->values) {
-        dots_quiet_db_free(db);
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
+#ifdef _OPENMP
+    if (threads > 0)
+        omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    const dots_quiet_index *q = db->r->index;
+    for (int level = dots_quiet_open_lines(q); level >= 0 && st == RDB_OK; level--) {
+        uint64_t n = dots_quiet_level_size(q, level);
+        if (!(db->values[level] = malloc(n ? n : 1)))
+            st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
+        else if (dots_quiet_level(db->r, level, (const int8_t *const *)db->values, db->values[level]))
+            st = rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
     }
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-    const int nframes = dots_quiet_frames(db->index);
-    for (int level = L; level >= 0; level--) {
-        uint64_t n = dots_quiet_level_size(db->index, level);
-        db->values[level] = malloc(n ? n : 1);
-        if (!db->values[level]) {
-            dots_quiet_db_free(db);
-            return rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database (%llu positions)",
-                            level, (unsigned long long)n);
-        }
-        int overflow = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : overflow)
-        for (int f = 0; f < nframes; f++) {
-            level_work w = {db, db->values[level], level, 0};
-            dots_quiet_each(db->index, level, f, compute_one, &w);
-            overflow |= w.overflow;
-        }
-        if (overflow) {
-            dots_quiet_db_free(db);
-            return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
-        }
-        if (progress)
-            progress(ctx, level, n);
+    if (st != RDB_OK) {
+        dots_quiet_db_free(db);
+        return st;
     }
     *out = db;
     return RDB_OK;
@@ -147,20 +185,27 @@ void dots_quiet_db_free(dots_quiet_db *db)
 {
     if (!db)
         return;
-    if (db->values)
-        for (int level = 0; level <= dots_quiet_open_lines(db->index); level++)
-            free(db->values[level]);
-    free(db->values);
-    dots_quiet_index_free(db->index);
+    for (int level = 0; level <= DOTS_MAX_LINES; level++)
+        free(db->values[level]);
+    dots_quiet_rules_free(db->r);
     free(db);
 }
 
 const dots_quiet_index *dots_quiet_db_index(const dots_quiet_db *db)
 {
-    return db->index;
+    return db->r->index;
 }
 
-const int8_t *dots_quiet_db_level(const dots_quiet_db *db, int level)
+int dots_quiet_db_value(const dots_quiet_db *db, uint64_t lines)
 {
-    return db->values[level];
+    int v = 0;
+    dots_quiet_value(db->r, lines, fetch_above, (void *)db->values, &v);
+    return v;
+}
+
+int dots_quiet_db_move_value(const dots_quiet_db *db, uint64_t lines, int line)
+{
+    int b = dots_boxes_completed(&db->r->b, lines, line);
+    int v = dots_quiet_db_value(db, lines | 1ULL << line);
+    return b > 0 ? b + v : -v;
 }

@@ -71,7 +71,7 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
         memset(&s, 0, sizeof s);
         for (int g = 0; g < db->lay.ngroups; g++)
             s.counts[g] = e->counts[g];
-        rdb_slice_set_size(&db->lay, &s);
+        rdb_db_slice_size(db, &s);
         if (s.level != e->level || s.size != e->entries)
             return rdb_fail(err, RDB_E_CORRUPT, "'%s/MANIFEST' records a slice this layout does not have",
                             db->dir);
@@ -112,6 +112,7 @@ typedef struct {
     int8_t *best;
     int keep_level;          /* levels above this are deleted; nbits = keep all */
     rdb_progress prog;
+    int8_t *above[RDB_MAX_BITS + 1]; /* a sparse database's levels, once built or read */
 } build_state;
 
 /* Record that a level is no longer kept, then remove its files (in that
@@ -131,6 +132,54 @@ static rdb_status delete_level(build_state *b, int level, rdb_error *err)
     return rdb_sweep_level(&b->db, level, err);
 }
 
+/* A sparse database's level l in memory, read from its file if this
+ * build did not make it. A damaged file is left in the neighbour's place
+ * for run_level, which has it redone. */
+static rdb_status sparse_level_in_memory(build_state *b, int l, rdb_error *err)
+{
+    if (b->above[l])
+        return RDB_OK;
+    rdb_slice *slices;
+    int ns = rdb_db_level_slices(&b->db, l, &slices);
+    if (ns < 0)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    b->above[l] = malloc(ns ? slices[0].size : 1);
+    if (!b->above[l]) {
+        free(slices);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d", l);
+    }
+    rdb_status st = RDB_OK;
+    if (ns) {
+        rdb_slice_file sf;
+        st = rdb_slice_open_in(&b->db, &slices[0], &sf, err);
+        if (st == RDB_OK) {
+            st = rdb_slice_read_all(&sf, b->above[l], err);
+            rdb_slice_close(&sf);
+        }
+        if (st != RDB_OK) {
+            free(b->above[l]);
+            b->above[l] = NULL;
+            b->nb.damaged = st == RDB_E_CORRUPT || st == RDB_E_MISSING;
+            b->nb.slice = slices[0];
+        }
+    }
+    free(slices);
+    return st;
+}
+
+/* A slice (a level) of a sparse database, from every level above it. */
+static rdb_status sparse_compute(build_state *b, const rdb_slice *s, rdb_error *err)
+{
+    const rdb_db *db = &b->db;
+    for (int l = s->level + 1; l <= db->lay.nbits; l++) {
+        rdb_status st = sparse_level_in_memory(b, l, err);
+        if (st != RDB_OK)
+            return st;
+    }
+    return db->game->sparse_level(db->state, db->sparse, s->level,
+                                  (const int8_t *const *)b->above, b->best, err);
+}
+
 /* The slices of a level and how many positions they hold. */
 typedef struct {
     int slices;
@@ -144,7 +193,7 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
 {
     const rdb_db *db = &b->db;
     rdb_slice *slices;
-    int ns = rdb_level_slices(&db->lay, level, &slices);
+    int ns = rdb_db_level_slices(db, level, &slices);
     if (ns < 0)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     /* The writer is idle here, so the manifest can be read. */
@@ -184,16 +233,25 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
             break;
         }
         double c0 = rdb_now();
-        st = rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
+        st = db->sparse ? sparse_compute(b, s, err) : rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
         if (st != RDB_OK)
             break;
+        if (db->sparse) {
+            free(b->above[level]);
+            if (!(b->above[level] = malloc(s->size))) {
+                st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d", level);
+                break;
+            }
+            memcpy(b->above[level], b->best, s->size);
+        }
         char path[RDB_PATH_MAX];
         st = rdb_slice_path(db, s, path, sizeof path, err);
         if (st != RDB_OK)
             break;
         rdb_slice_id id;
         rdb_slice_identity(db, s, &id);
-        rdb_level_cache_put(&b->cache, s, b->best);
+        if (!db->sparse)
+            rdb_level_cache_put(&b->cache, s, b->best);
         double w0 = rdb_now();
         rdb_encoded_slice enc;
         st = rdb_slice_encode(path, &id, b->best, db->params.zstd_level, &enc, err);
@@ -392,10 +450,18 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     const uint64_t bytes_per_position = rdb_build_bytes_per_position(game);
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
     b.keep_level = rdb_build_keep_level(opt, &b.db);
-    uint64_t maxslice = rdb_layout_max_slice(lay);
-    if (bytes_per_position * maxslice > budget)
+    uint64_t maxslice = rdb_db_max_slice(&b.db);
+    if (b.db.sparse) {
+        /* the plan checked the budget; every level above the one being
+         * built is read by it, so they all stay in one process */
+        if (d->ranks > 1)
+            st = rdb_fail(err, RDB_E_INPUT, "a quiet build runs in one process (not under MPI)");
+        b.keep_level = lay->nbits;
+        budget = bytes_per_position * maxslice;
+    } else if (bytes_per_position * maxslice > budget) {
         st = rdb_build_memory_refusal(opt, game, maxslice, err);
-    if (st == RDB_OK)
+    }
+    if (st == RDB_OK && !b.db.sparse)
         st = rdb_kernel_init(&b.kern, &b.db, err);
     if (st == RDB_OK) {
         b.best = malloc(maxslice);
@@ -413,7 +479,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
-    rdb_progress_start(&b.prog, !b.talk, rdb_layout_total_positions(lay));
+    rdb_progress_start(&b.prog, !b.talk, rdb_db_total_positions(&b.db));
     int redone = 0;
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
         rdb_level_end end;
@@ -457,6 +523,8 @@ done:;
     d->finish(d, st, opt->quiet);
     free(b.best);
     free(b.nb.buffer);
+    for (int l = 0; l <= RDB_MAX_BITS; l++)
+        free(b.above[l]);
     rdb_level_cache_free(&b.cache);
     rdb_manifest_free(&b.man);
     rdb_kernel_free(&b.kern);

@@ -49,6 +49,8 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
     /* written only when set, so that older databases keep their PARAMS */
     if (p->chains)
         n += snprintf(text + n, sizeof text - (size_t)n, "chains 1\n");
+    if (p->store == RDB_STORE_QUIET)
+        n += snprintf(text + n, sizeof text - (size_t)n, "store quiet\n");
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
 
@@ -91,6 +93,12 @@ static int params_field(const char *key, const char *val, rdb_params *p)
         if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
             return -1;
         *(key[0] == 'l' ? &p->loony : &p->chains) = val[0] == '1';
+        return 0;
+    }
+    if (strcmp(key, "store") == 0) {
+        if (strcmp(val, "all") != 0 && strcmp(val, "quiet") != 0)
+            return -1;
+        p->store = val[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
         return 0;
     }
     return 0;
@@ -187,6 +195,9 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
     if (a->ngroups && b->ngroups && a->ngroups != b->ngroups)
         return snprintf(buf, bufsize, "number of groups %d differs from %d", a->ngroups,
                         b->ngroups), 1;
+    if (a->store != b->store)
+        return snprintf(buf, bufsize, "%s positions stored, not %s",
+                        a->store ? "quiet" : "all", b->store ? "quiet" : "all"), 1;
     if (a->zstd_level != b->zstd_level)
         return snprintf(buf, bufsize, "zstd level %d differs from %d", a->zstd_level,
                         b->zstd_level), 1;
@@ -235,6 +246,17 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         n += snprintf(desc + n, sizeof desc - (size_t)n, " loony");
     if (params->chains)
         n += snprintf(desc + n, sizeof desc - (size_t)n, " chains");
+    if (params->store) {
+        if (!db->game->sparse_open) {
+            st = rdb_fail(err, RDB_E_INPUT, "%s databases store every position (no --store quiet)",
+                          db->game->name);
+            goto fail;
+        }
+        st = db->game->sparse_open(db->state, &db->sparse, err);
+        if (st != RDB_OK)
+            goto fail;
+        n += snprintf(desc + n, sizeof desc - (size_t)n, " quiet");
+    }
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
     db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
     return RDB_OK;
@@ -245,6 +267,9 @@ fail:
 
 void rdb_db_free(rdb_db *db)
 {
+    if (db->sparse)
+        db->game->sparse_close(db->sparse);
+    db->sparse = NULL;
     rdb_layout_free(&db->lay);
     if (db->game && db->state)
         db->game->close(db->state);
@@ -292,6 +317,8 @@ rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_
     char suffix[128];
     int G = db->lay.ngroups;
     int n = snprintf(suffix, sizeof suffix, "/%d", s->level);
+    if (db->sparse)
+        return rdb_path_format(buf, bufsize, err, "%s%s/quiet.zst", db->dir, suffix);
     if (G <= 1)
         snprintf(suffix + n, sizeof suffix - (size_t)n, "/all.zst");
     for (int g = 0; g < G - 1; g++)
@@ -320,6 +347,10 @@ void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)
     id->cols = (uint32_t)db->params.cols;
     id->db_hash = db->hash;
     id->level = (uint32_t)s->level;
+    if (db->sparse) { /* a level is one slice, numbered by the game */
+        id->entries = s->size;
+        return;
+    }
     id->ngroups = (uint32_t)db->lay.ngroups;
     for (int g = 0; g < db->lay.ngroups; g++)
         id->counts[g] = (uint32_t)s->counts[g];
@@ -346,7 +377,7 @@ int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man)
         if (rdb_level_deleted(man->deleted, level))
             continue;
         rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
+        int ns = rdb_db_level_slices(db, level, &slices);
         int done = ns >= 0;
         for (int i = 0; i < ns && done; i++)
             done = rdb_manifest_find(man, &slices[i]) != NULL;
@@ -355,4 +386,57 @@ int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man)
             return 0;
     }
     return 1;
+}
+
+/* ---- slices of either kind of database ---- */
+
+void rdb_db_slice_size(const rdb_db *db, rdb_slice *s)
+{
+    if (!db->sparse) {
+        rdb_slice_set_size(&db->lay, s);
+        return;
+    }
+    int any = 0;
+    for (int g = 0; g < RDB_MAX_GROUPS; g++)
+        any |= s->counts[g];
+    s->size = any ? 0 : db->game->sparse_level_size(db->sparse, s->level);
+}
+
+int rdb_db_level_slices(const rdb_db *db, int level, rdb_slice **out)
+{
+    if (!db->sparse)
+        return rdb_level_slices(&db->lay, level, out);
+    *out = NULL;
+    rdb_slice s;
+    memset(&s, 0, sizeof s);
+    s.level = level;
+    rdb_db_slice_size(db, &s);
+    if (s.size == 0)
+        return 0;
+    if (!(*out = malloc(sizeof s)))
+        return -1;
+    **out = s;
+    return 1;
+}
+
+uint64_t rdb_db_total_positions(const rdb_db *db)
+{
+    if (!db->sparse)
+        return rdb_layout_total_positions(&db->lay);
+    uint64_t n = 0;
+    for (int level = 0; level <= db->lay.nbits; level++)
+        n += db->game->sparse_level_size(db->sparse, level);
+    return n;
+}
+
+uint64_t rdb_db_max_slice(const rdb_db *db)
+{
+    if (!db->sparse)
+        return rdb_layout_max_slice(&db->lay);
+    uint64_t m = 0;
+    for (int level = 0; level <= db->lay.nbits; level++) {
+        uint64_t n = db->game->sparse_level_size(db->sparse, level);
+        m = n > m ? n : m;
+    }
+    return m;
 }

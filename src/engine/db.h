@@ -37,6 +37,9 @@ typedef struct {
     uint64_t least_slice;    /* after a setup refused for the budget: the
                                 fewest positions a split's largest slice
                                 can have (rdb_layout_plan_groups) */
+    void *sparse;            /* params.store: the game's numbering of the
+                                positions it stores (game.h), one slice a
+                                level; NULL when every position is stored */
 } rdb_db;
 
 /* Set up the game, layout and rules for params. When params->ngroups is 0
@@ -72,6 +75,15 @@ rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_
  * identity); sf->path names it for messages. */
 rdb_status rdb_slice_open_in(const rdb_db *db, const rdb_slice *s, rdb_slice_file *sf,
                              rdb_error *err);
+
+/* The slices of a level, as rdb_level_slices lists them (in a sparse
+ * database, the level's one slice, none when it stores no position of
+ * the level); the size of a slice; every position stored; the largest
+ * slice. */
+int rdb_db_level_slices(const rdb_db *db, int level, rdb_slice **out);
+void rdb_db_slice_size(const rdb_db *db, rdb_slice *s);
+uint64_t rdb_db_total_positions(const rdb_db *db);
+uint64_t rdb_db_max_slice(const rdb_db *db);
 
 /* Whether the manifest records every slice of every level it does not
  * record as deleted: the build has finished. */

@@ -89,7 +89,7 @@ uint64_t rdb_export_stored(const rdb_export *ex, int min_level, int max_level)
         if (!rdb_export_level_kept(ex, level))
             continue;
         rdb_slice *slices;
-        int ns = rdb_level_slices(&ex->db.lay, level, &slices);
+        int ns = rdb_db_level_slices(&ex->db, level, &slices);
         for (int i = 0; i < ns; i++)
             n += slices[i].size;
         free(slices);

@@ -31,11 +31,11 @@ rdb_status rdb_build_memory_refusal(const rdb_build_options *opt, const rdb_game
 
 /* Compressed values take about a quarter byte each in the databases
  * measured so far, plus the file's header and seek table. */
-static void level_disk_bytes(const rdb_layout *lay, uint64_t *bytes)
+static void level_disk_bytes(const rdb_db *db, uint64_t *bytes)
 {
-    for (int level = 0; level <= lay->nbits; level++) {
+    for (int level = 0; level <= db->lay.nbits; level++) {
         rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
+        int ns = rdb_db_level_slices(db, level, &slices);
         uint64_t pos = 0;
         for (int i = 0; i < ns; i++)
             pos += slices[i].size;
@@ -50,7 +50,7 @@ static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan
 {
     uint64_t level_bytes[RDB_MAX_BITS + 1];
     const rdb_layout *lay = &db->lay;
-    level_disk_bytes(lay, level_bytes);
+    level_disk_bytes(db, level_bytes);
     plan->peak_disk_bytes = plan->final_disk_bytes = 0;
     for (int n = lay->nbits; n >= 0; n--) {
         uint64_t now = 0;
@@ -100,12 +100,28 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         return st;
     plan->ngroups = db.plan.ngroups;
     plan->nbits = db.lay.nbits;
-    plan->positions = rdb_layout_total_positions(&db.lay);
-    plan->max_slice = rdb_layout_max_slice(&db.lay);
+    plan->positions = rdb_db_total_positions(&db);
+    plan->max_slice = rdb_db_max_slice(&db);
     plan->memory_bytes = bpp * plan->max_slice;
     plan->keep_level = rdb_build_keep_level(opt, &db);
+    if (db.sparse) {
+        /* a level's value can come through a capture run from any level
+         * above it: every level stays in memory, and every one is kept */
+        plan->memory_bytes = plan->positions + 2 * plan->max_slice;
+        plan->keep_level = db.lay.nbits;
+    }
     estimate_disk(&db, plan->keep_level, plan);
+    const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
+    if (sparse && opt->keep_lines >= 0)
+        return rdb_fail(err, RDB_E_INPUT, "--store quiet keeps every level: leave out --keep-lines");
+    if (sparse && plan->memory_bytes > budget)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "a quiet build holds every level in memory: %llu MB for %llu positions; "
+                        "--memory is %ld MB: raise --memory to %llu or more",
+                        (unsigned long long)(plan->memory_bytes >> 20),
+                        (unsigned long long)plan->positions, opt->memory_mb,
+                        (unsigned long long)((plan->memory_bytes >> 20) + 1));
     if (plan->memory_bytes > budget)
         return rdb_build_memory_refusal(opt, game, plan->max_slice, err);
     if (opt->disk_gb > 0 && (double)plan->peak_disk_bytes > opt->disk_gb * 1e9)

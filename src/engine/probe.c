@@ -78,7 +78,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
     }
     p->deleted = man.deleted;
     p->complete = rdb_db_build_complete(&p->db, &man);
-    uint64_t done = 0, total = rdb_layout_total_positions(&p->db.lay);
+    uint64_t done = 0, total = rdb_db_total_positions(&p->db);
     for (size_t i = 0; i < man.n; i++)
         done += man.e[i].entries;
     p->done_fraction = total ? (double)done / (double)total : 1.0;
@@ -190,7 +190,7 @@ rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
         if (rdb_level_deleted(p->deleted, level))
             continue;
         rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
+        int ns = rdb_db_level_slices(&p->db, level, &slices);
         for (int i = 0; i < ns; i++)
             total += slices[i].size;
         n += ns > 0 ? (size_t)ns : 0;
@@ -210,7 +210,7 @@ rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
         if (rdb_level_deleted(p->deleted, level))
             continue;
         rdb_slice *slices;
-        int ns = rdb_level_slices(lay, level, &slices);
+        int ns = rdb_db_level_slices(&p->db, level, &slices);
         for (int i = 0; i < ns && st == RDB_OK; i++) {
             loaded_slice *ls = &loaded[k++];
             ls->slice = slices[i];
@@ -321,14 +321,31 @@ void rdb_probe_info(const rdb_probe *p, rdb_db_info *info)
     info->complete = p->complete;
 }
 
+/* rdb_sparse_fetch: a stored byte of a sparse database's level. */
+static rdb_status sparse_fetch(void *ctx, int level, uint64_t index, int *value, rdb_error *err)
+{
+    rdb_probe *p = ctx;
+    rdb_slice s;
+    memset(&s, 0, sizeof s);
+    s.level = level;
+    rdb_db_slice_size(&p->db, &s);
+    if (index >= s.size)
+        return rdb_fail(err, RDB_E_CORRUPT, "internal error: index %llu beyond level %d",
+                        (unsigned long long)index, level);
+    return lookup(p, &s, index, value, err);
+}
+
 /* The stored byte of a board position (game.h), checked by the game;
- * positions of levels the build did not keep are searched by the game. */
+ * positions of levels the build did not keep are searched by the game,
+ * and those a sparse database does not store valued by it. */
 static rdb_status stored_byte(rdb_probe *p, uint64_t board, int *value, rdb_error *err)
 {
     const rdb_game *game = p->db.game;
     rdb_status st = game->check(p->db.state, board, err);
     if (st != RDB_OK)
         return st;
+    if (p->db.sparse)
+        return game->sparse_value(p->db.state, p->db.sparse, board, sparse_fetch, p, value, err);
     const rdb_layout *lay = &p->db.lay;
     uint64_t pos = game->position(p->db.state, board);
     rdb_slice s;

@@ -106,7 +106,7 @@ static rdb_status sweep_name(const listing *l, const char *base, int also_base, 
 static rdb_status sweep_slices(const rdb_db *db, int level, int also_slices, rdb_error *err)
 {
     rdb_slice *slices;
-    int ns = rdb_level_slices(&db->lay, level, &slices);
+    int ns = rdb_db_level_slices(db, level, &slices);
     if (ns < 0)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     listing l = {.name = NULL, .n = 0};
@@ -154,7 +154,7 @@ rdb_status rdb_sweep_level(const rdb_db *db, int level, rdb_error *err)
      * <dir>/<level>. rmdir removes only an empty folder, so whatever else
      * a folder holds keeps it (and its parents). */
     rdb_slice *slices;
-    int ns = rdb_level_slices(&db->lay, level, &slices);
+    int ns = rdb_db_level_slices(db, level, &slices);
     if (ns < 0)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     char top[RDB_PATH_MAX];

@@ -75,7 +75,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
     for (int level = db.lay.nbits; level >= 0; level--) {
         if (rdb_level_deleted(man.deleted, level))
             continue;
-        int ns = rdb_level_slices(&db.lay, level, &slices);
+        int ns = rdb_db_level_slices(&db, level, &slices);
         for (int i = 0; i < ns; i++)
             kept += slices[i].size;
         free(slices);
@@ -86,7 +86,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
     for (int level = db.lay.nbits; level >= 0; level--) {
         if (rdb_level_deleted(man.deleted, level))
             continue;
-        int ns = rdb_level_slices(&db.lay, level, &slices);
+        int ns = rdb_db_level_slices(&db, level, &slices);
         for (int i = 0; i < ns; i++) {
             const rdb_slice *s = &slices[i];
             rdb_progress_add(&prog, s->size, 1);
