@@ -196,10 +196,10 @@ static int print_json_params(const rdb_db *db, const char *dir)
     printf("\"dir\":");
     rdb_tool_json_string(dir);
     printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\",\"start_bits\":%d,"
-           "\"penalty\":%d,\"loony\":%s,\"chains\":%s,\"zstd_level\":%d,\"%s\":",
+           "\"penalty\":%d,\"loony\":%s,\"chains\":%s,\"store\":\"%s\",\"zstd_level\":%d,\"%s\":",
            db->game->name, p->rows, p->cols, p->variant, __builtin_popcountll(p->start),
            p->full_value, p->loony ? "true" : "false", p->chains ? "true" : "false",
-           p->zstd_level, p->game == RDB_GAME_CRAM ? "nimber" : "value");
+           p->store ? "quiet" : "all", p->zstd_level, p->game == RDB_GAME_CRAM ? "nimber" : "value");
     printf(found ? "%d" : "null", value);
     return rc;
 }
@@ -252,7 +252,7 @@ int rdb_cmd_info(int argc, char **argv)
         classes |= c > 1;
     }
     ideal /= db.lay.ntransforms;
-    uint64_t stored = rdb_layout_total_positions(&db.lay);
+    uint64_t stored = rdb_db_total_positions(&db);
     if (a.json) {
         printf("{");
         rc = print_json_params(&db, a.dir);
@@ -290,11 +290,20 @@ int rdb_cmd_info(int argc, char **argv)
     for (int g = 0; g < db.lay.ngroups; g++)
         printf("%s%d", g ? " " : "", db.lay.size[g]);
     char count[RDB_HUMAN_MAX];
-    printf(" %s)\npositions   %s stored; 2^%d positions, ideal after symmetry%s%s %.0f"
-           " (stored/ideal %.3f)\n",
-           db.game->bit_noun, rdb_human_count(stored, count, sizeof count), db.lay.nbits,
-           classes ? " and\n            interchangeable " : "", classes ? db.game->bit_noun : "",
-           ideal, stored / ideal);
+    printf(" %s)\n", db.game->bit_noun);
+    if (db.sparse)
+        printf("stored      the quiet positions only (no box with three sides), the others\n"
+               "            valued by the capture rules: %s; 2^%d positions in all, ideal\n"
+               "            after symmetry%s%s %.0f (stored/ideal %.4f)\n",
+               rdb_human_count(stored, count, sizeof count), db.lay.nbits,
+               classes ? " and interchangeable " : "", classes ? db.game->bit_noun : "", ideal,
+               stored / ideal);
+    else
+        printf("positions   %s stored; 2^%d positions, ideal after symmetry%s%s %.0f"
+               " (stored/ideal %.3f)\n",
+               rdb_human_count(stored, count, sizeof count), db.lay.nbits,
+               classes ? " and\n            interchangeable " : "", classes ? db.game->bit_noun : "",
+               ideal, stored / ideal);
     /* seconds: computing and writing the level's slices, as the manifest
      * records them (a resumed build counts each slice once) */
     printf("level  slices  done  positions       bytes  checksum          seconds   Mpos/s\n");

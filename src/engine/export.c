@@ -35,6 +35,13 @@ rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
         free(ex);
         return st;
     }
+    if (ex->db.sparse) {
+        rdb_db_free(&ex->db);
+        free(ex);
+        return rdb_fail(err, RDB_E_INPUT,
+                        "'%s' stores quiet positions only, which export does not write yet; "
+                        "query --batch answers any position from it", dir);
+    }
     rdb_manifest man;
     st = rdb_manifest_load(&man, dir, ex->db.lay.ngroups, ex->db.lay.nbits, err);
     if (st != RDB_OK) {
@@ -46,7 +53,7 @@ rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
     /* an unfinished build holds the levels far from the start, not the
      * opening an export is for: say what to run rather than export part */
     if (!rdb_db_build_complete(&ex->db, &man)) {
-        uint64_t done = 0, total = rdb_layout_total_positions(&ex->db.lay);
+        uint64_t done = 0, total = rdb_db_total_positions(&ex->db);
         for (size_t i = 0; i < man.n; i++)
             done += man.e[i].entries;
         double pct = total ? 100.0 * (double)done / (double)total : 0.0;

@@ -1,0 +1,129 @@
+#!/bin/bash
+# quiet.sh — databases of quiet positions (build dots --store quiet) from
+# the command line: every answer of `query --batch --json` (the value and
+# every move's value) equals the full database's, on every position of
+# 2x2, 2x3 and Swedish 3x3 and on random positions of 3x3, Icelandic 3x3,
+# 3x4 and 2x5 with a penalty; the refusals (--loony, --chains,
+# --keep-lines, a folder of another build, too little --memory); --plan;
+# a killed build resumed to the same checksums; a damaged level found by
+# query and verify and redone by the same build command; verify --full.
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+T=$(mktemp -d /tmp/retrodb-quiet.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
+
+# positions LINES START_HEX COUNT: DBN strings holding the start, every one
+# (COUNT 0) or COUNT random ones of every level
+positions() {
+    python3 - "$@" <<'PY'
+import random, sys
+lines, start, count = int(sys.argv[1]), int(sys.argv[2], 16), int(sys.argv[3])
+open_ = [l for l in range(lines) if not start >> l & 1]
+def dbn(p):
+    return ''.join('1' if p >> l & 1 else '0' for l in range(lines))
+if count == 0:
+    for m in range(1 << len(open_)):
+        p = start
+        for i, l in enumerate(open_):
+            if m >> i & 1:
+                p |= 1 << l
+        print(dbn(p))
+else:
+    rng = random.Random(lines * 1000 + count)
+    for _ in range(count):
+        k = rng.randint(0, len(open_))
+        p = start
+        for l in rng.sample(open_, k):
+            p |= 1 << l
+        print(dbn(p))
+PY
+}
+
+# same_answers NAME FULL QUIET LINES START COUNT
+same_answers() {
+    positions "$4" "$5" "$6" > "$T/pos"
+    "$RETRODB" query --dir "$2" --batch --json "$T/pos" > "$T/full.json" 2>&1
+    "$RETRODB" query --dir "$3" --batch --json "$T/pos" > "$T/quiet.json" 2>&1
+    n=$(wc -l < "$T/pos")
+    if [ "$n" -gt 0 ] && [ "$(wc -l < "$T/full.json")" -eq "$n" ] && cmp -s "$T/full.json" "$T/quiet.json"; then
+        ok
+    else
+        bad "$1: the quiet database answers differently ($(diff "$T/full.json" "$T/quiet.json" | head -3))"
+    fi
+}
+
+# board NAME ARGS...: the full and the quiet database of a board
+board() {
+    name=$1
+    shift
+    "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
+    "$RETRODB" build dots "$@" --store quiet --dir "$T/$name" --quiet || bad "$name: quiet build"
+}
+
+board 2x2 2x2
+same_answers "2x2, every position" "$T/2x2-full" "$T/2x2" 12 0 0
+board 2x3 2x3
+same_answers "2x3, every position" "$T/2x3-full" "$T/2x3" 17 0 0
+board s33 3x3 --variant swedish
+same_answers "Swedish 3x3, every position" "$T/s33-full" "$T/s33" 24 "$(printf '%x' $(( (1<<3)-1 | ((1<<3)-1)<<9 | 1<<12 | 1<<15 | 1<<16 | 1<<19 | 1<<20 | 1<<23 )))" 0
+board 33 3x3
+same_answers "3x3, random positions" "$T/33-full" "$T/33" 24 0 4000
+board i33 3x3 --variant icelandic
+same_answers "Icelandic 3x3, random positions" "$T/i33-full" "$T/i33" 24 \
+    "$(printf '%x' $(( ((1<<3)-1)<<9 | 1<<12 | 1<<16 | 1<<20 )))" 4000
+board 34 3x4
+same_answers "3x4, random positions" "$T/34-full" "$T/34" 31 0 4000
+printf -- '-2\nA\n+ + + + + +\n\n+ + + + + +\n\n+ + + + + +\n' > "$T/p25.txt"
+"$RETRODB" build dots --problem "$T/p25.txt" --dir "$T/p25-full" --quiet || bad "2x5 penalty: full build"
+"$RETRODB" build dots --problem "$T/p25.txt" --store quiet --dir "$T/p25" --quiet || bad "2x5 penalty: quiet build"
+same_answers "2x5 with a penalty of 2, random positions" "$T/p25-full" "$T/p25" 27 0 3000
+
+# the start's value and the opening lines, as build prints them
+expect 0 "value -3" -- "$RETRODB" build dots 3x3 --store quiet --dir "$T/33"
+expect 0 "87,463 quiet positions" -- "$RETRODB" build dots 3x3 --store quiet --plan --dir "$T/plan33"
+[ ! -e "$T/plan33" ] && ok || bad "--plan made the folder"
+
+# refusals: exit 2, the folder left as it was
+expect 2 "loony" -- "$RETRODB" build dots 3x3 --store quiet --loony --dir "$T/r1"
+expect 2 "keep-lines" -- "$RETRODB" build dots 3x3 --store quiet --keep-lines 6 --dir "$T/r2"
+expect 2 "bad --store" -- "$RETRODB" build dots 3x3 --store some --dir "$T/r3"
+expect 2 "other parameters" -- "$RETRODB" build dots 3x3 --store quiet --dir "$T/33-full"
+expect 2 "other parameters" -- "$RETRODB" build dots 3x3 --dir "$T/33"
+expect 2 "raise --memory" -- "$RETRODB" build dots 3x4 --store quiet --memory 5 --dir "$T/r4"
+[ ! -e "$T/r1" ] && [ ! -e "$T/r2" ] && [ ! -e "$T/r4" ] && ok || bad "a refused build left a folder"
+expect 2 "export does not write" -- "$RETRODB" export --dir "$T/33" --out "$T/x.bin"
+
+# verify, and verify --full recomputing every level
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/34"
+expect 0 "0 disagree" -- "$RETRODB" verify --dir "$T/34" --full
+
+# killed and resumed: the same level checksums as the build in one go
+checksums() { "$RETRODB" info --dir "$1" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $4, $6}'; }
+for delay in 0.3 0.9 1.8; do
+    rm -rf "$T/k34"
+    "$RETRODB" build dots 3x4 --store quiet --dir "$T/k34" --quiet --threads 1 &
+    pid=$!
+    sleep "$delay"
+    kill -9 "$pid" 2> /dev/null
+    wait "$pid" 2> /dev/null
+    "$RETRODB" build dots 3x4 --store quiet --dir "$T/k34" --quiet || bad "resume after kill at $delay s"
+    [ "$(checksums "$T/k34")" = "$(checksums "$T/34")" ] && ok ||
+        bad "killed at $delay s and resumed: checksums differ"
+done
+
+# a damaged level: query and verify say so (exit 1), the build redoes it
+cp -r "$T/34" "$T/d34"
+f="$T/d34/12/quiet.zst"
+size=$(stat -c %s "$f")
+printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+expect 1 "damaged" -- "$RETRODB" verify --dir "$T/d34"
+positions 31 0 300 > "$T/pos"
+expect 1 "damaged" -- "$RETRODB" query --dir "$T/d34" --batch "$T/pos"
+expect 0 "" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/d34" --quiet
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/d34"
+[ "$(checksums "$T/d34")" = "$(checksums "$T/34")" ] && ok || bad "damaged level redone: checksums differ"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
