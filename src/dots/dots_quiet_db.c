@@ -107,18 +107,40 @@ typedef struct {
     int overflow;
 } level_work;
 
-/* The best move of a stored position. */
+static inline void fetch_quiet_child(const dots_quiet_rules *r, const int8_t *const *above,
+                                     uint64_t child, int *value)
+{
+    if (child == r->all) {
+        *value = r->full_value;
+        return;
+    }
+    uint64_t c = dots_quiet_canonical(r->index, child);
+    *value = above[__builtin_popcountll(c & r->open)][dots_quiet_rank(r->index, c)];
+}
+
+/* The best move of a stored position. A line that gives none of its
+ * boxes a third side leads to a quiet child, looked up at once; the others
+ * go through the capture rules. */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines)
 {
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
+    int8_t cnt[DOTS_MAX_BOXES];
+    dots_capture_sides(&r->graph, lines, cnt);
     int best = INT_MIN;
     if (lines == r->all)
         best = r->full_value;
     for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
-        int line = __builtin_ctzll(m), v;
-        dots_quiet_value(r, lines | 1ULL << line, fetch_above, (void *)w->above, &v);
-        int b = dots_boxes_completed(&r->b, lines, line);
+        const int line = __builtin_ctzll(m);
+        const uint64_t child = lines | 1ULL << line;
+        const int a = r->across[line][0], c = r->across[line][1];
+        const int sa = cnt[a] + 1, sc = c >= 0 ? cnt[c] + 1 : 0;
+        int v;
+        if (sa != 3 && sc != 3)
+            fetch_quiet_child(r, w->above, child, &v);
+        else
+            dots_quiet_value(r, child, fetch_above, (void *)w->above, &v);
+        const int b = (sa == 4) + (sc == 4);
         v = b > 0 ? b + v : -v;
         if (v > best)
             best = v;

@@ -52,14 +52,22 @@ struct dots_quiet_index {
     step steps[MAX_STEPS];
     uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
+    uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
+                               choice leaves a box with three sides (any frame) */
+    uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
+    uint64_t unpack_byte[3][256]; /* byte b of a packed frame state -> its lines */
+    uint64_t image_byte[DOTS_MAX_TRANSFORMS][8][256]; /* byte b of a position -> image */
+    uint32_t *norm_frame;   /* packed frame state -> its classes normalised */
     size_t counts_per_frame;
+    int rem[MAX_STEPS + 1];        /* inside lines of steps u.. : a row's last k */
+    size_t row_off[MAX_STEPS + 2]; /* where step u's rows start in a frame's table */
     uint64_t **first;       /* [level][frame 0..nframes] */
     uint64_t total;
 };
 
 /* ---- frame states ---- */
 
-static uint32_t frame_pack(const dots_quiet_index *q, uint64_t lines)
+static uint32_t frame_pack_slow(const dots_quiet_index *q, uint64_t lines)
 {
     uint32_t x = 0;
     for (int i = 0; i < q->nframe; i++)
@@ -67,12 +75,26 @@ static uint32_t frame_pack(const dots_quiet_index *q, uint64_t lines)
     return x;
 }
 
-static uint64_t frame_unpack(const dots_quiet_index *q, uint32_t x)
+static uint64_t frame_unpack_slow(const dots_quiet_index *q, uint32_t x)
 {
     uint64_t lines = 0;
     for (int i = 0; i < q->nframe; i++)
         lines |= (uint64_t)(x >> i & 1) << q->frame_line[i];
     return lines;
+}
+
+static inline uint32_t frame_pack(const dots_quiet_index *q, uint64_t lines)
+{
+    uint32_t x = 0;
+    for (int b = 0; b < 8; b++)
+        x |= q->pack_byte[b][lines >> 8 * b & 255];
+    return x;
+}
+
+static inline uint64_t frame_unpack(const dots_quiet_index *q, uint32_t x)
+{
+    return q->unpack_byte[0][x & 255] | q->unpack_byte[1][x >> 8 & 255] |
+           q->unpack_byte[2][x >> 16 & 255];
 }
 
 /* Each class of interchangeable lines with its drawn lines made its
@@ -90,7 +112,7 @@ static uint64_t normalise(const dots_quiet_index *q, uint64_t lines)
     return lines;
 }
 
-static uint64_t apply(const dots_quiet_index *q, int t, uint64_t lines)
+static uint64_t apply_slow(const dots_quiet_index *q, int t, uint64_t lines)
 {
     uint64_t out = 0;
     for (uint64_t m = lines; m; m &= m - 1)
@@ -98,11 +120,27 @@ static uint64_t apply(const dots_quiet_index *q, int t, uint64_t lines)
     return out;
 }
 
+static inline uint64_t apply(const dots_quiet_index *q, int t, uint64_t lines)
+{
+    uint64_t out = 0;
+    for (int b = 0; b < 8; b++)
+        out |= q->image_byte[t][b][lines >> 8 * b & 255];
+    return out;
+}
+
+/* The classes of interchangeable lines (all in the frame) normalised. */
+static inline uint64_t normalise_fast(const dots_quiet_index *q, uint64_t lines, uint32_t *packed)
+{
+    *packed = q->norm_frame[frame_pack(q, lines)];
+    return (lines & ~q->frame) | frame_unpack(q, *packed);
+}
+
 uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines)
 {
-    lines = normalise(q, lines);
-    int t = q->canon_t[frame_pack(q, lines)];
-    return t ? normalise(q, apply(q, t, lines)) : lines;
+    uint32_t x;
+    lines = normalise_fast(q, lines, &x);
+    int t = q->canon_t[x];
+    return t ? normalise_fast(q, apply(q, t, lines), &x) : lines;
 }
 
 int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines)
@@ -121,8 +159,8 @@ int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines)
 
 static inline uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
 {
-    return q->counts + (size_t)f * q->counts_per_frame +
-           ((size_t)u * q->nstates + (size_t)s) * (q->ninside + 1);
+    return q->counts + (size_t)f * q->counts_per_frame + q->row_off[u] +
+           (size_t)s * (size_t)(q->rem[u] + 1);
 }
 
 /* The values a line may take in frame state `fl` (frame lines drawn):
@@ -175,7 +213,6 @@ static inline int step_choices(const step *st)
 static void count_frame(dots_quiet_index *q, int f)
 {
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
-    const int K = q->ninside;
     memset(count_at(q, f, 0, 0), 0, q->counts_per_frame * sizeof(uint64_t));
     for (int s = 0; s < q->nstates; s++)
         count_at(q, f, q->nsteps, s)[0] = 1;
@@ -193,7 +230,8 @@ static void count_frame(dots_quiet_index *q, int f)
                     continue;
                 int d = step_free(st, ch);
                 const uint64_t *in = count_at(q, f, u + 1, next);
-                for (int k = d; k <= K; k++)
+                const int last = q->rem[u] < q->rem[u + 1] + d ? q->rem[u] : q->rem[u + 1] + d;
+                for (int k = d; k <= last; k++)
                     out[k] += in[k - d];
             }
         }
@@ -209,23 +247,26 @@ static int step_choice(const step *st, uint64_t lines)
 
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
 {
-    uint32_t x = frame_pack(q, canonical);
-    int f = q->frame_of[x];
-    int level = __builtin_popcountll(canonical & q->open);
+    const int f = q->frame_of[frame_pack(q, canonical)];
+    const int level = __builtin_popcountll(canonical & q->open);
     int k = __builtin_popcountll(canonical & q->inside);
     uint64_t r = q->first[level][f];
+    const uint8_t *allowed = q->allowed + (size_t)f * q->nsteps;
     int s = 0;
+    /* Only the smaller choices that are allowed, leave the box quiet and
+     * have lines to spare are looked up: fewer loads from a table that
+     * rarely sits in the cache. */
     for (int u = 0; u < q->nsteps; u++) {
         const step *st = &q->steps[u];
-        int chosen = step_choice(st, canonical);
-        unsigned allowed = q->allowed[(size_t)f * q->nsteps + u];
+        const int chosen = step_choice(st, canonical);
+        const uint8_t *tr = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
         for (int ch = 0; ch < chosen; ch++) {
-            int next, d = step_free(st, ch);
-            if (d <= k && (allowed >> ch & 1) && step_next(q, st, s, ch, &next))
-                r += count_at(q, f, u + 1, next)[k - d];
+            const int d = st->free[ch], t = tr[ch];
+            if ((allowed[u] >> ch & 1) && !(t & 0x80) && d <= k && k - d <= q->rem[u + 1])
+                r += count_at(q, f, u + 1, t)[k - d];
         }
-        step_next(q, st, s, chosen, &s);
-        k -= step_free(st, chosen);
+        s = tr[chosen] & 0x7f;
+        k -= st->free[chosen];
     }
     return r;
 }
@@ -251,8 +292,8 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
     const step *st = &q->steps[u];
     for (int ch = 0; ch < step_choices(st); ch++) {
         int next, d = step_free(st, ch);
-        if (d > k || !step_allowed(q, st, w->fl, ch) || !step_next(q, st, s, ch, &next) ||
-            count_at(q, w->f, u + 1, next)[k - d] == 0)
+        if (d > k || k - d > q->rem[u + 1] || !step_allowed(q, st, w->fl, ch) ||
+            !step_next(q, st, s, ch, &next) || count_at(q, w->f, u + 1, next)[k - d] == 0)
             continue;
         uint64_t add = 0;
         if (st->pair)
@@ -379,8 +420,27 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     size_t nx = (size_t)1 << q->nframe;
     q->canon_t = calloc(nx, 1);
     q->frame_of = malloc(nx * sizeof *q->frame_of);
-    if (!q->canon_t || !q->frame_of)
+    q->norm_frame = malloc(nx * sizeof *q->norm_frame);
+    q->trans = calloc((size_t)q->nsteps * q->nstates * 4, 1);
+    if (!q->canon_t || !q->frame_of || !q->norm_frame || !q->trans)
         goto nomem;
+    for (int b = 0; b < 8; b++)
+        for (int v = 0; v < 256; v++) {
+            q->pack_byte[b][v] = frame_pack_slow(q, (uint64_t)v << 8 * b);
+            for (int t = 0; t < q->ntransforms; t++)
+                q->image_byte[t][b][v] = apply_slow(q, t, (uint64_t)v << 8 * b);
+            if (b < 3)
+                q->unpack_byte[b][v] = frame_unpack_slow(q, (uint32_t)v << 8 * b);
+        }
+    for (size_t x = 0; x < nx; x++)
+        q->norm_frame[x] = frame_pack(q, normalise(q, frame_unpack(q, (uint32_t)x)));
+    for (int u = 0; u < q->nsteps; u++)
+        for (int st = 0; st < q->nstates; st++)
+            for (int ch = 0; ch < step_choices(&q->steps[u]); ch++) {
+                int next, quiet = step_next(q, &q->steps[u], st, ch, &next);
+                q->trans[((size_t)u * q->nstates + (size_t)st) * 4 + (size_t)ch] =
+                    (uint8_t)(next | (quiet ? 0 : 0x80));
+            }
     for (size_t x = 0; x < nx; x++) {
         uint64_t fl = frame_unpack(q, (uint32_t)x);
         q->frame_of[x] = -1;
@@ -398,7 +458,13 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
             q->frame_of[x] = q->nframes++;
     }
     q->frame_state = malloc((size_t)q->nframes * sizeof *q->frame_state);
-    q->counts_per_frame = (size_t)(q->nsteps + 1) * q->nstates * (q->ninside + 1);
+    q->rem[q->nsteps] = 0;
+    for (int u = q->nsteps - 1; u >= 0; u--)
+        q->rem[u] = q->rem[u + 1] + q->steps[u].free[3 - !q->steps[u].pair * 2];
+    q->row_off[0] = 0;
+    for (int u = 0; u <= q->nsteps; u++)
+        q->row_off[u + 1] = q->row_off[u] + (size_t)q->nstates * (size_t)(q->rem[u] + 1);
+    q->counts_per_frame = q->row_off[q->nsteps + 1];
     q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
@@ -439,6 +505,8 @@ void dots_quiet_index_free(dots_quiet_index *q)
     free(q->first);
     free(q->counts);
     free(q->allowed);
+    free(q->trans);
+    free(q->norm_frame);
     free(q->frame_state);
     free(q->frame_of);
     free(q->canon_t);
@@ -473,6 +541,6 @@ uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
 {
     size_t nx = (size_t)1 << q->nframe;
-    return nx * (1 + sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 8 +
+    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 8 +
            (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
 }
