@@ -9,6 +9,7 @@
 #                   the Dots-and-Boxes search against variants' databases, 3x5, 4x4
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
+#   make bench-quiet the quiet database against the full one (BOARDS=...)
 #   make lib        the installable library: libretrodb.so and libretrodb.a
 #                   in build-pic/
 #   make install    PREFIX=/usr/local DESTDIR=: the program (and retrodb-mpi
@@ -75,7 +76,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-kernel install uninstall clean
+.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -280,6 +281,13 @@ bench-kernel: deps
 bench-query: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_query.sh
+
+# The quiet database against the full one in the same run: positions,
+# time, memory, disk, and the start's answers compared (BOARDS="3x5 4x4"
+# for the boards of the issue; minutes each).
+bench-quiet: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash scripts/bench_quiet.sh $(BOARDS)
 
 bench-cram: deps
 	@$(MAKE) --no-print-directory all
