@@ -30,7 +30,7 @@
 # 3), which meet the closing of MANIFEST and LOCK. Coarser sweeps: a resumed
 # build (its reads: the recorded slices, then the neighbours of the first
 # slice it computes), a build with --keep-lines (removing levels), the Cram
-# 4x5 build, query and verify --full; and a full disk from N = 1..16 and 8
+# 4x5 build, the quiet 3x3 build and a query of it, query and verify --full; and a full disk from N = 1..16 and 8
 # more. Cases run JOBS (default 2) at a time.
 #
 # Known defects are listed in KNOWN_FAILURES: a case that fails and matches
@@ -80,7 +80,7 @@ checksums() { "$RETRODB" info --dir "$1" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $
 # or a slice file (<level>/<k0>/.../<k>.zst or <level>/all.zst).
 strays() {
     (cd "$1" && find . -mindepth 1 \( -type d -o -print \) | sed 's|^\./||' |
-        grep -vE '^(PARAMS|MANIFEST|LOCK|PROBLEM)$|^[0-9]+(/[0-9]+)*\.zst$|^[0-9]+/all\.zst$')
+        grep -vE '^(PARAMS|MANIFEST|LOCK|PROBLEM)$|^[0-9]+(/[0-9]+)*\.zst$|^[0-9]+/(all|quiet)\.zst$')
     (cd "$1" && find . -mindepth 1 -type d | sed 's|^\./||' | grep -vE '^[0-9]+(/[0-9]+)*$')
 }
 
@@ -132,6 +132,7 @@ run_build() {
     build33 | full33 | resume33) args=(build dots 3x3 --dir "$d" --quiet); sums=$SUMS/3x3.txt ;;
     keep33) args=(build dots 3x3 --dir "$d" --keep-lines 8 --quiet); sums=$SUMS/3x3.txt ;;
     buildcram) args=(build cram 4x5 --dir "$d" --quiet); sums=$SUMS/cram-4x5.txt ;;
+    quiet33) args=(build dots 3x3 --store quiet --dir "$d" --quiet); sums=$SUMS/3x3-quiet.txt ;;
     esac
     [ "$scenario" = resume33 ] && cp -r "$T/half33" "$d"
     faulty "$d" "$c/log" "$ops" "$n" "$errno" "$sticky" -- "${args[@]}" > "$c/out" 2> "$c/err"
@@ -206,6 +207,7 @@ read_args() {
     queryprob) args=(query --dir "$T/refprob" --json "$T/prob.txt") ;;
     querycram) args=(query --dir "$T/refcram" --json "$T/emptycram.txt") ;;
     verify33) args=(verify --dir "$T/ref33" --full) ;;
+    queryquiet) args=(query --dir "$T/refquiet" --json "$T/empty33.txt") ;;
     esac
 }
 
@@ -292,11 +294,12 @@ printf '.....\n.....\n.....\n.....\n' > "$T/emptycram.txt"
 tail -7 "$SUMS/../problems/penalty-3x3.txt" > "$T/prob.txt"
 if ! "$RETRODB" build dots 3x3 --dir "$T/ref33" --quiet ||
     ! "$RETRODB" build dots --problem "$SUMS/../problems/penalty-3x3.txt" --dir "$T/refprob" --quiet ||
-    ! "$RETRODB" build cram 4x5 --dir "$T/refcram" --quiet; then
+    ! "$RETRODB" build cram 4x5 --dir "$T/refcram" --quiet ||
+    ! "$RETRODB" build dots 3x3 --store quiet --dir "$T/refquiet" --quiet; then
     echo "reference builds failed" >&2
     exit 1
 fi
-for scenario in query33 queryprob querycram verify33; do
+for scenario in query33 queryprob querycram verify33 queryquiet; do
     read_args "$scenario"
     "$RETRODB" "${args[@]}" > "$T/$scenario.out"
     count "${args[2]}" "$T/$scenario.count" -- "${args[@]}"
@@ -315,7 +318,8 @@ cp -r "$T/half33" "$T/c2"
 count "$T/c2" "$T/resume33.count" -- build dots 3x3 --dir "$T/c2" --quiet
 count "$T/c3" "$T/buildcram.count" -- build cram 4x5 --dir "$T/c3" --quiet
 count "$T/c4" "$T/keep33.count" -- build dots 3x3 --dir "$T/c4" --keep-lines 8 --quiet
-rm -rf "$T/c1" "$T/c2" "$T/c3" "$T/c4"
+count "$T/c5" "$T/quiet33.count" -- build dots 3x3 --store quiet --dir "$T/c5" --quiet
+rm -rf "$T/c1" "$T/c2" "$T/c3" "$T/c4" "$T/c5"
 
 kinds="open read write fsync close rename unlink mkdir rmdir truncate flock seek stat walk"
 {
@@ -338,7 +342,10 @@ kinds="open read write fsync close rename unlink mkdir rmdir truncate flock seek
         for n in $(pick "$(calls_of "$T/buildcram.count" "$k")" 2 2 1); do
             echo "buildcram $k $n EIO 0"
         done
-        for scenario in query33 queryprob querycram; do
+        for n in $(pick "$(calls_of "$T/quiet33.count" "$k")" 4 3 1); do
+            echo "quiet33 $k $n EIO 0"
+        done
+        for scenario in query33 queryprob querycram queryquiet; do
             for n in $(pick "$(calls_of "$T/$scenario.count" "$k")" 8 4 1); do
                 echo "$scenario $k $n"
             done

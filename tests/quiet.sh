@@ -6,7 +6,9 @@
 # 3x4 and 2x5 with a penalty; the refusals (--loony, --chains,
 # --keep-lines, a folder of another build, too little --memory); --plan;
 # a killed build resumed to the same checksums; a damaged level found by
-# query and verify and redone by the same build command; verify --full.
+# query and verify and redone by the same build command; verify --full;
+# hostile files (a bad PARAMS, a level's file in another's place, a
+# missing level).
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -124,6 +126,22 @@ expect 1 "damaged" -- "$RETRODB" query --dir "$T/d34" --batch "$T/pos"
 expect 0 "" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/d34" --quiet
 expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/d34"
 [ "$(checksums "$T/d34")" = "$(checksums "$T/34")" ] && ok || bad "damaged level redone: checksums differ"
+
+# hostile files: a PARAMS whose store is neither all nor quiet, a level's
+# file put in another level's place, a missing level
+cp -r "$T/34" "$T/h34"
+sed -i 's/^store quiet$/store maybe/' "$T/h34/PARAMS"
+expect 1 "PARAMS' is damaged" -- "$RETRODB" query --dir "$T/h34" --moves ''
+rm -rf "$T/h34" && cp -r "$T/34" "$T/h34"
+cp "$T/h34/13/quiet.zst" "$T/h34/12/quiet.zst"
+expect 1 "" -- "$RETRODB" verify --dir "$T/h34"
+positions 31 0 300 > "$T/pos"
+expect 1 "" -- "$RETRODB" query --dir "$T/h34" --batch "$T/pos"
+rm -rf "$T/h34" && cp -r "$T/34" "$T/h34"
+rm "$T/h34/20/quiet.zst"
+expect 1 "missing" -- "$RETRODB" query --dir "$T/h34" --batch "$T/pos"
+expect 0 "" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/h34" --quiet
+[ "$(checksums "$T/h34")" = "$(checksums "$T/34")" ] && ok || bad "a missing level redone: checksums differ"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
