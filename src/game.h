@@ -174,6 +174,8 @@ typedef struct {
     rdb_status (*sparse_open)(const void *game, void **index, rdb_error *err);
     void (*sparse_close)(void *index);
     uint64_t (*sparse_level_size)(const void *index, int level);
+    /* Memory the numbering itself holds, in bytes. */
+    uint64_t (*sparse_bytes)(const void *index);
     /* The stored byte's meaning (decode) of a checked board position,
      * from the stored bytes that fetch gives. */
     rdb_status (*sparse_value)(const void *game, const void *index, uint64_t board,

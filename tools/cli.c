@@ -251,7 +251,7 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
                rdb_human_count(plan.positions, a, sizeof a),
                rdb_human_count(plan.max_slice, b, sizeof b));
     printf("memory      %llu MB for %s (--memory is %ld MB)\n", (unsigned long long)memory_mb,
-           p->store ? "every level" : "the largest slice", opt->memory_mb);
+           p->store ? "every level and the index" : "the largest slice", opt->memory_mb);
     printf("disk        about %s at the peak, %s at the end\n",
            rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
            rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));

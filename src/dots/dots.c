@@ -245,6 +245,11 @@ static uint64_t dots_sparse_level_size(const void *index, int level)
     return dots_quiet_level_size(dots_quiet_rules_index(index), level);
 }
 
+static uint64_t dots_sparse_bytes(const void *index)
+{
+    return dots_quiet_index_bytes(dots_quiet_rules_index(index));
+}
+
 /* The engine's fetch as dots_quiet_value calls it: the first failure is
  * kept, with its message. */
 typedef struct {
@@ -306,6 +311,7 @@ const rdb_game dots_game_entry = {
     .sparse_open = dots_sparse_open,
     .sparse_close = dots_sparse_close,
     .sparse_level_size = dots_sparse_level_size,
+    .sparse_bytes = dots_sparse_bytes,
     .sparse_value = dots_sparse_value,
     .sparse_level = dots_sparse_level,
 };

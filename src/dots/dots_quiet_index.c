@@ -52,6 +52,8 @@ struct dots_quiet_index {
     step steps[MAX_STEPS];
     uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
+    uint64_t *less;         /* per frame, like counts, four to an entry: the
+                               completions of the choices below each choice */
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -238,6 +240,31 @@ static void count_frame(dots_quiet_index *q, int f)
     }
 }
 
+/* less[u][s][k][ch]: what the choices below ch at step u, from state s
+ * with k inside lines to place, count; a rank adds one per step. */
+static void less_frame(dots_quiet_index *q, int f)
+{
+    const uint8_t *allowed = q->allowed + (size_t)f * q->nsteps;
+    for (int u = 0; u < q->nsteps; u++) {
+        const step *st = &q->steps[u];
+        for (int s = 0; s < q->nstates; s++)
+            for (int k = 0; k <= q->rem[u]; k++) {
+                uint64_t *out = q->less + ((size_t)f * q->counts_per_frame + q->row_off[u] +
+                                           (size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
+                uint64_t sum = 0;
+                for (int ch = 0; ch < 4; ch++) {
+                    out[ch] = sum;
+                    if (ch >= step_choices(st))
+                        continue;
+                    const int d = st->free[ch];
+                    const uint8_t t = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)ch];
+                    if ((allowed[u] >> ch & 1) && !(t & 0x80) && d <= k && k - d <= q->rem[u + 1])
+                        sum += count_at(q, f, u + 1, t & 0x7f)[k - d];
+                }
+            }
+    }
+}
+
 static int step_choice(const step *st, uint64_t lines)
 {
     if (!st->pair)
@@ -251,21 +278,14 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     const int level = __builtin_popcountll(canonical & q->open);
     int k = __builtin_popcountll(canonical & q->inside);
     uint64_t r = q->first[level][f];
-    const uint8_t *allowed = q->allowed + (size_t)f * q->nsteps;
     int s = 0;
-    /* Only the smaller choices that are allowed, leave the box quiet and
-     * have lines to spare are looked up: fewer loads from a table that
-     * rarely sits in the cache. */
+    const uint64_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
     for (int u = 0; u < q->nsteps; u++) {
         const step *st = &q->steps[u];
         const int chosen = step_choice(st, canonical);
-        const uint8_t *tr = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
-        for (int ch = 0; ch < chosen; ch++) {
-            const int d = st->free[ch], t = tr[ch];
-            if ((allowed[u] >> ch & 1) && !(t & 0x80) && d <= k && k - d <= q->rem[u + 1])
-                r += count_at(q, f, u + 1, t)[k - d];
-        }
-        s = tr[chosen] & 0x7f;
+        r += less[(q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4 +
+                  (size_t)chosen];
+        s = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)chosen] & 0x7f;
         k -= st->free[chosen];
     }
     return r;
@@ -466,16 +486,19 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
         q->row_off[u + 1] = q->row_off[u] + (size_t)q->nstates * (size_t)(q->rem[u] + 1);
     q->counts_per_frame = q->row_off[q->nsteps + 1];
     q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
+    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint64_t));
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
-    if (!q->frame_state || !q->counts || !q->allowed || !q->first)
+    if (!q->frame_state || !q->counts || !q->less || !q->allowed || !q->first)
         goto nomem;
     for (size_t x = 0; x < nx; x++)
         if (q->frame_of[x] >= 0)
             q->frame_state[q->frame_of[x]] = (uint32_t)x;
 #pragma omp parallel for schedule(dynamic, 16)
-    for (int f = 0; f < q->nframes; f++)
+    for (int f = 0; f < q->nframes; f++) {
         count_frame(q, f);
+        less_frame(q, f);
+    }
     for (int level = 0; level <= open_lines; level++) {
         uint64_t *first = malloc(((size_t)q->nframes + 1) * sizeof *first);
         if (!first)
@@ -504,6 +527,7 @@ void dots_quiet_index_free(dots_quiet_index *q)
             free(q->first[level]);
     free(q->first);
     free(q->counts);
+    free(q->less);
     free(q->allowed);
     free(q->trans);
     free(q->norm_frame);
@@ -541,6 +565,6 @@ uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
 {
     size_t nx = (size_t)1 << q->nframe;
-    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 8 +
+    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 40 +
            (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
 }
