@@ -5,7 +5,8 @@
 # 2x2, 2x3 and Swedish 3x3 and on random positions of 3x3, Icelandic 3x3,
 # 3x4 and 2x5 with a penalty; the refusals (--loony, --chains,
 # --keep-lines, a folder of another build, too little --memory); --plan;
-# a killed build resumed to the same checksums; a damaged level found by
+# a killed build resumed to the same checksums; SIGINT honoured within a
+# level; a damaged level found by
 # query and verify and redone by the same build command; verify --full;
 # hostile files (a bad PARAMS, a level's file in another's place, a
 # missing level).
@@ -114,6 +115,22 @@ for delay in 0.3 0.9 1.8; do
     [ "$(checksums "$T/k34")" = "$(checksums "$T/34")" ] && ok ||
         bad "killed at $delay s and resumed: checksums differ"
 done
+
+# SIGINT stops a quiet build within its level (a level is one slice, so
+# between slices would be minutes on a big board), and it resumes
+rm -rf "$T/s34"
+"$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --quiet --threads 1 2> "$T/s34.err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+t0=$(date +%s%N)
+wait "$pid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$rc" -eq 130 ] && [ "$ms" -lt 2000 ] && grep -q "run the same command to resume" "$T/s34.err" && ok ||
+    bad "SIGINT: exit $rc after $ms ms: $(cat "$T/s34.err")"
+"$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --quiet || bad "resume after SIGINT"
+[ "$(checksums "$T/s34")" = "$(checksums "$T/34")" ] && ok || bad "stopped and resumed: checksums differ"
 
 # a damaged level: query and verify say so (exit 1), the build redoes it
 cp -r "$T/34" "$T/d34"

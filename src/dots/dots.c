@@ -277,9 +277,15 @@ static rdb_status dots_sparse_level(const void *game, const void *index, int lev
                                     const int8_t *const *above, int8_t *values, rdb_error *err)
 {
     (void)game;
-    if (dots_quiet_level(index, level, above, values))
+    switch (dots_quiet_level(index, level, above, values)) {
+    case DOTS_QUIET_OVERFLOW:
         return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
-    return RDB_OK;
+    case DOTS_QUIET_STOPPED:
+        return rdb_fail(err, RDB_E_STOPPED,
+                        "stopped; finished levels are kept, run the same command to resume");
+    default:
+        return RDB_OK;
+    }
 }
 
 const rdb_game dots_game_entry = {

@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "common/job.h"
 #include "dots/dots_capture.h"
 
 struct dots_quiet_rules {
@@ -153,14 +154,21 @@ int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *
                      int8_t *values)
 {
     const int nframes = dots_quiet_frames(r->index);
-    int overflow = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : overflow)
+    int overflow = 0, stopped = 0;
+    /* A level is one slice of the engine's, minutes long on big boards: a
+     * stop request is honoured between frame states, the level then left
+     * undone. */
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : overflow, stopped)
     for (int f = 0; f < nframes; f++) {
+        if (rdb_stop_requested) {
+            stopped = 1;
+            continue;
+        }
         level_work w = {r, above, values, 0};
         dots_quiet_each(r->index, level, f, compute_one, &w);
         overflow |= w.overflow;
     }
-    return overflow ? -1 : 0;
+    return stopped ? DOTS_QUIET_STOPPED : overflow ? DOTS_QUIET_OVERFLOW : 0;
 }
 
 /* ---- a whole database in memory ---- */
@@ -193,7 +201,7 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
         if (!(db->values[level] = malloc(n ? n : 1)))
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
         else if (dots_quiet_level(db->r, level, (const int8_t *const *)db->values, db->values[level]))
-            st = rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
+            st = rdb_fail(err, RDB_E_INPUT, "level %d was not finished", level);
     }
     if (st != RDB_OK) {
         dots_quiet_db_free(db);

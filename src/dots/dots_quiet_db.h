@@ -41,8 +41,10 @@ int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch
 
 /* The values of every stored position of a level (in index order) from
  * above[l], the values of level l, for every level above it, with the
- * calling OpenMP team's threads. Returns -1 when a value does not fit a
- * byte, else 0. */
+ * calling OpenMP team's threads. Returns 0, DOTS_QUIET_OVERFLOW when a
+ * value does not fit a byte, or DOTS_QUIET_STOPPED when a stop was
+ * requested (rdb_stop_requested) before the level was done. */
+enum { DOTS_QUIET_OVERFLOW = 1, DOTS_QUIET_STOPPED = 2 };
 int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *above,
                      int8_t *values);
 
