@@ -39,6 +39,21 @@ static inline int other_box(const dots_box_graph *g, int line, int box)
     return g->across[line][0] == box ? g->across[line][1] : g->across[line][0];
 }
 
+void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*across)[2],
+                         dots_box_graph *g)
+{
+    for (int x = 0; x < b->nboxes; x++) {
+        box_mask[x] = 0;
+        for (int s = 0; s < 4; s++)
+            box_mask[x] |= 1ULL << b->box_line[x][s];
+    }
+    for (int l = 0; l < b->nlines; l++) {
+        across[l][0] = (int8_t)b->line_box[l][0];
+        across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
+    }
+    *g = (dots_box_graph){b->nboxes, box_mask, (const int8_t(*)[2])across};
+}
+
 void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
 {
     for (int b = 0; b < g->nboxes; b++)

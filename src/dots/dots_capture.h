@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "dots/dots_board.h"
 #include "dots/loony_endgame.h" /* dots_box_graph */
 
 /* A run of boxes that may be declined: the lines that take it whole, and
@@ -35,6 +36,12 @@ enum {
  * (at most g->nboxes) hold the runs, each once. */
 int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int *line,
                       int *boxes, dots_capture_run *runs, int *nruns);
+
+/* The box graph of board b in the caller's arrays: box_mask[x] the lines
+ * of box x, across[l] the boxes on either side of line l (-1 for the
+ * edge), and g pointing at them. */
+void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*across)[2],
+                         dots_box_graph *g);
 
 /* Sides drawn of every box of `drawn`. */
 void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt);

@@ -40,14 +40,7 @@ rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_va
     r->all = dots_all_lines(b);
     r->open = r->all & ~start;
     r->full_value = full_value;
-    for (int x = 0; x < b->nboxes; x++)
-        for (int s = 0; s < 4; s++)
-            r->box_mask[x] |= 1ULL << b->box_line[x][s];
-    for (int l = 0; l < b->nlines; l++) {
-        r->across[l][0] = (int8_t)b->line_box[l][0];
-        r->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
-    }
-    r->graph = (dots_box_graph){b->nboxes, r->box_mask, (const int8_t(*)[2])r->across};
+    dots_box_graph_fill(b, r->box_mask, r->across, &r->graph);
     rdb_status st = dots_quiet_index_new(b, start, &r->index, err);
     if (st != RDB_OK) {
         free(r);

@@ -927,14 +927,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     s->nlines = b->nlines;
     s->nboxes = b->nboxes;
     s->all = dots_all_lines(b);
-    for (int x = 0; x < b->nboxes; x++)
-        for (int k = 0; k < 4; k++)
-            s->box_mask[x] |= 1ULL << b->box_line[x][k];
-    for (int l = 0; l < b->nlines; l++) {
-        s->across[l][0] = (int8_t)b->line_box[l][0];
-        s->across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
-    }
-    s->graph = (dots_box_graph){s->nboxes, s->box_mask, (const int8_t(*)[2])s->across};
+    dots_box_graph_fill(b, s->box_mask, s->across, &s->graph);
     centre_order(s);
     find_corners(s);
     s->tt_min_open = opt->tt_min_open;
