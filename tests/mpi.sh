@@ -231,5 +231,15 @@ same_files "$T/killed" "$T/ref-3x4" && ok || bad "3x4 killed $kills times: files
 ls "$T"/killed/MANIFEST.* "$T"/killed/*/*/*.tmp > /dev/null 2>&1 && bad "parts or temporary files left" || ok
 echo "mpi kills: $kills kills over $attempts runs, $chains chains finished in between" >&2
 
+# --- a quiet database is built by one process: several ranks are refused
+# before the folder is made, one rank builds it ---
+out=$(mpi 2 build dots 3x3 --store quiet --dir "$T/quiet-np2" --quiet 2>&1)
+rc=$?
+[ "$rc" -ne 0 ] && printf '%s' "$out" | grep -q "one process" && [ ! -e "$T/quiet-np2" ] && ok ||
+    bad "a quiet build with 2 ranks: exit $rc, $out"
+mpi 1 build dots 3x3 --store quiet --dir "$T/quiet-np1" --quiet > /dev/null 2>&1 || bad "a quiet build with 1 rank"
+checksums "$T/quiet-np1" | diff -q - "$DATA/3x3-quiet.txt" > /dev/null && ok ||
+    bad "a quiet build with 1 rank: checksums differ from data/checksums/3x3-quiet.txt"
+
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -471,10 +471,8 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     b.keep_level = rdb_build_keep_level(opt, &b.db);
     uint64_t maxslice = rdb_db_max_slice(&b.db);
     if (b.db.sparse) {
-        /* the plan checked the budget; every level above the one being
-         * built is read by it, so they all stay in one process */
-        if (d->ranks > 1)
-            st = rdb_fail(err, RDB_E_INPUT, "a quiet build runs in one process (not under MPI)");
+        /* the plan checked the budget and refused several processes:
+         * every level above the one being built is read by it */
         b.keep_level = lay->nbits;
         budget = bytes_per_position * maxslice;
     } else if (bytes_per_position * maxslice > budget) {
