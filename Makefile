@@ -264,6 +264,7 @@ check-long: deps
 	RDB_CRAM_STRESS=25 CK_TIMEOUT_MULTIPLIER=40 CK_RUN_SUITE=cram_solver $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/dots_long.sh
+	RETRODB=$(BIN)/retrodb bash tests/quiet_long.sh
 
 # The Dots-and-Boxes solver benchmark; BIG=1 adds 3x5 and 4x4.
 bench-dots: deps
