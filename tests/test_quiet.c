@@ -75,7 +75,7 @@ static void check_index(int rows, int cols, int variant)
 
     /* every raw quiet position's canonical image is stored, and every
      * stored position is such an image */
-    uint8_t **hit = calloc((size_t)L + 1, sizeof *hit);
+    uint8_t *hit[DOTS_MAX_LINES + 1];
     for (int level = 0; level <= L; level++)
         hit[level] = calloc(dots_quiet_level_size(q, level) + 1, 1);
     uint64_t raw_quiet = 0;
@@ -110,7 +110,6 @@ static void check_index(int rows, int cols, int variant)
                           rows, cols, (unsigned long long)i, level);
         free(hit[level]);
     }
-    free(hit);
     TU_ASSERT(raw_quiet >= dots_quiet_total(q));
     dots_quiet_index_free(q);
 }

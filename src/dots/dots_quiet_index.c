@@ -117,7 +117,7 @@ static uint64_t normalise(const dots_quiet_index *q, uint64_t lines)
 static uint64_t apply_slow(const dots_quiet_index *q, int t, uint64_t lines)
 {
     uint64_t out = 0;
-    for (uint64_t m = lines; m; m &= m - 1)
+    for (uint64_t m = lines & q->all; m; m &= m - 1) /* no board has the others */
         out |= 1ULL << q->transform[t][__builtin_ctzll(m)];
     return out;
 }
