@@ -286,11 +286,14 @@ int rdb_cmd_info(int argc, char **argv)
                db.params.full_value, db.params.loony ? "yes: values say who makes the next loony move" : "no");
     rc = print_start_value(&db, a.dir);
     db.game->describe(db.state, stdout);
-    printf("symmetries  %d\ngroups      %d (", db.lay.ntransforms, db.lay.ngroups);
-    for (int g = 0; g < db.lay.ngroups; g++)
-        printf("%s%d", g ? " " : "", db.lay.size[g]);
+    printf("symmetries  %d\n", db.lay.ntransforms);
+    if (!db.sparse) { /* a sparse database is one slice a level, numbered by the game */
+        printf("groups      %d (", db.lay.ngroups);
+        for (int g = 0; g < db.lay.ngroups; g++)
+            printf("%s%d", g ? " " : "", db.lay.size[g]);
+        printf(" %s)\n", db.game->bit_noun);
+    }
     char count[RDB_HUMAN_MAX];
-    printf(" %s)\n", db.game->bit_noun);
     if (db.sparse)
         printf("stored      the quiet positions only (no box with three sides), the others\n"
                "            valued by the capture rules: %s; 2^%d positions in all, ideal\n"
@@ -409,9 +412,11 @@ int rdb_cmd_status(int argc, char **argv)
     }
     char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
     printf("database    %s\n", a.dir);
-    printf("parameters  %s %dx%d, variant %s, %d %s, %d groups, zstd level %d%s\n",
+    char groups[32];
+    snprintf(groups, sizeof groups, "%d groups", db.lay.ngroups);
+    printf("parameters  %s %dx%d, variant %s, %d %s, %s, zstd level %d%s\n",
            db.game->name, db.params.rows, db.params.cols, db.params.variant, db.lay.nbits,
-           db.game->bits_name, db.lay.ngroups, db.params.zstd_level,
+           db.game->bits_name, db.sparse ? "quiet positions only" : groups, db.params.zstd_level,
            db.params.loony ? ", loony analysis" : "");
     if (bp.lowest_done >= 0)
         printf("levels      %d of %d done (%d..%d %s)", bp.levels_done, bp.levels, db.lay.nbits,
