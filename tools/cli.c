@@ -206,11 +206,14 @@ void rdb_tool_json_string(const char *s)
 /* A rough guide to a build's time: positions a second per thread, as
  * measured on 3x5 Dots-and-Boxes and 4x6 Cram on one machine; analyses
  * of loony moves and chains do more per position. */
-static double positions_per_second(const rdb_params *p, int threads)
+static double positions_per_second(const rdb_params *p, int threads, int open)
 {
-    /* a quiet database does far more per position (every capture run is
-     * followed): 0.4 M a second a thread on 3x4 */
-    double per_thread = p->store ? 0.4e6 : p->game == RDB_GAME_CRAM ? 20e6
+    /* A quiet database looks each move up through its index and follows
+     * every capture run: 0.5 M a second a thread with 31 open lines (3x4,
+     * 2x6), slower as positions get more moves and longer runs (0.4 M
+     * with 30 on Icelandic 3x5, about 0.2 M with 40 on Icelandic 4x5). */
+    double quiet = 0.5e6 * (31.0 / open) * (31.0 / open);
+    double per_thread = p->store ? quiet : p->game == RDB_GAME_CRAM ? 20e6
                         : (p->loony || p->chains) ? 15e6 : 40e6;
     return per_thread * (threads > 0 ? threads : cpu_count());
 }
@@ -223,7 +226,7 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     const rdb_params *p = &opt->params;
-    double seconds = (double)plan.positions / positions_per_second(p, opt->threads);
+    double seconds = (double)plan.positions / positions_per_second(p, opt->threads, plan.nbits);
     uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;
     if (out->json) {
         printf("{\"dir\":");
@@ -258,7 +261,7 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
            "            a second a thread)\n",
            rdb_human_duration(seconds, a, sizeof a), opt->threads > 0 ? opt->threads : cpu_count(),
-           rdb_human_count((uint64_t)(positions_per_second(p, 1)), c, sizeof c));
+           rdb_human_count((uint64_t)(positions_per_second(p, 1, plan.nbits)), c, sizeof c));
     return 0;
 }
 
