@@ -173,6 +173,10 @@ typedef struct {
      * position from them. */
     rdb_status (*sparse_open)(const void *game, void **index, rdb_error *err);
     void (*sparse_close)(void *index);
+    /* What valuing and building need beyond counting (an opened index
+     * only counts, which is all a plan needs): called once before
+     * sparse_value or sparse_level. */
+    rdb_status (*sparse_prepare)(void *index, rdb_error *err);
     uint64_t (*sparse_level_size)(const void *index, int level);
     /* Memory the numbering itself holds, in bytes. */
     uint64_t (*sparse_bytes)(const void *index);

@@ -56,6 +56,7 @@ static void check_index(int rows, int cols, int variant)
     uint64_t start = start_of(&b, variant), all = dots_all_lines(&b), open = all & ~start;
     dots_quiet_index *q;
     ck_assert_int_eq(dots_quiet_index_new(&b, start, &q, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_index_prepare(q, &err), RDB_OK);
     const int L = dots_quiet_open_lines(q);
     ck_assert_int_eq(L, __builtin_popcountll(open));
 

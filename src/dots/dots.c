@@ -240,6 +240,11 @@ static void dots_sparse_close(void *index)
     dots_quiet_rules_free(index);
 }
 
+static rdb_status dots_sparse_prepare(void *index, rdb_error *err)
+{
+    return dots_quiet_rules_prepare(index, err);
+}
+
 static uint64_t dots_sparse_level_size(const void *index, int level)
 {
     return dots_quiet_level_size(dots_quiet_rules_index(index), level);
@@ -316,6 +321,7 @@ const rdb_game dots_game_entry = {
     .solve_unstored = dots_solve_unstored,
     .sparse_open = dots_sparse_open,
     .sparse_close = dots_sparse_close,
+    .sparse_prepare = dots_sparse_prepare,
     .sparse_level_size = dots_sparse_level_size,
     .sparse_bytes = dots_sparse_bytes,
     .sparse_value = dots_sparse_value,

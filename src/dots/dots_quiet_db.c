@@ -58,6 +58,11 @@ void dots_quiet_rules_free(dots_quiet_rules *r)
     free(r);
 }
 
+rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, rdb_error *err)
+{
+    return dots_quiet_index_prepare(r->index, err);
+}
+
 const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r)
 {
     return r->index;
@@ -178,7 +183,10 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
     if (!db)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
     rdb_status st = dots_quiet_rules_new(b, start, full_value, &db->r, err);
+    if (st == RDB_OK)
+        st = dots_quiet_rules_prepare(db->r, err);
     if (st != RDB_OK) {
+        dots_quiet_rules_free(db->r);
         free(db);
         return st;
     }

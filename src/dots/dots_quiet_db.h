@@ -29,6 +29,9 @@ typedef struct dots_quiet_rules dots_quiet_rules;
 rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value,
                                 dots_quiet_rules **out, rdb_error *err);
 void dots_quiet_rules_free(dots_quiet_rules *r);
+/* The index's tables (dots_quiet_index_prepare): before valuing or
+ * computing anything; new rules only count positions. */
+rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, rdb_error *err);
 const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r);
 
 /* A stored value: 0 and *value, or a non-zero status passed on. */

@@ -51,6 +51,7 @@ struct dots_quiet_index {
     int W, nsteps, nstates;
     step steps[MAX_STEPS];
     uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
+    uint64_t *start_counts; /* per frame: its completions with k inside lines */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
     uint64_t *less;         /* per frame, like counts, four to an entry: the
                                completions of the choices below each choice */
@@ -159,10 +160,14 @@ int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines)
 
 /* ---- the transfer matrix ---- */
 
+static inline uint64_t *row_in(const dots_quiet_index *q, uint64_t *base, int u, int s)
+{
+    return base + q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1);
+}
+
 static inline uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
 {
-    return q->counts + (size_t)f * q->counts_per_frame + q->row_off[u] +
-           (size_t)s * (size_t)(q->rem[u] + 1);
+    return row_in(q, q->counts + (size_t)f * q->counts_per_frame, u, s);
 }
 
 /* The values a line may take in frame state `fl` (frame lines drawn):
@@ -212,26 +217,27 @@ static inline int step_choices(const step *st)
     return st->pair ? 4 : 2;
 }
 
-static void count_frame(dots_quiet_index *q, int f)
+/* Frame state f's table into base (counts_per_frame entries), and the
+ * choices each step allows into allowed (nsteps bytes). */
+static void count_frame(const dots_quiet_index *q, int f, uint64_t *base, uint8_t *allowed)
 {
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
-    memset(count_at(q, f, 0, 0), 0, q->counts_per_frame * sizeof(uint64_t));
+    memset(base, 0, q->counts_per_frame * sizeof(uint64_t));
     for (int s = 0; s < q->nstates; s++)
-        count_at(q, f, q->nsteps, s)[0] = 1;
+        row_in(q, base, q->nsteps, s)[0] = 1;
     for (int u = q->nsteps - 1; u >= 0; u--) {
         const step *st = &q->steps[u];
-        uint8_t allowed = 0;
+        allowed[u] = 0;
         for (int ch = 0; ch < step_choices(st); ch++)
-            allowed |= (uint8_t)(step_allowed(q, st, fl, ch) << ch);
-        q->allowed[(size_t)f * q->nsteps + u] = allowed;
+            allowed[u] |= (uint8_t)(step_allowed(q, st, fl, ch) << ch);
         for (int s = 0; s < q->nstates; s++) {
-            uint64_t *out = count_at(q, f, u, s);
+            uint64_t *out = row_in(q, base, u, s);
             for (int ch = 0; ch < step_choices(st); ch++) {
                 int next;
-                if (!step_allowed(q, st, fl, ch) || !step_next(q, st, s, ch, &next))
+                if (!(allowed[u] >> ch & 1) || !step_next(q, st, s, ch, &next))
                     continue;
                 int d = step_free(st, ch);
-                const uint64_t *in = count_at(q, f, u + 1, next);
+                const uint64_t *in = row_in(q, base, u + 1, next);
                 const int last = q->rem[u] < q->rem[u + 1] + d ? q->rem[u] : q->rem[u + 1] + d;
                 for (int k = d; k <= last; k++)
                     out[k] += in[k - d];
@@ -485,20 +491,33 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     for (int u = 0; u <= q->nsteps; u++)
         q->row_off[u + 1] = q->row_off[u] + (size_t)q->nstates * (size_t)(q->rem[u] + 1);
     q->counts_per_frame = q->row_off[q->nsteps + 1];
-    q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
-    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint64_t));
-    q->allowed = malloc((size_t)q->nframes * q->nsteps);
+    q->start_counts = malloc((size_t)q->nframes * (size_t)(q->ninside + 1) * sizeof(uint64_t));
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
-    if (!q->frame_state || !q->counts || !q->less || !q->allowed || !q->first)
+    if (!q->frame_state || !q->start_counts || !q->first)
         goto nomem;
     for (size_t x = 0; x < nx; x++)
         if (q->frame_of[x] >= 0)
             q->frame_state[q->frame_of[x]] = (uint32_t)x;
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int f = 0; f < q->nframes; f++) {
-        count_frame(q, f);
-        less_frame(q, f);
+    /* Only the completions of whole frame states are kept here: the
+     * tables a rank reads are made by dots_quiet_index_prepare. */
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        uint64_t *scratch = malloc(q->counts_per_frame * sizeof(uint64_t));
+        uint8_t allowed[MAX_STEPS];
+        failed = !scratch;
+#pragma omp for schedule(dynamic, 16)
+        for (int f = 0; f < q->nframes; f++) {
+            if (!scratch)
+                continue;
+            count_frame(q, f, scratch, allowed);
+            memcpy(q->start_counts + (size_t)f * (size_t)(q->ninside + 1), row_in(q, scratch, 0, 0),
+                   (size_t)(q->ninside + 1) * sizeof(uint64_t));
+        }
+        free(scratch);
     }
+    if (failed)
+        goto nomem;
     for (int level = 0; level <= open_lines; level++) {
         uint64_t *first = malloc(((size_t)q->nframes + 1) * sizeof *first);
         if (!first)
@@ -507,7 +526,9 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
         first[0] = 0;
         for (int f = 0; f < q->nframes; f++) {
             int k = level - __builtin_popcount(q->frame_state[f]);
-            first[f + 1] = first[f] + (k >= 0 && k <= q->ninside ? count_at(q, f, 0, 0)[k] : 0);
+            first[f + 1] = first[f] + (k >= 0 && k <= q->ninside
+                                           ? q->start_counts[(size_t)f * (size_t)(q->ninside + 1) + (size_t)k]
+                                           : 0);
         }
         q->total += first[q->nframes];
     }
@@ -516,6 +537,32 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
 nomem:
     dots_quiet_index_free(q);
     return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index");
+}
+
+rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
+{
+    if (q->counts)
+        return RDB_OK;
+    q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
+    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint64_t));
+    q->allowed = malloc((size_t)q->nframes * q->nsteps);
+    if (!q->counts || !q->less || !q->allowed) {
+        free(q->counts);
+        free(q->less);
+        free(q->allowed);
+        q->counts = NULL;
+        q->less = NULL;
+        q->allowed = NULL;
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index's tables (%llu MB)",
+                        (unsigned long long)(dots_quiet_index_bytes(q) >> 20));
+    }
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int f = 0; f < q->nframes; f++) {
+        count_frame(q, f, q->counts + (size_t)f * q->counts_per_frame,
+                    q->allowed + (size_t)f * q->nsteps);
+        less_frame(q, f);
+    }
+    return RDB_OK;
 }
 
 void dots_quiet_index_free(dots_quiet_index *q)
@@ -527,6 +574,7 @@ void dots_quiet_index_free(dots_quiet_index *q)
             free(q->first[level]);
     free(q->first);
     free(q->counts);
+    free(q->start_counts);
     free(q->less);
     free(q->allowed);
     free(q->trans);

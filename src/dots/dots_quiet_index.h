@@ -48,6 +48,11 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
                                 rdb_error *err);
 void dots_quiet_index_free(dots_quiet_index *q);
 
+/* Make the tables a rank and an enumeration read (dots_quiet_index_bytes
+ * of memory): once, before dots_quiet_rank or dots_quiet_each. A new
+ * index only counts, which is all a plan needs. */
+rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err);
+
 /* Lines open at the start: levels run from 0 to this. */
 int dots_quiet_open_lines(const dots_quiet_index *q);
 
@@ -78,7 +83,7 @@ typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines);
 void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet_visit_fn visit,
                      void *ctx);
 
-/* Bytes the index's tables take. */
+/* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
 
 #endif

@@ -474,6 +474,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         /* the plan checked the budget and refused several processes:
          * every level above the one being built is read by it */
         b.keep_level = lay->nbits;
+        st = game->sparse_prepare(b.db.sparse, err);
         budget = bytes_per_position * maxslice;
     } else if (bytes_per_position * maxslice > budget) {
         st = rdb_build_memory_refusal(opt, game, maxslice, err);

@@ -220,7 +220,10 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
     st = db->game->open(params, &db->u, &db->state, err);
     if (st != RDB_OK)
         goto fail;
-    st = rdb_layout_plan_groups(&db->u, params->ngroups, max_slice_bytes, &db->plan,
+    /* a sparse database keeps one slice a level: the layout's slices are
+     * never held, so no budget limits them */
+    st = rdb_layout_plan_groups(&db->u, params->ngroups,
+                                params->store ? UINT64_MAX : max_slice_bytes, &db->plan,
                                 &db->least_slice, err);
     if (st != RDB_OK)
         goto fail;
