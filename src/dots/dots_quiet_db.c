@@ -201,8 +201,11 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
         uint64_t n = dots_quiet_level_size(q, level);
         if (!(db->values[level] = malloc(n ? n : 1)))
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
-        else if (dots_quiet_level(db->r, level, (const int8_t *const *)db->values, db->values[level]))
-            st = rdb_fail(err, RDB_E_INPUT, "level %d was not finished", level);
+        else if (dots_quiet_level(db->r, level, (const int8_t *const *)db->values,
+                                  db->values[level]) == DOTS_QUIET_OVERFLOW)
+            st = rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
+        else if (rdb_stop_requested)
+            st = rdb_fail(err, RDB_E_STOPPED, "stopped at level %d", level);
     }
     if (st != RDB_OK) {
         dots_quiet_db_free(db);
