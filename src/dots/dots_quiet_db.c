@@ -99,33 +99,55 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
     return 0;
 }
 
+/* The quiet positions the capture runs of one stored position's children
+ * end in. They meet often: the two open lines of a box with two sides
+ * both lead, once the box is taken, to the same position. */
+#define MEMO_SIZE 64
+
 typedef struct {
     const dots_quiet_rules *r;
     const int8_t *const *above;
     int8_t *out;
     int overflow;
+    int nmemo;
+    uint64_t memo_lines[MEMO_SIZE];
+    int8_t memo_value[MEMO_SIZE];
 } level_work;
 
-static inline void fetch_quiet_child(const dots_quiet_rules *r, const int8_t *const *above,
-                                     uint64_t child, int *value)
+static inline int lookup_above(const dots_quiet_rules *r, const int8_t *const *above,
+                               uint64_t canonical)
 {
-    if (child == r->all) {
-        *value = r->full_value;
-        return;
+    return above[__builtin_popcountll(canonical & r->open)][dots_quiet_rank(r->index, canonical)];
+}
+
+static int fetch_memo(void *ctx, uint64_t lines, int *value)
+{
+    level_work *w = ctx;
+    for (int i = 0; i < w->nmemo; i++)
+        if (w->memo_lines[i] == lines) {
+            *value = w->memo_value[i];
+            return 0;
+        }
+    *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
+    if (w->nmemo < MEMO_SIZE) {
+        w->memo_lines[w->nmemo] = lines;
+        w->memo_value[w->nmemo++] = (int8_t)*value;
     }
-    uint64_t c = dots_quiet_canonical(r->index, child);
-    *value = above[__builtin_popcountll(c & r->open)][dots_quiet_rank(r->index, c)];
+    return 0;
 }
 
 /* The best move of a stored position. A line that gives none of its
- * boxes a third side leads to a quiet child, looked up at once; the others
- * go through the capture rules. */
+ * boxes a third side leads to a quiet child, looked up at once (an inside
+ * line's child is canonical as it is); the others go through the capture
+ * rules. */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines)
 {
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
+    const uint64_t inside = dots_quiet_inside_lines(r->index);
     int8_t cnt[DOTS_MAX_BOXES];
     dots_capture_sides(&r->graph, lines, cnt);
+    w->nmemo = 0;
     int best = INT_MIN;
     if (lines == r->all)
         best = r->full_value;
@@ -135,10 +157,13 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         const int a = r->across[line][0], c = r->across[line][1];
         const int sa = cnt[a] + 1, sc = c >= 0 ? cnt[c] + 1 : 0;
         int v;
-        if (sa != 3 && sc != 3)
-            fetch_quiet_child(r, w->above, child, &v);
+        if (child == r->all)
+            v = r->full_value;
+        else if (sa != 3 && sc != 3)
+            v = lookup_above(r, w->above,
+                             inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
         else
-            dots_quiet_value(r, child, fetch_above, (void *)w->above, &v);
+            dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_memo, w, &v);
         const int b = (sa == 4) + (sc == 4);
         v = b > 0 ? b + v : -v;
         if (v > best)
@@ -162,7 +187,7 @@ int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *
             stopped = 1;
             continue;
         }
-        level_work w = {r, above, values, 0};
+        level_work w = {.r = r, .above = above, .out = values};
         dots_quiet_each(r->index, level, f, compute_one, &w);
         overflow |= w.overflow;
     }

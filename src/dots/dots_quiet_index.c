@@ -22,6 +22,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 #define MAX_STEPS 80
 #define MAX_FRAME_BITS 24
@@ -33,6 +36,17 @@ typedef struct {
     int line[2];   /* pair: right, below */
     uint8_t free[4]; /* inside lines drawn by each choice */
 } step;
+
+/* What a rank reads of a step, straight from the position's lines, so
+ * that no step waits for the one before: the state is the lines of
+ * `state` (pext order; `row` maps it to the step's rows of the table),
+ * the inside lines still to place are those of `later`, and the choice is
+ * bit a (shifted by sa) and, for a pair, bit b. */
+typedef struct {
+    uint64_t state, later;
+    uint32_t row;
+    uint8_t a, b, sa, mb;
+} rank_step;
 
 struct dots_quiet_index {
     dots_board b;
@@ -53,8 +67,11 @@ struct dots_quiet_index {
     uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
     uint64_t *start_counts; /* per frame: its completions with k inside lines */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
-    uint64_t *less;         /* per frame, like counts, four to an entry: the
+    uint32_t *less;         /* per frame, like counts, four to an entry: the
                                completions of the choices below each choice */
+    rank_step rank_steps[MAX_STEPS];
+    uint32_t *rows;         /* per step, by its state lines in pext order: where its
+                               row of a frame's less table starts */
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -248,18 +265,20 @@ static void count_frame(const dots_quiet_index *q, int f, uint64_t *base, uint8_
 
 /* less[u][s][k][ch]: what the choices below ch at step u, from state s
  * with k inside lines to place, count; a rank adds one per step. */
-static void less_frame(dots_quiet_index *q, int f)
+static int less_frame(dots_quiet_index *q, int f)
 {
+    int overflow = 0;
     const uint8_t *allowed = q->allowed + (size_t)f * q->nsteps;
     for (int u = 0; u < q->nsteps; u++) {
         const step *st = &q->steps[u];
         for (int s = 0; s < q->nstates; s++)
             for (int k = 0; k <= q->rem[u]; k++) {
-                uint64_t *out = q->less + ((size_t)f * q->counts_per_frame + q->row_off[u] +
+                uint32_t *out = q->less + ((size_t)f * q->counts_per_frame + q->row_off[u] +
                                            (size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
                 uint64_t sum = 0;
                 for (int ch = 0; ch < 4; ch++) {
-                    out[ch] = sum;
+                    out[ch] = (uint32_t)sum;
+                    overflow |= sum > UINT32_MAX;
                     if (ch >= step_choices(st))
                         continue;
                     const int d = st->free[ch];
@@ -269,30 +288,35 @@ static void less_frame(dots_quiet_index *q, int f)
                 }
             }
     }
+    return overflow;
 }
 
-static int step_choice(const step *st, uint64_t lines)
+static inline uint64_t pext64(uint64_t x, uint64_t mask)
 {
-    if (!st->pair)
-        return (int)(lines >> st->line[0] & 1);
-    return (int)(lines >> st->line[0] & 1) << 1 | (int)(lines >> st->line[1] & 1);
+#ifdef __BMI2__
+    return _pext_u64(x, mask);
+#else
+    uint64_t out = 0;
+    for (int i = 0; mask; mask &= mask - 1, i++)
+        out |= (x >> __builtin_ctzll(mask) & 1) << i;
+    return out;
+#endif
 }
 
+/* One table entry a step, each found from the position alone: the loads
+ * of a rank go out together instead of one after another. */
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
 {
     const int f = q->frame_of[frame_pack(q, canonical)];
     const int level = __builtin_popcountll(canonical & q->open);
-    int k = __builtin_popcountll(canonical & q->inside);
     uint64_t r = q->first[level][f];
-    int s = 0;
-    const uint64_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
+    const uint32_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
     for (int u = 0; u < q->nsteps; u++) {
-        const step *st = &q->steps[u];
-        const int chosen = step_choice(st, canonical);
-        r += less[(q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4 +
-                  (size_t)chosen];
-        s = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)chosen] & 0x7f;
-        k -= st->free[chosen];
+        const rank_step *p = &q->rank_steps[u];
+        const uint32_t at = q->rows[p->row + pext64(canonical, p->state)] +
+                            (uint32_t)__builtin_popcountll(canonical & p->later) * 4 +
+                            (uint32_t)((canonical >> p->a & 1) << p->sa | (canonical >> p->b & p->mb));
+        r += less[at];
     }
     return r;
 }
@@ -399,6 +423,60 @@ static void make_steps(dots_quiet_index *q)
     q->nstates = 1 << (q->W + 1);
 }
 
+/* What a rank reads of each step (rank_step): the lines that hold each
+ * bit of the state before the step, found by playing the steps through,
+ * and where each state's row of the table starts, by those lines' values
+ * in pext order. Bits not yet set by any step are 0 in every state met. */
+static int make_rank_steps(dots_quiet_index *q)
+{
+    int holder[MAX_STEPS + 1], nrows = 0;
+    for (int u = 0; u < q->nsteps; u++)
+        nrows += q->nstates;
+    q->rows = malloc((size_t)nrows * sizeof *q->rows);
+    if (!q->rows)
+        return -1;
+    for (int bit = 0; bit <= q->W; bit++)
+        holder[bit] = -1;
+    uint32_t at = 0;
+    for (int u = 0; u < q->nsteps; u++) {
+        const step *st = &q->steps[u];
+        rank_step *p = &q->rank_steps[u];
+        p->state = 0;
+        for (int bit = 0; bit <= q->W; bit++)
+            if (holder[bit] >= 0)
+                p->state |= 1ULL << holder[bit];
+        p->later = 0;
+        for (int v = u; v < q->nsteps; v++)
+            for (int i = 0; i < 1 + q->steps[v].pair; i++)
+                p->later |= 1ULL << q->steps[v].line[i] & q->inside;
+        p->a = (uint8_t)st->line[0];
+        p->sa = (uint8_t)st->pair;
+        p->b = (uint8_t)(st->pair ? st->line[1] : st->line[0]);
+        p->mb = (uint8_t)st->pair;
+        p->row = at;
+        const int n = __builtin_popcountll(p->state);
+        for (uint32_t x = 0; x < 1u << n; x++) {
+            int s = 0, j = 0;
+            for (uint64_t m = p->state; m; m &= m - 1, j++) {
+                const int line = __builtin_ctzll(m);
+                for (int bit = 0; bit <= q->W; bit++)
+                    if (holder[bit] == line)
+                        s |= (int)(x >> j & 1) << bit;
+            }
+            q->rows[at + x] =
+                (uint32_t)((q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1)) * 4);
+        }
+        at += 1u << n;
+        if (st->pair) {
+            holder[st->col] = st->line[1];
+            holder[q->W] = st->line[0];
+        } else {
+            holder[st->bit] = st->line[0];
+        }
+    }
+    return 0;
+}
+
 rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_index **out,
                                 rdb_error *err)
 {
@@ -491,6 +569,8 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     for (int u = 0; u <= q->nsteps; u++)
         q->row_off[u + 1] = q->row_off[u] + (size_t)q->nstates * (size_t)(q->rem[u] + 1);
     q->counts_per_frame = q->row_off[q->nsteps + 1];
+    if (make_rank_steps(q) != 0)
+        goto nomem;
     q->start_counts = malloc((size_t)q->nframes * (size_t)(q->ninside + 1) * sizeof(uint64_t));
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
     if (!q->frame_state || !q->start_counts || !q->first)
@@ -544,7 +624,7 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
     if (q->counts)
         return RDB_OK;
     q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
-    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint64_t));
+    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint32_t));
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
     if (!q->counts || !q->less || !q->allowed) {
         free(q->counts);
@@ -556,11 +636,26 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index's tables (%llu MB)",
                         (unsigned long long)(dots_quiet_index_bytes(q) >> 20));
     }
-#pragma omp parallel for schedule(dynamic, 16)
+    int overflow = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : overflow)
     for (int f = 0; f < q->nframes; f++) {
         count_frame(q, f, q->counts + (size_t)f * q->counts_per_frame,
                     q->allowed + (size_t)f * q->nsteps);
-        less_frame(q, f);
+        overflow |= less_frame(q, f);
+    }
+    if (overflow) {
+        /* Tables of 32-bit entries take every board up to 4x5 (at most
+         * C(31, 15) completions from any step); bigger ones are counted
+         * (a plan) but not built. */
+        free(q->counts);
+        free(q->less);
+        free(q->allowed);
+        q->counts = NULL;
+        q->less = NULL;
+        q->allowed = NULL;
+        return rdb_fail(err, RDB_E_INPUT,
+                        "this board has too many quiet positions to a frame state for the "
+                        "quiet index's tables (boards up to 4x5 are built)");
     }
     return RDB_OK;
 }
@@ -577,6 +672,7 @@ void dots_quiet_index_free(dots_quiet_index *q)
     free(q->start_counts);
     free(q->less);
     free(q->allowed);
+    free(q->rows);
     free(q->trans);
     free(q->norm_frame);
     free(q->frame_state);
@@ -593,6 +689,11 @@ int dots_quiet_open_lines(const dots_quiet_index *q)
 uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level)
 {
     return level < 0 || level > dots_quiet_open_lines(q) ? 0 : q->first[level][q->nframes];
+}
+
+uint64_t dots_quiet_inside_lines(const dots_quiet_index *q)
+{
+    return q->inside;
 }
 
 uint64_t dots_quiet_total(const dots_quiet_index *q)
@@ -613,6 +714,6 @@ uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
 {
     size_t nx = (size_t)1 << q->nframe;
-    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 40 +
+    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 24 +
            (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
 }

@@ -63,6 +63,11 @@ int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines);
 /* The position that stands for `lines` in the index: the same value. */
 uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines);
 
+/* The open lines outside the frame. A stored position with one of them
+ * drawn more is stored as it is (its frame state is unchanged, so is the
+ * symmetry that makes it canonical): its own canonical form. */
+uint64_t dots_quiet_inside_lines(const dots_quiet_index *q);
+
 /* Positions stored at a level, and in all levels. */
 uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level);
 uint64_t dots_quiet_total(const dots_quiet_index *q);
