@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "dots/dots_board.h"
+#include "dots/dots_capture.h"
 #include "dots/dots_solver.h"
 #include "dots/loony_endgame.h"
 #include "retrodb/probe.h"
@@ -282,16 +283,10 @@ static void check_simple_endgames(int rows, int cols, int full_value, int *found
     rdb_error err;
     dots_board b;
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
-    uint64_t mask[DOTS_MAX_BOXES] = {0};
+    uint64_t mask[DOTS_MAX_BOXES];
     int8_t across[DOTS_MAX_LINES][2];
-    for (int x = 0; x < b.nboxes; x++)
-        for (int k = 0; k < 4; k++)
-            mask[x] |= 1ULL << b.box_line[x][k];
-    for (int l = 0; l < b.nlines; l++) {
-        across[l][0] = (int8_t)b.line_box[l][0];
-        across[l][1] = (int8_t)(b.line_nboxes[l] == 2 ? b.line_box[l][1] : -1);
-    }
-    const dots_box_graph g = {b.nboxes, mask, (const int8_t(*)[2])across};
+    dots_box_graph g;
+    dots_box_graph_fill(&b, mask, across, &g);
     dots_solver *captures = new_solver(rows, cols, full_value, DOTS_RULES_CAPTURES, 1, 1 << 20);
     dots_solver *full = new_solver(rows, cols, full_value, DOTS_RULES_FULL, 1, 1 << 20);
     int n = 0;
@@ -334,6 +329,38 @@ START_TEST(test_simple_endgames)
 }
 END_TEST
 
+/* The boxes with three sides found four words at a time, against counting
+ * each box's sides: every position of boards of up to 17 lines, and
+ * random positions of the biggest boards. */
+START_TEST(test_three_sided_boxes)
+{
+    static const int shapes[][2] = {{1, 1}, {1, 4}, {4, 1}, {2, 3}, {3, 2}, {2, 2}, {5, 5}, {3, 7}, {7, 3}};
+    uint64_t rng = 12345;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        dots_board b;
+        ck_assert_int_eq(dots_board_init(&b, shapes[k][0], shapes[k][1], NULL), RDB_OK);
+        uint64_t mask[DOTS_MAX_BOXES];
+        int8_t across[DOTS_MAX_LINES][2];
+        dots_box_graph g;
+        dots_box_graph_fill(&b, mask, across, &g);
+        const int exhaustive = b.nlines <= 17;
+        const uint64_t n = exhaustive ? 1ULL << b.nlines : 200000;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t pos = i;
+            if (!exhaustive) {
+                rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+                pos = (rng ^ rng >> 29) & dots_all_lines(&b);
+            }
+            uint64_t expect = 0;
+            for (int x = 0; x < b.nboxes; x++)
+                if (__builtin_popcountll(pos & mask[x]) == 3)
+                    expect |= 1ULL << x;
+            ck_assert_uint_eq(dots_capture_three(&g, pos), expect);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     rdb_error err;
@@ -369,6 +396,7 @@ Suite *dots_solver_suite(void)
     tcase_add_test(tc, test_query_deleted_level);
     tcase_add_test(tc, test_empty_boards);
     tcase_add_test(tc, test_simple_endgames);
+    tcase_add_test(tc, test_three_sided_boxes);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -34,6 +34,8 @@
 
 #include <limits.h>
 
+#include "common/bits.h"
+
 static inline int other_box(const dots_box_graph *g, int line, int box)
 {
     return g->across[line][0] == box ? g->across[line][1] : g->across[line][0];
@@ -51,7 +53,27 @@ void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*acros
         across[l][0] = (int8_t)b->line_box[l][0];
         across[l][1] = (int8_t)(b->line_nboxes[l] == 2 ? b->line_box[l][1] : -1);
     }
-    *g = (dots_box_graph){b->nboxes, box_mask, (const int8_t(*)[2])across};
+    const int hlines = (b->rows + 1) * b->cols;
+    uint64_t vleft = 0;
+    for (int i = 0; i < b->rows; i++)
+        for (int j = 0; j < b->cols; j++)
+            vleft |= 1ULL << (dots_vline(b, i, j) - hlines);
+    *g = (dots_box_graph){b->nboxes, box_mask, (const int8_t(*)[2])across, b->cols, hlines, vleft};
+}
+
+/* Box x = row i, column j is numbered i x cols + j, as its top line is:
+ * the tops of all boxes are the first nboxes lines, the bottoms the same
+ * shifted by a row, and the left and right sides are the vertical lines
+ * with the last (first) of each row left out. */
+uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn)
+{
+    const uint64_t boxes = g->nboxes == 64 ? ~0ULL : (1ULL << g->nboxes) - 1;
+    const uint64_t top = drawn & boxes, bottom = drawn >> g->cols & boxes;
+    const uint64_t vertical = drawn >> g->hlines;
+    const uint64_t left = rdb_pext(vertical, g->vleft), right = rdb_pext(vertical >> 1, g->vleft);
+    const uint64_t one_of_tb = top ^ bottom, both_tb = top & bottom;
+    const uint64_t one_of_lr = left ^ right, both_lr = left & right;
+    return (both_tb & one_of_lr) | (one_of_tb & both_lr);
 }
 
 void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
@@ -68,23 +90,28 @@ int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn)
     return n;
 }
 
-int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int *line,
+static inline int sides(const dots_box_graph *g, uint64_t drawn, int box)
+{
+    return __builtin_popcountll(drawn & g->box_mask[box]);
+}
+
+int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, int *line,
                       int *boxes, dots_capture_run *runs, int *nruns)
 {
     *nruns = 0;
-    for (int x = 0; x < g->nboxes; x++) {
-        if (cnt[x] != 3)
-            continue;
+    for (uint64_t left = three; left; left &= left - 1) {
+        const int x = __builtin_ctzll(left);
         int first = __builtin_ctzll(g->box_mask[x] & ~drawn);
         uint64_t take = 1ULL << first, decline = 0;
         int len = 1, both_ends = 0, prev = first, cur = other_box(g, first, x);
         while (cur >= 0 && len <= 4) {
-            if (cnt[cur] == 3) {
+            const int n = sides(g, drawn, cur);
+            if (n == 3) {
                 both_ends = 1;
                 len++;
                 break;
             }
-            if (cnt[cur] != 2)
+            if (n != 2)
                 break;
             len++;
             int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
@@ -98,7 +125,7 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt
         if (!declinable) {
             *line = first;
             int other = other_box(g, first, x);
-            *boxes = 1 + (other >= 0 && cnt[other] == 3);
+            *boxes = 1 + (other >= 0 && three >> other & 1);
             return DOTS_CAPTURE_FORCED;
         }
         int seen = 0;
@@ -119,11 +146,10 @@ int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, ui
             *value = gain + full_value;
             return 0;
         }
-        int8_t cnt[64];
-        dots_capture_sides(g, drawn, cnt);
         dots_capture_run runs[64];
         int line, boxes, nruns, v, st;
-        switch (dots_capture_scan(g, drawn, cnt, &line, &boxes, runs, &nruns)) {
+        switch (dots_capture_scan(g, drawn, dots_capture_three(g, drawn), &line, &boxes, runs,
+                                  &nruns)) {
         case DOTS_CAPTURE_QUIET:
             st = quiet_value(ctx, drawn, &v);
             *value = gain + v;

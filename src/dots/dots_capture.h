@@ -31,11 +31,17 @@ enum {
     DOTS_CAPTURE_RUNS = 2    /* every three-sided box starts a run that may be declined */
 };
 
-/* What the capture rules leave in `drawn`, whose boxes have cnt[] sides
- * drawn: one of DOTS_CAPTURE_*. With DOTS_CAPTURE_RUNS, runs[0..*nruns-1]
- * (at most g->nboxes) hold the runs, each once. */
-int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, int *line,
+/* What the capture rules leave in `drawn`, whose boxes with three sides
+ * are the set bits of `three`: one of DOTS_CAPTURE_*. With
+ * DOTS_CAPTURE_RUNS, runs[0..*nruns-1] (at most g->nboxes) hold the runs,
+ * each once. */
+int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, int *line,
                       int *boxes, dots_capture_run *runs, int *nruns);
+
+/* The boxes of `drawn` with exactly three sides, as a set of box numbers,
+ * from four words of sides (top, bottom, left, right of every box) at
+ * once. */
+uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn);
 
 /* The box graph of board b in the caller's arrays: box_mask[x] the lines
  * of box x, across[l] the boxes on either side of line l (-1 for the

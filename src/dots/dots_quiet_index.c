@@ -22,9 +22,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
+
+#include "common/bits.h"
 
 #define MAX_STEPS 80
 #define MAX_FRAME_BITS 24
@@ -291,18 +290,6 @@ static int less_frame(dots_quiet_index *q, int f)
     return overflow;
 }
 
-static inline uint64_t pext64(uint64_t x, uint64_t mask)
-{
-#ifdef __BMI2__
-    return _pext_u64(x, mask);
-#else
-    uint64_t out = 0;
-    for (int i = 0; mask; mask &= mask - 1, i++)
-        out |= (x >> __builtin_ctzll(mask) & 1) << i;
-    return out;
-#endif
-}
-
 /* One table entry a step, each found from the position alone: the loads
  * of a rank go out together instead of one after another. */
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
@@ -313,7 +300,7 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     const uint32_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
     for (int u = 0; u < q->nsteps; u++) {
         const rank_step *p = &q->rank_steps[u];
-        const uint32_t at = q->rows[p->row + pext64(canonical, p->state)] +
+        const uint32_t at = q->rows[p->row + rdb_pext(canonical, p->state)] +
                             (uint32_t)__builtin_popcountll(canonical & p->later) * 4 +
                             (uint32_t)((canonical >> p->a & 1) << p->sa | (canonical >> p->b & p->mb));
         r += less[at];

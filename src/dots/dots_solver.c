@@ -514,7 +514,8 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
             return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
         dots_capture_run runs[MAX_RUNS];
         int line, boxes, nruns;
-        switch (dots_capture_scan(&s->graph, drawn, cnt, &line, &boxes, runs, &nruns)) {
+        switch (dots_capture_scan(&s->graph, drawn, dots_capture_three(&s->graph, drawn), &line,
+                                  &boxes, runs, &nruns)) {
         case DOTS_CAPTURE_QUIET:
             return gain + search_quiet(w, drawn, cnt, alpha - gain, beta - gain);
         case DOTS_CAPTURE_FORCED:

@@ -19,11 +19,14 @@
 #include <stdint.h>
 
 /* The boxes of a board as the solver sees them: the lines of each box and
- * the boxes on either side of each line (-1 for the edge). */
+ * the boxes on either side of each line (-1 for the edge); and, for
+ * dots_capture_three, the board's shape (dots_box_graph_fill sets it). */
 typedef struct {
     int nboxes;
     const uint64_t *box_mask;
     const int8_t (*across)[2];
+    int cols, hlines;  /* boxes in a row; horizontal lines, numbered first */
+    uint64_t vleft;    /* the vertical lines left of a box, from the first */
 } dots_box_graph;
 
 /* Whether `drawn`, whose boxes have cnt[] sides drawn, is a simple loony
