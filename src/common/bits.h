@@ -1,7 +1,8 @@
 /*
  * bits.h — gathering scattered bits of a word into its low bits (the
  * x86 instruction pext where the compiler may use it, a loop elsewhere,
- * both giving the same answer, which `make check-scalar` checks).
+ * both giving the same answer, which `make check-scalar` checks), and
+ * spreading them back (pdep).
  */
 #ifndef RDB_COMMON_BITS_H
 #define RDB_COMMON_BITS_H
@@ -20,6 +21,19 @@ static inline uint64_t rdb_pext(uint64_t x, uint64_t mask)
     uint64_t out = 0;
     for (int i = 0; mask; mask &= mask - 1, i++)
         out |= (x >> __builtin_ctzll(mask) & 1) << i;
+    return out;
+#endif
+}
+
+/* The low bits of x placed, in order, at the set bits of mask. */
+static inline uint64_t rdb_pdep(uint64_t x, uint64_t mask)
+{
+#ifdef __BMI2__
+    return _pdep_u64(x, mask);
+#else
+    uint64_t out = 0;
+    for (int i = 0; mask; mask &= mask - 1, i++)
+        out |= (x >> i & 1) << __builtin_ctzll(mask);
     return out;
 #endif
 }

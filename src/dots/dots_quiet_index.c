@@ -36,16 +36,6 @@ typedef struct {
     uint8_t free[4]; /* inside lines drawn by each choice */
 } step;
 
-/* What a rank reads of a step, straight from the position's lines, so
- * that no step waits for the one before: the state is the lines of
- * `state` (pext order; `row` maps it to the step's rows of the table),
- * the inside lines still to place are those of `later`, and the choice is
- * bit a (shifted by sa) and, for a pair, bit b. */
-typedef struct {
-    uint64_t state, later;
-    uint32_t row;
-    uint8_t a, b, sa, mb;
-} rank_step;
 
 struct dots_quiet_index {
     dots_board b;
@@ -68,9 +58,15 @@ struct dots_quiet_index {
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
     uint32_t *less;         /* per frame, like counts, four to an entry: the
                                completions of the choices below each choice */
-    rank_step rank_steps[MAX_STEPS];
-    uint32_t *rows;         /* per step, by its state lines in pext order: where its
-                               row of a frame's less table starts */
+    /* What a rank reads of step u, straight from the position's lines, so
+     * that no step waits for the one before: the lines that hold the state
+     * before the step and the lines it decides, gathered (pext) into an
+     * index of rows[rank_row[u]...], which gives where their entry of a
+     * frame's less table is for no inside line left to place; and the
+     * inside lines of steps u.. (how many are drawn picks the entry). */
+    uint64_t rank_lines[MAX_STEPS], rank_later[MAX_STEPS];
+    uint32_t rank_row[MAX_STEPS];
+    uint32_t *rows;
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -102,18 +98,28 @@ static uint64_t frame_unpack_slow(const dots_quiet_index *q, uint32_t x)
     return lines;
 }
 
+/* A frame state is the frame's lines in increasing order: one pext (and
+ * pdep back) where the machine has them, byte tables elsewhere. */
 static inline uint32_t frame_pack(const dots_quiet_index *q, uint64_t lines)
 {
+#ifdef __BMI2__
+    return (uint32_t)rdb_pext(lines, q->frame);
+#else
     uint32_t x = 0;
     for (int b = 0; b < 8; b++)
         x |= q->pack_byte[b][lines >> 8 * b & 255];
     return x;
+#endif
 }
 
 static inline uint64_t frame_unpack(const dots_quiet_index *q, uint32_t x)
 {
+#ifdef __BMI2__
+    return rdb_pdep(x, q->frame);
+#else
     return q->unpack_byte[0][x & 255] | q->unpack_byte[1][x >> 8 & 255] |
            q->unpack_byte[2][x >> 16 & 255];
+#endif
 }
 
 /* Each class of interchangeable lines with its drawn lines made its
@@ -298,13 +304,9 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     const int level = __builtin_popcountll(canonical & q->open);
     uint64_t r = q->first[level][f];
     const uint32_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
-    for (int u = 0; u < q->nsteps; u++) {
-        const rank_step *p = &q->rank_steps[u];
-        const uint32_t at = q->rows[p->row + rdb_pext(canonical, p->state)] +
-                            (uint32_t)__builtin_popcountll(canonical & p->later) * 4 +
-                            (uint32_t)((canonical >> p->a & 1) << p->sa | (canonical >> p->b & p->mb));
-        r += less[at];
-    }
+    for (int u = 0; u < q->nsteps; u++)
+        r += less[q->rows[q->rank_row[u] + rdb_pext(canonical, q->rank_lines[u])] +
+                  (uint32_t)__builtin_popcountll(canonical & q->rank_later[u]) * 4];
     return r;
 }
 
@@ -410,16 +412,15 @@ static void make_steps(dots_quiet_index *q)
     q->nstates = 1 << (q->W + 1);
 }
 
-/* What a rank reads of each step (rank_step): the lines that hold each
- * bit of the state before the step, found by playing the steps through,
- * and where each state's row of the table starts, by those lines' values
- * in pext order. Bits not yet set by any step are 0 in every state met. */
+/* What a rank reads of each step: the lines that hold each bit of the
+ * state before the step, found by playing the steps through, and, for
+ * every value of them and of the step's own lines, where the entry is.
+ * Bits not yet set by any step are 0 in every state met. */
 static int make_rank_steps(dots_quiet_index *q)
 {
-    int holder[MAX_STEPS + 1], nrows = 0;
-    for (int u = 0; u < q->nsteps; u++)
-        nrows += q->nstates;
-    q->rows = malloc((size_t)nrows * sizeof *q->rows);
+    int holder[MAX_STEPS + 1];
+    size_t nrows = (size_t)q->nsteps * (size_t)q->nstates * 4;
+    q->rows = malloc(nrows * sizeof *q->rows);
     if (!q->rows)
         return -1;
     for (int bit = 0; bit <= q->W; bit++)
@@ -427,31 +428,33 @@ static int make_rank_steps(dots_quiet_index *q)
     uint32_t at = 0;
     for (int u = 0; u < q->nsteps; u++) {
         const step *st = &q->steps[u];
-        rank_step *p = &q->rank_steps[u];
-        p->state = 0;
+        uint64_t state = 0, later = 0;
         for (int bit = 0; bit <= q->W; bit++)
             if (holder[bit] >= 0)
-                p->state |= 1ULL << holder[bit];
-        p->later = 0;
+                state |= 1ULL << holder[bit];
         for (int v = u; v < q->nsteps; v++)
             for (int i = 0; i < 1 + q->steps[v].pair; i++)
-                p->later |= 1ULL << q->steps[v].line[i] & q->inside;
-        p->a = (uint8_t)st->line[0];
-        p->sa = (uint8_t)st->pair;
-        p->b = (uint8_t)(st->pair ? st->line[1] : st->line[0]);
-        p->mb = (uint8_t)st->pair;
-        p->row = at;
-        const int n = __builtin_popcountll(p->state);
+                later |= 1ULL << q->steps[v].line[i] & q->inside;
+        /* A pair's choice is 2 x right (line[0]) + below (line[1]). */
+        uint64_t own = 1ULL << st->line[0] | (st->pair ? 1ULL << st->line[1] : 0);
+        q->rank_lines[u] = state | own;
+        q->rank_later[u] = later;
+        q->rank_row[u] = at;
+        const int n = __builtin_popcountll(q->rank_lines[u]);
         for (uint32_t x = 0; x < 1u << n; x++) {
-            int s = 0, j = 0;
-            for (uint64_t m = p->state; m; m &= m - 1, j++) {
-                const int line = __builtin_ctzll(m);
+            int s = 0, ch = 0, j = 0;
+            for (uint64_t m = q->rank_lines[u]; m; m &= m - 1, j++) {
+                const int line = __builtin_ctzll(m), set = (int)(x >> j & 1);
                 for (int bit = 0; bit <= q->W; bit++)
-                    if (holder[bit] == line)
-                        s |= (int)(x >> j & 1) << bit;
+                    if (state >> line & 1 && holder[bit] == line)
+                        s |= set << bit;
+                if (line == st->line[0])
+                    ch |= set << st->pair;
+                else if (st->pair && line == st->line[1])
+                    ch |= set;
             }
             q->rows[at + x] =
-                (uint32_t)((q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1)) * 4);
+                (uint32_t)((q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1)) * 4 + (size_t)ch);
         }
         at += 1u << n;
         if (st->pair) {
