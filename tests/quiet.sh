@@ -5,7 +5,8 @@
 # 2x2, 2x3 and Swedish 3x3 and on random positions of 3x3, Icelandic 3x3,
 # 3x4 and 2x5 with a penalty; the refusals (--loony, --chains,
 # --keep-lines, a folder of another build, too little --memory); --plan;
-# a killed build resumed to the same checksums; SIGINT honoured within a
+# export (the full database's output); a killed build resumed to the same
+# checksums; SIGINT honoured within a
 # level; a damaged level found by
 # query and verify and redone by the same build command; verify --full;
 # hostile files (a bad PARAMS, a level's file in another's place, a
@@ -96,7 +97,17 @@ expect 2 "other parameters" -- "$RETRODB" build dots 3x3 --store quiet --dir "$T
 expect 2 "other parameters" -- "$RETRODB" build dots 3x3 --dir "$T/33"
 expect 2 "raise --memory" -- "$RETRODB" build dots 3x4 --store quiet --memory 5 --dir "$T/r4"
 [ ! -e "$T/r1" ] && [ ! -e "$T/r2" ] && [ ! -e "$T/r4" ] && ok || bad "a refused build left a folder"
-expect 2 "export does not write" -- "$RETRODB" export --dir "$T/33" --out "$T/x.bin"
+
+# export: every canonical position, and every position with the best moves,
+# written exactly as from the full database
+for opts in "" "--format jsonl --best --all-images"; do
+    # shellcheck disable=SC2086
+    a=$("$RETRODB" export --dir "$T/33-full" --quiet $opts | cksum)
+    # shellcheck disable=SC2086
+    b=$("$RETRODB" export --dir "$T/33" --quiet $opts | cksum)
+    [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "export $opts of the quiet 3x3 differs from the full one's"
+done
+expect 0 "valued from the 87,463 quiet ones stored" -- "$RETRODB" export --dir "$T/33" --output "$T/33.csv"
 
 # verify, and verify --full recomputing every level
 expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/34"

@@ -479,13 +479,28 @@ int rdb_cmd_export(int argc, char **argv)
         goto done;
 
     const uint64_t stored = lo <= hi ? rdb_export_stored(ex, lo, hi) : 0;
+    /* a quiet database's export walks every canonical position, valuing
+     * those it does not store: say how many it does */
+    uint64_t quiet = 0;
+    for (int l = lo; db->sparse && l <= hi; l++) {
+        rdb_slice *slices;
+        int ns = rdb_db_level_slices(db, l, &slices);
+        for (int i = 0; i < ns; i++)
+            quiet += slices[i].size;
+        free(slices);
+    }
     if (!a.quiet) {
-        char h[RDB_HUMAN_MAX];
+        char h[RDB_HUMAN_MAX], hq[RDB_HUMAN_MAX];
         fprintf(stderr, "export: %s %dx%d in '%s', levels ", db->game->name, db->params.rows,
                 db->params.cols, a.dir);
         print_levels(stderr, ex, lo, hi, 1);
-        fprintf(stderr, " (%s; %s stored positions)", db->game->level_name,
-                rdb_human_count(stored, h, sizeof h));
+        if (db->sparse)
+            fprintf(stderr, " (%s; %s positions, valued from the %s quiet ones stored)",
+                    db->game->level_name, rdb_human_count(stored, h, sizeof h),
+                    rdb_human_count(quiet, hq, sizeof hq));
+        else
+            fprintf(stderr, " (%s; %s stored positions)", db->game->level_name,
+                    rdb_human_count(stored, h, sizeof h));
         int deleted = 0;
         for (int l = lo; l <= hi; l++)
             deleted |= !rdb_export_level_kept(ex, l);
@@ -532,9 +547,9 @@ int rdb_cmd_export(int argc, char **argv)
     if (!a.quiet) {
         double s = rdb_now() - t0;
         char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
-        fprintf(stderr, "export: %s written from %s stored in %s (%.1f M positions/s)\n",
+        fprintf(stderr, "export: %s written from %s %s in %s (%.1f M positions/s)\n",
                 rdb_human_plural(counts.given, "position", h1, sizeof h1),
-                rdb_human_count(counts.stored, h2, sizeof h2),
+                rdb_human_count(counts.stored, h2, sizeof h2), db->sparse ? "canonical" : "stored",
                 rdb_human_duration(s, h3, sizeof h3), s > 0 ? (double)counts.given / s / 1e6 : 0.0);
     }
 done:

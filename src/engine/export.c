@@ -5,6 +5,10 @@
  * Access pattern: one pass over the kept slice files in level order, each
  * file read frame by frame (RDB_FRAME_ENTRIES values, checked against the
  * frame's checksum), so memory stays at one frame however large the slice.
+ * A sparse database (one that stores some positions only, such as the
+ * quiet Dots-and-Boxes database) is walked over the full layout all the
+ * same, each position valued through the probe, which takes the others
+ * from the stored ones: its export is the one the full database gives.
  * A slice's positions are numbered in mixed radix, group 0 most
  * significant (layout.h), so the walk counts through them like an
  * odometer: the inner group's states in a tight loop, the outer groups'
@@ -17,11 +21,13 @@
 
 #include "common/job.h"
 #include "engine/progress.h"
+#include "retrodb/probe.h"
 #include "store/manifest.h"
 
 struct rdb_export {
     rdb_db db;
     uint64_t deleted;  /* levels not kept (rdb_level_deleted) */
+    rdb_probe *probe;  /* a sparse database's values */
 };
 
 rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
@@ -34,13 +40,6 @@ rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
     if (st != RDB_OK) {
         free(ex);
         return st;
-    }
-    if (ex->db.sparse) {
-        rdb_db_free(&ex->db);
-        free(ex);
-        return rdb_fail(err, RDB_E_INPUT,
-                        "'%s' stores quiet positions only, which export does not write yet; "
-                        "query --batch answers any position from it", dir);
     }
     rdb_manifest man;
     st = rdb_manifest_load(&man, dir, ex->db.lay.ngroups, ex->db.lay.nbits, err);
@@ -67,6 +66,11 @@ rdb_status rdb_export_open(const char *dir, rdb_export **out, rdb_error *err)
         return st;
     }
     rdb_manifest_free(&man);
+    if (ex->db.sparse && (st = rdb_probe_open(dir, &ex->probe, err)) != RDB_OK) {
+        rdb_db_free(&ex->db);
+        free(ex);
+        return st;
+    }
     *out = ex;
     return RDB_OK;
 }
@@ -75,6 +79,7 @@ void rdb_export_close(rdb_export *ex)
 {
     if (!ex)
         return;
+    rdb_probe_close(ex->probe);
     rdb_db_free(&ex->db);
     free(ex);
 }
@@ -96,7 +101,8 @@ uint64_t rdb_export_stored(const rdb_export *ex, int min_level, int max_level)
         if (!rdb_export_level_kept(ex, level))
             continue;
         rdb_slice *slices;
-        int ns = rdb_db_level_slices(&ex->db, level, &slices);
+        int ns = ex->probe ? rdb_level_slices(&ex->db.lay, level, &slices)
+                           : rdb_db_level_slices(&ex->db, level, &slices);
         for (int i = 0; i < ns; i++)
             n += slices[i].size;
         free(slices);
@@ -107,6 +113,7 @@ uint64_t rdb_export_stored(const rdb_export *ex, int min_level, int max_level)
 /* What the walk carries from position to position. */
 typedef struct {
     const rdb_db *db;
+    rdb_probe *probe; /* a sparse database's values, else NULL */
     rdb_export_fn fn;
     void *ctx;
     int all_images;
@@ -177,14 +184,16 @@ static rdb_status give(walk *w, uint64_t x, rdb_error *err)
     return RDB_OK;
 }
 
-/* Walk one slice's file. */
+/* Walk one slice's file (a sparse database's slice of the full layout:
+ * through the probe). */
 static rdb_status walk_slice(walk *w, const rdb_slice *s, int8_t *frame, rdb_progress *prog,
                              rdb_error *err)
 {
     const rdb_db *db = w->db;
     const rdb_layout *lay = &db->lay;
     rdb_slice_file sf;
-    rdb_status st = rdb_slice_open_in(db, s, &sf, err);
+    memset(&sf, 0, sizeof sf);
+    rdb_status st = w->probe ? RDB_OK : rdb_slice_open_in(db, s, &sf, err);
     if (st == RDB_E_MISSING)
         return rdb_fail(err, RDB_E_MISSING,
                         "a file of level %d of the finished database in '%s' is missing ('%s'): "
@@ -212,15 +221,21 @@ static rdb_status walk_slice(walk *w, const rdb_slice *s, int8_t *frame, rdb_pro
             break;
         }
         size_t n;
-        st = rdb_slice_read_frame(&sf, f, frame, &n, err);
-        if (st != RDB_OK) {
+        if (w->probe)
+            n = s->size - index < RDB_FRAME_ENTRIES ? (size_t)(s->size - index) : RDB_FRAME_ENTRIES;
+        else if ((st = rdb_slice_read_frame(&sf, f, frame, &n, err)) != RDB_OK) {
             st = rdb_db_repair_hint(st, err);
             break;
         }
         for (size_t j = 0; j < n && st == RDB_OK; j++, index++) {
             const uint64_t x = outer | (uint64_t)states[inner][digit[inner]] << inner_off;
-            w->rec.stored = frame[j];
-            game->decode(db->state, frame[j], &w->rec.value, &w->rec.mark);
+            int stored = frame[j];
+            /* a sparse database keeps no loony marks: its byte is the value */
+            if (w->probe &&
+                (st = rdb_probe_value(w->probe, game->board(db->state, x), &stored, err)) != RDB_OK)
+                break;
+            w->rec.stored = stored;
+            game->decode(db->state, stored, &w->rec.value, &w->rec.mark);
             w->counts.stored++;
             st = give(w, x, err);
             /* the next index: the inner group first, carrying outwards */
@@ -238,7 +253,8 @@ static rdb_status walk_slice(walk *w, const rdb_slice *s, int8_t *frame, rdb_pro
             break;
         rdb_progress_add(prog, n, 1);
     }
-    rdb_slice_close(&sf);
+    if (!w->probe)
+        rdb_slice_close(&sf);
     return st;
 }
 
@@ -250,6 +266,7 @@ rdb_status rdb_export_run(rdb_export *ex, const rdb_export_options *opt, rdb_exp
     walk w;
     memset(&w, 0, sizeof w);
     w.db = db;
+    w.probe = ex->probe;
     w.fn = fn;
     w.ctx = ctx;
     w.all_images = opt->all_images;

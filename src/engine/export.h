@@ -36,7 +36,10 @@ const rdb_db *rdb_export_db(const rdb_export *ex);
  * with --keep-lines deleted does not. */
 int rdb_export_level_kept(const rdb_export *ex, int level);
 
-/* Stored positions of the kept levels min_level..max_level. */
+/* Positions the walk reads in the kept levels min_level..max_level: the
+ * stored ones, or, for a sparse database, every canonical position of the
+ * full layout (the walk values those not stored through the probe, so a
+ * quiet database's export is the full database's). */
 uint64_t rdb_export_stored(const rdb_export *ex, int min_level, int max_level);
 
 typedef struct {
@@ -58,7 +61,7 @@ typedef struct {
 typedef rdb_status (*rdb_export_fn)(void *ctx, const rdb_export_position *p, rdb_error *err);
 
 typedef struct {
-    uint64_t stored;   /* stored positions read */
+    uint64_t stored;   /* positions read (stored, or canonical for a sparse database) */
     uint64_t given;    /* positions given to fn */
 } rdb_export_counts;
 
