@@ -37,7 +37,7 @@ static uint64_t start_of(const dots_board *b, int variant)
 typedef struct {
     const dots_quiet_index *q;
     uint64_t expected;
-    long bad;
+    long bad, children;
 } enum_check;
 
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
@@ -46,6 +46,19 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
         !dots_quiet_is_quiet(c->q, lines))
         c->bad++;
+    /* the children by inside lines, ranked from the position's ranking,
+     * against their own ranks */
+    dots_quiet_near near;
+    dots_quiet_near_init(c->q, lines, &near);
+    for (uint64_t m = dots_quiet_inside_lines(c->q) & ~lines; m; m &= m - 1) {
+        const uint64_t child = lines | (m & -m);
+        if (dots_quiet_is_quiet(c->q, child)) {
+            c->children++;
+            if (dots_quiet_canonical(c->q, child) != child ||
+                dots_quiet_near_rank(c->q, &near, __builtin_ctzll(m)) != dots_quiet_rank(c->q, child))
+                c->bad++;
+        }
+    }
 }
 
 static void check_index(int rows, int cols, int variant)
@@ -62,17 +75,21 @@ static void check_index(int rows, int cols, int variant)
 
     /* enumeration order is index order, level by level */
     uint64_t total = 0;
+    long children = 0;
     for (int level = 0; level <= L; level++) {
-        enum_check c = {q, 0, 0};
+        enum_check c = {q, 0, 0, 0};
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             dots_quiet_each(q, level, f, check_enumerated, &c);
         }
         TU_ASSERT_EQ(c.bad, 0);
         TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
+        children += c.children;
         total += c.expected;
     }
     TU_ASSERT_EQ(total, dots_quiet_total(q));
+    if (dots_quiet_inside_lines(q))
+        ck_assert_int_gt(children, 0);
 
     /* every raw quiet position's canonical image is stored, and every
      * stored position is such an image */

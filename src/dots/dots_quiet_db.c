@@ -138,19 +138,24 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
 
 /* The best move of a stored position. A line that gives none of its
  * boxes a third side leads to a quiet child, looked up at once (an inside
- * line's child is canonical as it is); the others go through the capture
- * rules. */
+ * line's child is canonical as it is, and ranked from the position's own
+ * ranking); the others go through the capture rules. */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines)
 {
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
+    if (lines == r->all) {
+        w->out[index] = (int8_t)r->full_value;
+        return;
+    }
+    const int8_t *next_level = w->above[__builtin_popcountll(lines & r->open) + 1];
     int8_t cnt[DOTS_MAX_BOXES];
     dots_capture_sides(&r->graph, lines, cnt);
+    dots_quiet_near near;
+    dots_quiet_near_init(r->index, lines, &near);
     w->nmemo = 0;
     int best = INT_MIN;
-    if (lines == r->all)
-        best = r->full_value;
     for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = lines | 1ULL << line;
@@ -160,8 +165,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         if (child == r->all)
             v = r->full_value;
         else if (sa != 3 && sc != 3)
-            v = lookup_above(r, w->above,
-                             inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
+            v = inside >> line & 1 ? next_level[dots_quiet_near_rank(r->index, &near, line)]
+                                   : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
         else
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_memo, w, &v);
         const int b = (sa == 4) + (sc == 4);

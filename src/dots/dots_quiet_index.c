@@ -25,7 +25,7 @@
 
 #include "common/bits.h"
 
-#define MAX_STEPS 80
+#define MAX_STEPS DOTS_QUIET_MAX_STEPS
 #define MAX_FRAME_BITS 24
 
 typedef struct {
@@ -67,6 +67,11 @@ struct dots_quiet_index {
     uint64_t rank_lines[MAX_STEPS], rank_later[MAX_STEPS];
     uint32_t rank_row[MAX_STEPS];
     uint32_t *rows;
+    /* For each line, the step that decides it and the steps whose entry
+     * reads it (that one and those whose state holds it). */
+    uint8_t line_step[DOTS_MAX_LINES];
+    uint8_t nreaders[DOTS_MAX_LINES];
+    uint8_t readers[DOTS_MAX_LINES][8];
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -310,6 +315,45 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     return r;
 }
 
+static inline uint32_t entry_at(const dots_quiet_index *q, int u, uint64_t lines)
+{
+    return q->rows[q->rank_row[u] + rdb_pext(lines, q->rank_lines[u])] +
+           (uint32_t)__builtin_popcountll(lines & q->rank_later[u]) * 4;
+}
+
+void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n)
+{
+    const int f = q->frame_of[frame_pack(q, lines)];
+    const int level = __builtin_popcountll(lines & q->open);
+    n->lines = lines;
+    n->less = q->less + (size_t)f * q->counts_per_frame * 4;
+    n->first = level < dots_quiet_open_lines(q) ? q->first[level + 1][f] : 0;
+    n->before_more[0] = 0;
+    for (int u = 0; u < q->nsteps; u++) {
+        const uint32_t at = entry_at(q, u, lines);
+        n->own[u] = n->less[at];
+        /* one line more to place from step u fits its row only when some
+         * inside line of steps u.. is open; no child reads it otherwise */
+        const int more = __builtin_popcountll(lines & q->rank_later[u]) < q->rem[u];
+        n->before_more[u + 1] = n->before_more[u] + (more ? n->less[at + 4] : 0);
+    }
+    n->after[q->nsteps] = 0;
+    for (int u = q->nsteps - 1; u >= 0; u--)
+        n->after[u] = n->after[u + 1] + n->own[u];
+}
+
+uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *n, int line)
+{
+    const uint64_t child = n->lines | 1ULL << line;
+    const int t = q->line_step[line];
+    uint64_t r = n->first + n->before_more[t] + n->after[t];
+    for (int i = 0; i < q->nreaders[line]; i++) {
+        const int u = q->readers[line][i];
+        r += n->less[entry_at(q, u, child)] - n->own[u];
+    }
+    return r;
+}
+
 /* ---- enumeration ---- */
 
 typedef struct {
@@ -457,6 +501,15 @@ static int make_rank_steps(dots_quiet_index *q)
                 (uint32_t)((q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1)) * 4 + (size_t)ch);
         }
         at += 1u << n;
+        for (uint64_t m = q->rank_lines[u]; m; m &= m - 1) {
+            const int line = __builtin_ctzll(m);
+            if (q->nreaders[line] < 8)
+                q->readers[line][q->nreaders[line]++] = (uint8_t)u;
+        }
+        if (own >> st->line[0] & 1)
+            q->line_step[st->line[0]] = (uint8_t)u;
+        if (st->pair)
+            q->line_step[st->line[1]] = (uint8_t)u;
         if (st->pair) {
             holder[st->col] = st->line[1];
             holder[q->W] = st->line[0];

@@ -78,6 +78,29 @@ int dots_quiet_frames(const dots_quiet_index *q);
 /* Index within its level of a canonical quiet position. */
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 
+/* The ranks of a stored position's children by its inside lines, at a
+ * fraction of a rank each: a child differs from the position only at the
+ * steps that read its new line, so the position's own table entries, the
+ * ones before that step with one more line to place and the ones after as
+ * they are, give the rest. */
+#define DOTS_QUIET_MAX_STEPS 80
+typedef struct {
+    uint64_t lines;
+    const uint32_t *less;  /* the frame's table */
+    uint64_t first;        /* its first index at the next level */
+    uint64_t own[DOTS_QUIET_MAX_STEPS];              /* the position's entry at each step */
+    uint64_t before_more[DOTS_QUIET_MAX_STEPS + 1];  /* steps < u with one line more to place */
+    uint64_t after[DOTS_QUIET_MAX_STEPS + 1];        /* steps >= u as they are */
+} dots_quiet_near;
+
+/* Get ready for the children of the stored (canonical) position `lines`. */
+void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n);
+
+/* Index at the next level of the child of n's position by inside line
+ * `line` (one of dots_quiet_inside_lines, not drawn): dots_quiet_rank of
+ * that child. */
+uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *n, int line);
+
 /* Index of the first position of frame state f (0 <= f <= frames) at a
  * level: the positions of frames [f0, f1) are [first(f0), first(f1)). */
 uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame);
