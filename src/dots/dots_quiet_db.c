@@ -136,6 +136,30 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
     return 0;
 }
 
+/* The value of `child`, a stored position with one line more that gives
+ * box x (only) a third side, when the run from x is that box alone: the
+ * box across its last open line has fewer than two sides, so the run
+ * cannot be declined and taking it leaves a quiet position. dots_capture_
+ * value's first steps, short-cut; returns 0 when they do not apply. */
+static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int x, int two_boxes,
+                                 level_work *w, int *value)
+{
+    if (two_boxes)
+        return 0;
+    const int last = __builtin_ctzll(r->box_mask[x] & ~child);
+    const int y = r->across[last][0] == x ? r->across[last][1] : r->across[last][0];
+    if (y >= 0 && __builtin_popcountll(child & r->box_mask[y]) >= 2)
+        return 0;
+    const uint64_t taken = child | 1ULL << last;
+    int v;
+    if (taken == r->all)
+        v = r->full_value;
+    else
+        fetch_memo(w, taken, &v);
+    *value = 1 + v;
+    return 1;
+}
+
 /* The best move of a stored position. A line that gives none of its
  * boxes a third side leads to a quiet child, looked up at once (an inside
  * line's child is canonical as it is, and ranked from the position's own
@@ -167,7 +191,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         else if (sa != 3 && sc != 3)
             v = inside >> line & 1 ? next_level[dots_quiet_near_rank(r->index, &near, line)]
                                    : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
-        else
+        else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_memo, w, &v);
         const int b = (sa == 4) + (sc == 4);
         v = b > 0 ? b + v : -v;

@@ -34,6 +34,7 @@ typedef struct {
     int bit;       /* single: TOP (col) or LEFT (W) */
     int line[2];   /* pair: right, below */
     uint8_t free[4]; /* inside lines drawn by each choice */
+    uint64_t add[4]; /* and which */
 } step;
 
 
@@ -373,17 +374,14 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
         return;
     }
     const step *st = &q->steps[u];
+    const uint8_t *trans = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
+    const uint8_t allowed = q->allowed[(size_t)w->f * q->nsteps + (size_t)u];
     for (int ch = 0; ch < step_choices(st); ch++) {
-        int next, d = step_free(st, ch);
-        if (d > k || k - d > q->rem[u + 1] || !step_allowed(q, st, w->fl, ch) ||
-            !step_next(q, st, s, ch, &next) || count_at(q, w->f, u + 1, next)[k - d] == 0)
+        const int d = st->free[ch], next = trans[ch] & 0x7f;
+        if (!(allowed >> ch & 1) || trans[ch] & 0x80 || d > k || k - d > q->rem[u + 1] ||
+            count_at(q, w->f, u + 1, next)[k - d] == 0)
             continue;
-        uint64_t add = 0;
-        if (st->pair)
-            add = (uint64_t)(ch >> 1) << st->line[0] | (uint64_t)(ch & 1) << st->line[1];
-        else
-            add = (uint64_t)ch << st->line[0];
-        walk_steps(w, u + 1, next, k - d, lines | (add & q->inside));
+        walk_steps(w, u + 1, next, k - d, lines | st->add[ch]);
     }
 }
 
@@ -562,6 +560,12 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
         st->free[1] = (uint8_t)(st->pair ? b2 : a);
         st->free[2] = (uint8_t)a;
         st->free[3] = (uint8_t)(a + b2);
+        for (int ch = 0; ch < step_choices(st); ch++) {
+            const uint64_t add = st->pair ? (uint64_t)(ch >> 1) << st->line[0] |
+                                                (uint64_t)(ch & 1) << st->line[1]
+                                          : (uint64_t)ch << st->line[0];
+            st->add[ch] = add & q->inside;
+        }
     }
 
     size_t nx = (size_t)1 << q->nframe;
