@@ -194,8 +194,18 @@ expect 2 'bad --etc-min-open' -- "$RETRODB" solve dots 3x3 --etc-min-open 99
 # --first-moves --progress says each move's value as it comes (up to symmetry)
 out=$("$RETRODB" solve dots 2x3 --first-moves --progress 2>&1 >/dev/null)
 [ "$(printf '%s\n' "$out" | grep -c 'is worth -2')" = 5 ] && ok || bad "first-moves progress: $out"
-expect 2 'exactly one' -- "$RETRODB" solve dots 3x3 --position -
+# a board with a file: the size its diagram must have (the problem's
+# answer as without it), another size refused naming both
+expect 0 'is not -200' -- "$RETRODB" solve dots 1x3 --position "$T/p13" --prove -200 --ledger "$T/ledger13" --quiet
+expect 2 'the board is 3x3 but the diagram in .*p13 is 1x3' -- "$RETRODB" solve dots 3x3 --position "$T/p13"
+a=$("$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --value-only --quiet | grep -v '^search:')
+b=$("$RETRODB" solve dots 3x3 --problem data/problems/penalty-3x3.txt --value-only --quiet | grep -v '^search:')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "solve dots 3x3 --problem answers '$b', without the board '$a'"
+expect 2 'the board is 2x3 but the diagram' -- "$RETRODB" solve dots 2x3 --problem data/problems/penalty-3x3.txt
+expect 2 'give a board RxC, --position FILE or --problem FILE' -- "$RETRODB" solve dots --position - --problem data/problems/penalty-3x3.txt
+expect 2 'give a board RxC' -- "$RETRODB" solve dots --quiet
 expect 2 'goes with a board' -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --variant swedish
+expect 2 'goes with a board RxC alone' -- "$RETRODB" solve dots 3x3 --problem data/problems/penalty-3x3.txt --variant swedish
 expect 2 'unknown variant' -- "$RETRODB" solve dots 3x3 --variant dutch
 expect 2 'unknown game' -- "$RETRODB" solve chess 3x3
 

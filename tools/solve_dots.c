@@ -89,7 +89,7 @@ static const rdb_tool_option solve_dots_options[] = {
 
 const rdb_tool_command rdb_solve_dots_command = {
     "solve dots",
-    "RxC [--variant V] [options]\n--position FILE [options]\n--problem FILE [options]",
+    "RxC [--variant V] [options]\n[RxC] --position FILE [options]\n[RxC] --problem FILE [options]",
     "The value of a Dots-and-Boxes position by alpha-beta search (net future\n"
     "boxes for the player to move) and its best moves, without a database;\n"
     "with --prove, a proof split into sub-proofs recorded in a ledger.",
@@ -221,9 +221,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return bad("unexpected argument '%s'", argv[args.next + 1]);
     if (rdb_tool_args_left(&args) == 1)
         a->board = argv[args.next];
-    int sources = !!a->board + !!a->position + !!a->problem;
-    if (sources != 1)
-        return bad("give exactly one of a board RxC, --position FILE and --problem FILE");
+    /* A board with a file names its size, which the diagram must have
+     * (read_input checks it): `solve dots 4x5 --position pos.txt`. */
+    int files = !!a->position + !!a->problem;
+    if (files > 1 || (files == 0 && !a->board))
+        return bad("give a board RxC, --position FILE or --problem FILE (a board with a file "
+                   "is the size the file's diagram must have)");
     if (a->first_moves && a->value_only)
         return bad("--first-moves and --value-only exclude each other");
     if (a->has_prove && (a->first_moves || a->value_only))
@@ -234,8 +237,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return bad("--part and --split-depth go with --prove");
     if (a->tt_save_minutes && !a->tt_file)
         return bad("--tt-save-minutes goes with --tt-file");
-    if (a->variant && !a->board)
-        return bad("--variant '%s' goes with a board RxC", a->variant);
+    if (a->variant && (!a->board || files))
+        return bad("--variant '%s' goes with a board RxC alone (a file's diagram shows the lines "
+                   "drawn)", a->variant);
     return 0;
 }
 
@@ -245,10 +249,10 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
 {
     memset(pr, 0, sizeof *pr);
     pr->to_move = 'A';
-    if (a->board) {
-        int rows, cols;
-        if (rdb_parse_board(a->board, RDB_TOOL_MAX_SIDE, &rows, &cols))
-            return rdb_fail(err, RDB_E_INPUT, "bad board '%s' (want RxC, e.g. 3x5)", a->board);
+    int rows = 0, cols = 0;
+    if (a->board && rdb_parse_board(a->board, RDB_TOOL_MAX_SIDE, &rows, &cols))
+        return rdb_fail(err, RDB_E_INPUT, "bad board '%s' (want RxC, e.g. 3x5)", a->board);
+    if (a->board && !a->position && !a->problem) {
         dots_board b;
         rdb_status st = dots_board_init(&b, rows, cols, err);
         if (st != RDB_OK)
@@ -275,6 +279,9 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
     st = a->problem ? rdb_problem_parse(text, name, pr, err)
                     : rdb_problem_parse_position(text, name, pr, err);
     free(text);
+    if (st == RDB_OK && a->board && (pr->diagram.rows != rows || pr->diagram.cols != cols))
+        st = rdb_fail(err, RDB_E_INPUT, "the board is %dx%d but the diagram in %s is %dx%d", rows,
+                      cols, name, pr->diagram.rows, pr->diagram.cols);
     return st;
 }
 
