@@ -46,8 +46,8 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
         !dots_quiet_is_quiet(c->q, lines))
         c->bad++;
-    /* the children by inside lines, ranked from the position's ranking,
-     * against their own ranks */
+    /* the children and grandchildren by inside lines, ranked from the
+     * position's ranking, against their own ranks */
     dots_quiet_near near;
     dots_quiet_near_init(c->q, lines, &near);
     for (uint64_t m = dots_quiet_inside_lines(c->q) & ~lines; m; m &= m - 1) {
@@ -56,6 +56,16 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
             c->children++;
             if (dots_quiet_canonical(c->q, child) != child ||
                 dots_quiet_near_rank(c->q, &near, __builtin_ctzll(m)) != dots_quiet_rank(c->q, child))
+                c->bad++;
+        }
+        /* and with a second inside line (any: near or far) */
+        for (uint64_t m2 = m & (m - 1); m2; m2 &= m2 - 1) {
+            const uint64_t grandchild = child | (m2 & -m2);
+            if (!dots_quiet_is_quiet(c->q, grandchild))
+                continue;
+            c->children++;
+            if (dots_quiet_near_rank2(c->q, &near, __builtin_ctzll(m2), __builtin_ctzll(m)) !=
+                dots_quiet_rank(c->q, grandchild))
                 c->bad++;
         }
     }

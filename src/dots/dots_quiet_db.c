@@ -112,6 +112,7 @@ typedef struct {
     int nmemo;
     uint64_t memo_lines[MEMO_SIZE];
     int8_t memo_value[MEMO_SIZE];
+    const dots_quiet_near *near; /* the stored position's ranking */
 } level_work;
 
 static inline int lookup_above(const dots_quiet_rules *r, const int8_t *const *above,
@@ -128,7 +129,14 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
             *value = w->memo_value[i];
             return 0;
         }
-    *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
+    /* a box taken after an inside line, inside too: ranked from the
+     * position's ranking, as its children are */
+    const uint64_t added = lines & ~w->near->lines;
+    if (!(added & ~dots_quiet_inside_lines(w->r->index)) && __builtin_popcountll(added) == 2)
+        *value = w->above[__builtin_popcountll(lines & w->r->open)][dots_quiet_near_rank2(
+            w->r->index, w->near, __builtin_ctzll(added), 63 - __builtin_clzll(added))];
+    else
+        *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
     if (w->nmemo < MEMO_SIZE) {
         w->memo_lines[w->nmemo] = lines;
         w->memo_value[w->nmemo++] = (int8_t)*value;
@@ -178,6 +186,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     dots_capture_sides(&r->graph, lines, cnt);
     dots_quiet_near near;
     dots_quiet_near_init(r->index, lines, &near);
+    w->near = &near;
     w->nmemo = 0;
     int best = INT_MIN;
     for (uint64_t m = r->all & ~lines; m; m &= m - 1) {

@@ -325,18 +325,20 @@ static inline uint32_t entry_at(const dots_quiet_index *q, int u, uint64_t lines
 void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n)
 {
     const int f = q->frame_of[frame_pack(q, lines)];
-    const int level = __builtin_popcountll(lines & q->open);
+    const int level = __builtin_popcountll(lines & q->open), top = dots_quiet_open_lines(q);
     n->lines = lines;
     n->less = q->less + (size_t)f * q->counts_per_frame * 4;
-    n->first = level < dots_quiet_open_lines(q) ? q->first[level + 1][f] : 0;
-    n->before_more[0] = 0;
+    n->first[0] = level + 1 <= top ? q->first[level + 1][f] : 0;
+    n->first[1] = level + 2 <= top ? q->first[level + 2][f] : 0;
+    n->before_more[0][0] = n->before_more[1][0] = 0;
     for (int u = 0; u < q->nsteps; u++) {
         const uint32_t at = entry_at(q, u, lines);
         n->own[u] = n->less[at];
-        /* one line more to place from step u fits its row only when some
-         * inside line of steps u.. is open; no child reads it otherwise */
-        const int more = __builtin_popcountll(lines & q->rank_later[u]) < q->rem[u];
-        n->before_more[u + 1] = n->before_more[u] + (more ? n->less[at + 4] : 0);
+        /* j lines more to place from step u fit its row only when j inside
+         * lines of steps u.. are open; no child reads it otherwise */
+        const int open = q->rem[u] - __builtin_popcountll(lines & q->rank_later[u]);
+        n->before_more[0][u + 1] = n->before_more[0][u] + (open >= 1 ? n->less[at + 4] : 0);
+        n->before_more[1][u + 1] = n->before_more[1][u] + (open >= 2 ? n->less[at + 8] : 0);
     }
     n->after[q->nsteps] = 0;
     for (int u = q->nsteps - 1; u >= 0; u--)
@@ -347,9 +349,38 @@ uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *
 {
     const uint64_t child = n->lines | 1ULL << line;
     const int t = q->line_step[line];
-    uint64_t r = n->first + n->before_more[t] + n->after[t];
+    uint64_t r = n->first[0] + n->before_more[0][t] + n->after[t];
     for (int i = 0; i < q->nreaders[line]; i++) {
         const int u = q->readers[line][i];
+        r += n->less[entry_at(q, u, child)] - n->own[u];
+    }
+    return r;
+}
+
+/* Steps before the first line's: two lines more to place; from it to the
+ * second's: read afresh; after: as they are, but for those whose state
+ * holds either line. */
+uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near *n, int line1,
+                               int line2)
+{
+    const uint64_t child = n->lines | 1ULL << line1 | 1ULL << line2;
+    int t1 = q->line_step[line1], t2 = q->line_step[line2];
+    if (t1 > t2) {
+        const int t = t1;
+        t1 = t2;
+        t2 = t;
+    }
+    uint64_t r = n->first[1] + n->before_more[1][t1] + n->after[t2 + 1];
+    for (int u = t1; u <= t2; u++)
+        r += n->less[entry_at(q, u, child)];
+    uint64_t later = 0; /* steps after t2 that read a line: a set, each once */
+    for (int i = 0; i < q->nreaders[line1]; i++)
+        later |= 1ULL << q->readers[line1][i];
+    for (int i = 0; i < q->nreaders[line2]; i++)
+        later |= 1ULL << q->readers[line2][i];
+    later &= t2 + 1 >= 64 ? 0 : ~0ULL << (t2 + 1);
+    for (; later; later &= later - 1) {
+        const int u = __builtin_ctzll(later);
         r += n->less[entry_at(q, u, child)] - n->own[u];
     }
     return r;

@@ -87,9 +87,10 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 typedef struct {
     uint64_t lines;
     const uint32_t *less;  /* the frame's table */
-    uint64_t first;        /* its first index at the next level */
+    uint64_t first[2];     /* its first index one and two levels up */
     uint64_t own[DOTS_QUIET_MAX_STEPS];              /* the position's entry at each step */
-    uint64_t before_more[DOTS_QUIET_MAX_STEPS + 1];  /* steps < u with one line more to place */
+    uint64_t before_more[2][DOTS_QUIET_MAX_STEPS + 1]; /* steps < u with one (two) lines
+                                                          more to place */
     uint64_t after[DOTS_QUIET_MAX_STEPS + 1];        /* steps >= u as they are */
 } dots_quiet_near;
 
@@ -100,6 +101,12 @@ void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_
  * `line` (one of dots_quiet_inside_lines, not drawn): dots_quiet_rank of
  * that child. */
 uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *n, int line);
+
+/* The same for two inside lines at once (a box taken after a move): the
+ * index two levels up of the position with both drawn, which must be
+ * quiet. Cheapest when the lines' steps are close. */
+uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near *n, int line1,
+                               int line2);
 
 /* Index of the first position of frame state f (0 <= f <= frames) at a
  * level: the positions of frames [f0, f1) are [first(f0), first(f1)). */
