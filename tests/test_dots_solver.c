@@ -18,6 +18,8 @@
 /* The table skips positions with fewer than min_open open lines: every
  * position test stores all (0), the others use the command's default. */
 static int min_open = 6;
+/* The table's size at the start (0: the solver's own, 16 MB). */
+static uint64_t tt_start = 0;
 
 static dots_solver *new_solver(int rows, int cols, int full_value, dots_rules_mode rules,
                                int threads, uint64_t tt_bytes)
@@ -26,7 +28,7 @@ static dots_solver *new_solver(int rows, int cols, int full_value, dots_rules_mo
     dots_board b;
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
     dots_solver_options opt = {.tt_bytes = tt_bytes, .threads = threads, .rules = rules,
-                               .tt_min_open = min_open};
+                               .tt_min_open = min_open, .tt_start_bytes = tt_start};
     dots_solver *s;
     rdb_status st = dots_solver_new(&b, full_value, &opt, &s, &err);
     ck_assert_msg(st == RDB_OK, "%s", err.msg);
@@ -97,6 +99,12 @@ static void check_random_3x3(int full_value, dots_rules_mode rules, int threads,
     }
     if (max_open >= 24)
         TU_ASSERT_EQ(solve(s, 0), naive_value(&nv, 0));
+    if (tt_start) { /* the table grew as it filled, up to its ceiling */
+        dots_solver_stats st;
+        dots_solver_stats_get(s, &st);
+        ck_assert_uint_gt(st.tt_bytes, tt_start);
+        ck_assert_uint_le(st.tt_bytes, tt_bytes);
+    }
     dots_solver_free(s);
     naive_free(&nv);
 }
@@ -120,6 +128,19 @@ START_TEST(test_threads_and_tiny_table)
     /* two searchers sharing the root's moves, captures among them */
     check_random_3x3(0, DOTS_RULES_NONE, 2, 64 << 20, 100, 24, 24);
     check_random_3x3(2, DOTS_RULES_CAPTURES, 3, 64 << 20, 300, 25, 24);
+}
+END_TEST
+
+/* A table that starts at one bucket and grows (the searchers stop, the
+ * entries move to a table four times the size, the test starts again)
+ * gives the same values, with one searcher or several. */
+START_TEST(test_table_growth)
+{
+    tt_start = 64;
+    check_random_3x3(0, DOTS_RULES_FULL, 1, 64 << 20, 500, 31, 24);
+    check_random_3x3(-1, DOTS_RULES_FULL, 2, 64 << 20, 500, 32, 24);
+    check_random_3x3(0, DOTS_RULES_NONE, 3, 64 << 20, 100, 33, 24);
+    tt_start = 0;
 }
 END_TEST
 
@@ -390,6 +411,7 @@ Suite *dots_solver_suite(void)
     tcase_add_test(tc, test_all_1x4_2x3);
     tcase_add_test(tc, test_random_3x3);
     tcase_add_test(tc, test_threads_and_tiny_table);
+    tcase_add_test(tc, test_table_growth);
     tcase_add_loop_test(tc, test_move_values, 0, 2);
     tcase_add_test(tc, test_database_3x4);
     tcase_add_test(tc, test_database_4x4_3x5);

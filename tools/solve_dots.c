@@ -62,7 +62,7 @@ static const rdb_tool_option solve_dots_options[] = {
     {OPT_PROBLEM, "problem", 0, "FILE", "solve a problem file: scores, penalty, player to move"},
     {OPT_FIRST_MOVES, "first-moves", 0, NULL, "the value of every move (default: the best moves only)"},
     {OPT_VALUE_ONLY, "value-only", 0, NULL, "the value alone, without looking for the best moves"},
-    {OPT_TT_MB, "tt-mb", 0, "N", "transposition table size in megabytes (default 1024)"},
+    {OPT_TT_MB, "tt-mb", 0, "N", "the most the transposition table grows to, in megabytes (default 1024;\nit starts at 16 and grows as it fills)"},
     {OPT_THREADS, "threads", 't', "N", "searchers sharing the table (default 1)"},
     {OPT_TT_MIN_OPEN, "tt-min-open", 0, "N",
      "store only positions with at least N open lines (default 6)"},
@@ -328,11 +328,12 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
         printf("]");
     }
     printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,\"etc_cuts\":%llu,"
-           "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f}\n",
+           "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f,\"tt_mb\":%.1f}\n",
            rules_name(opt->rules), opt->threads, (unsigned long long)st->nodes,
            (unsigned long long)st->endgames, (unsigned long long)st->etc_cuts,
            (unsigned long long)st->tt_hits,
-           (unsigned long long)st->tests, (unsigned long long)st->tt_entries, st->seconds);
+           (unsigned long long)st->tests, (unsigned long long)st->tt_entries, st->seconds,
+           (double)st->tt_bytes / 1048576.0);
 }
 
 static void print_text(const dots_board *b, const rdb_problem *pr, int scores, int value,
@@ -355,11 +356,11 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
         printf("\n");
     }
     printf("search: %.2f s, %llu nodes (%.0f per second), %llu endgames valued, "
-           "%llu zero-window tests, tt hits %llu, tt entries %llu\n",
+           "%llu zero-window tests, tt hits %llu, tt entries %llu in %.1f MB\n",
            st->seconds, (unsigned long long)st->nodes,
            st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->endgames,
            (unsigned long long)st->tests, (unsigned long long)st->tt_hits,
-           (unsigned long long)st->tt_entries);
+           (unsigned long long)st->tt_entries, (double)st->tt_bytes / 1048576.0);
 }
 
 static const char *claim_word(int r)

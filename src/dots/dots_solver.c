@@ -65,6 +65,8 @@ typedef struct {
 
 #define BUCKET 4
 #define BOUND_OFFSET 32768
+#define TT_START_BUCKETS (1ULL << 18) /* 16 MB */
+#define TT_GROWTH 4                   /* each growth quadruples the table */
 
 typedef struct dots_worker {
     struct dots_solver *s;
@@ -95,8 +97,10 @@ struct dots_solver {
     uint64_t corner_pair[4], corner_keep[4]; /* the two outer lines; the one kept */
     tt_slot *tt;
     uint64_t tt_mask;              /* buckets - 1 */
+    uint64_t tt_most;              /* the buckets the table may grow to */
     dots_worker *workers;
     volatile int test_done;        /* a searcher answered the current test */
+    volatile int grow_wanted;      /* the table is half full: stop, grow, test again */
     uint64_t tests;
     double seconds, started, next_report;
     void (*hook)(struct dots_solver *, void *);
@@ -262,14 +266,62 @@ static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lo
     slot_write(&b[victim], key, pack(lower, upper, best, open));
 }
 
+/* The table TT_GROWTH times bigger (up to tt_most), every entry moved
+ * over; called when no searcher runs. The searchers' counts of filled
+ * slots become the entries moved (all credited to the first). */
+static tt_slot *table_alloc(size_t bytes);
+
+static void tt_grow(struct dots_solver *s)
+{
+    s->grow_wanted = 0;
+    uint64_t buckets = (s->tt_mask + 1) * TT_GROWTH;
+    if (buckets > s->tt_most)
+        buckets = s->tt_most;
+    tt_slot *old = s->tt;
+    const uint64_t old_buckets = s->tt_mask + 1;
+    tt_slot *tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
+    if (!tt) { /* keep searching in the table there is */
+        s->tt_most = old_buckets;
+        return;
+    }
+    s->tt = tt;
+    s->tt_mask = buckets - 1;
+    for (int i = 0; i < s->opt.threads; i++)
+        s->workers[i].tt_new = 0;
+    for (uint64_t i = 0; i < old_buckets * BUCKET; i++) {
+        const uint64_t data = old[i].data, key = old[i].check ^ data;
+        if (data && (slot_hash(key) & (old_buckets - 1)) == i / BUCKET)
+            tt_store(s, &s->workers[0], key, data_lower(data), data_upper(data), data_best(data),
+                     data_open(data));
+    }
+    munmap(old, old_buckets * BUCKET * sizeof(tt_slot));
+}
+
 /* ---- the search ---- */
 
 static int search(dots_worker *w, uint64_t drawn, int alpha, int beta);
 
+/* Slots the searchers have filled (each counts its own; a rough sum is
+ * enough to decide when to grow). */
+static uint64_t tt_filled(const struct dots_solver *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        n += __atomic_load_n(&s->workers[i].tt_new, __ATOMIC_RELAXED);
+    return n;
+}
+
+static int tt_half_full(const struct dots_solver *s)
+{
+    return s->tt_mask + 1 < s->tt_most && tt_filled(s) * 4 > (s->tt_mask + 1) * BUCKET;
+}
+
 static int stop_now(dots_worker *w)
 {
     struct dots_solver *s = w->s;
-    if (rdb_stop_requested || s->test_done) {
+    if (w->id == 0 && !s->grow_wanted && tt_half_full(s))
+        __atomic_store_n(&s->grow_wanted, 1, __ATOMIC_RELAXED);
+    if (rdb_stop_requested || s->test_done || s->grow_wanted) {
         w->aborted = 1;
         return 1;
     }
@@ -533,12 +585,15 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
 
 /* Whether value(lines) >= bound, by every searcher at once; the first to
  * finish answers. Returns the fail-soft value of that search. */
+static void tt_grow(struct dots_solver *s);
+
 static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int *result,
                            rdb_error *err)
 {
-    s->test_done = 0;
     s->tests++;
     int answered = 0, answer = 0;
+again:
+    s->test_done = 0;
 #pragma omp parallel num_threads(s->opt.threads)
     {
         dots_worker *w = &s->workers[omp_get_thread_num()];
@@ -554,6 +609,13 @@ static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int
             }
             __atomic_store_n(&s->test_done, 1, __ATOMIC_RELAXED);
         }
+    }
+    /* Stopped to grow the table: the entries move over, so the test
+     * starts again where it was, nearly. */
+    if (s->grow_wanted && !rdb_stop_requested) {
+        tt_grow(s);
+        if (!answered)
+            goto again;
     }
     if (!answered)
         return rdb_fail(err, RDB_E_STOPPED, "the search was stopped");
@@ -821,6 +883,8 @@ rdb_status dots_solver_table_check(const dots_solver *s, const dots_tt_entry *e,
 rdb_status dots_solver_table_import(dots_solver *s, const dots_tt_entry *e, rdb_error *err)
 {
     rdb_status st = dots_solver_table_check(s, e, err);
+    if (st == RDB_OK && tt_half_full(s))
+        tt_grow(s);
     if (st == RDB_OK)
         tt_store(s, &s->workers[0], e->key, e->lower, e->upper, e->best, e->open);
     return st;
@@ -837,6 +901,7 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
     }
     for (int i = 0; i < s->opt.threads; i++)
         out->tt_entries += s->workers[i].tt_new;
+    out->tt_bytes = (s->tt_mask + 1) * BUCKET * sizeof(tt_slot);
     out->tests = s->tests;
     out->seconds = s->seconds;
 }
@@ -952,6 +1017,18 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
                                                               : b->nlines - shift);
     while (buckets * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_bytes && buckets < most)
         buckets *= 2;
+    /* --tt-mb is a ceiling: the table starts at 16 MB and grows (tt_grow)
+     * as the search fills it, so that a small search does not pay the
+     * kernel for clearing pages it scatters a few entries over. */
+    s->tt_most = buckets;
+    uint64_t start = TT_START_BUCKETS;
+    if (opt->tt_start_bytes) {
+        start = 1;
+        while (start * 2 * BUCKET * sizeof(tt_slot) <= opt->tt_start_bytes)
+            start *= 2;
+    }
+    if (buckets > start)
+        buckets = start;
     s->tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
     s->tt_mask = buckets - 1;
     if (!s->byte_image || !s->workers || !s->tt) {

@@ -37,7 +37,9 @@ typedef enum {
 #define DOTS_ETC_MIN_OPEN 15
 
 typedef struct {
-    uint64_t tt_bytes;           /* transposition table size (at least one 64-byte bucket) */
+    uint64_t tt_bytes;           /* transposition table size (at least one 64-byte bucket):
+                                    the most it grows to */
+    uint64_t tt_start_bytes;     /* its size at the start (0: 16 MB; to test growth) */
     int threads;                 /* searchers sharing the table (>= 1) */
     int tt_min_open;             /* positions with fewer open lines skip the table: their
                                     subtrees are cheaper to search again than a cache miss
@@ -57,6 +59,8 @@ typedef struct {
     uint64_t etc_cuts;           /* nodes ended by a child's table entry */
     uint64_t tt_hits;            /* probes that ended a node */
     uint64_t tt_entries;         /* filled table slots */
+    uint64_t tt_bytes;           /* the table's size now: it starts at 16 MB and grows
+                                    to tt_bytes as the search fills it */
     uint64_t tests;              /* zero-window searches */
     double seconds;
 } dots_solver_stats;
