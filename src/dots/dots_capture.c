@@ -98,20 +98,27 @@ static inline int sides(const dots_box_graph *g, uint64_t drawn, int box)
 int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, int *line,
                       int *boxes, dots_capture_run *runs, int *nruns)
 {
-    *nruns = 0;
+    /* Every three-sided box's run first, and which runs touch. */
+    struct {
+        uint64_t take, decline;
+        uint64_t area; /* the run's boxes and the box it ends against */
+        int first, len, both_ends, touches;
+    } run[64];
+    int n = 0, touching = 0;
     for (uint64_t left = three; left; left &= left - 1) {
         const int x = __builtin_ctzll(left);
         int first = __builtin_ctzll(g->box_mask[x] & ~drawn);
-        uint64_t take = 1ULL << first, decline = 0;
+        uint64_t take = 1ULL << first, decline = 0, area = 1ULL << x;
         int len = 1, both_ends = 0, prev = first, cur = other_box(g, first, x);
         while (cur >= 0 && len <= 4) {
-            const int n = sides(g, drawn, cur);
-            if (n == 3) {
+            area |= 1ULL << cur;
+            const int k = sides(g, drawn, cur);
+            if (k == 3) {
                 both_ends = 1;
                 len++;
                 break;
             }
-            if (n != 2)
+            if (k != 2)
                 break;
             len++;
             int next = __builtin_ctzll(g->box_mask[cur] & ~drawn & ~(1ULL << prev));
@@ -121,20 +128,56 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
             prev = next;
             cur = other_box(g, next, cur);
         }
-        int declinable = (len == 2 && !both_ends) || (len == 4 && both_ends);
-        if (!declinable) {
-            *line = first;
-            int other = other_box(g, first, x);
-            *boxes = 1 + (other >= 0 && three >> other & 1);
-            return DOTS_CAPTURE_FORCED;
-        }
-        int seen = 0;
-        for (int r = 0; r < *nruns; r++)
-            seen |= runs[r].take == take;
-        if (!seen)
-            runs[(*nruns)++] = (dots_capture_run){take, decline};
+        int touches = 0;
+        for (int r = 0; r < n; r++)
+            if (run[r].area != area && run[r].area & area) /* (equal: one run, both ends) */
+                touches = run[r].touches = 1;
+        touching |= touches;
+        run[n++] = (typeof(run[0])){take, decline, area, first, len, both_ends, touches};
     }
-    return *nruns ? DOTS_CAPTURE_RUNS : DOTS_CAPTURE_QUIET;
+    *nruns = 0;
+    if (n == 0)
+        return DOTS_CAPTURE_QUIET;
+    /* A run that cannot be declined: take its first box. That changes no
+     * box outside the run when the run is two boxes or more (the line
+     * lies between two of its boxes) or the first box's line joins two
+     * three-sided boxes; a run of one box changes the box it ends against,
+     * which is safe only when no other run touches it. */
+    for (int r = 0; r < n; r++) {
+        const int declinable = (run[r].len == 2 && !run[r].both_ends) ||
+                               (run[r].len == 4 && run[r].both_ends);
+        if (declinable || (run[r].len == 1 && !run[r].both_ends && run[r].touches))
+            continue;
+        *line = run[r].first;
+        const int a = g->across[*line][0], c = g->across[*line][1];
+        *boxes = (three >> a & 1) + (c >= 0 && three >> c & 1);
+        return DOTS_CAPTURE_FORCED;
+    }
+    if (touching) {
+        /* Taking a run whole, or a box of one, changes the box another run
+         * ends against: the rules for runs below (which take runs whole)
+         * do not hold. Every capture and every double-dealing line is a
+         * move to search, each once. */
+        uint64_t seen = 0;
+        for (int r = 0; r < n; r++) {
+            const int declinable = (run[r].len == 2 && !run[r].both_ends) ||
+                                   (run[r].len == 4 && run[r].both_ends);
+            const uint64_t t = 1ULL << run[r].first, d = declinable ? run[r].decline : 0;
+            if (!((t | d) & ~seen))
+                continue;
+            runs[(*nruns)++] = (dots_capture_run){t & ~seen, d & ~seen & ~t};
+            seen |= t | d;
+        }
+        return DOTS_CAPTURE_SEARCH;
+    }
+    for (int r = 0; r < n; r++) {
+        int seen = 0;
+        for (int q = 0; q < *nruns; q++)
+            seen |= runs[q].take == run[r].take;
+        if (!seen)
+            runs[(*nruns)++] = (dots_capture_run){run[r].take, run[r].decline};
+    }
+    return DOTS_CAPTURE_RUNS;
 }
 
 int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
@@ -158,6 +201,25 @@ int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, ui
             drawn |= 1ULL << line;
             gain += boxes;
             continue;
+        case DOTS_CAPTURE_SEARCH: {
+            /* each move in turn: a capture keeps the turn, a decline passes it */
+            int best = INT_MIN;
+            for (int r = 0; r < nruns; r++)
+                for (uint64_t m = runs[r].take | runs[r].decline; m; m &= m - 1) {
+                    const int l = __builtin_ctzll(m);
+                    const uint64_t child = drawn | 1ULL << l;
+                    const int b = dots_capture_boxes_complete(g, child) -
+                                  dots_capture_boxes_complete(g, drawn);
+                    st = dots_capture_value(g, all, full_value, child, quiet_value, ctx, &v);
+                    if (st)
+                        return st;
+                    v = b > 0 ? b + v : -v;
+                    if (v > best)
+                        best = v;
+                }
+            *value = gain + best;
+            return 0;
+        }
         default:
             break;
         }

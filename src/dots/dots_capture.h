@@ -28,7 +28,10 @@ typedef struct {
 enum {
     DOTS_CAPTURE_QUIET = 0,  /* no box has three sides */
     DOTS_CAPTURE_FORCED = 1, /* one capture is optimal: *line, completing *boxes */
-    DOTS_CAPTURE_RUNS = 2    /* every three-sided box starts a run that may be declined */
+    DOTS_CAPTURE_RUNS = 2,   /* every three-sided box starts a run that may be declined */
+    DOTS_CAPTURE_SEARCH = 3  /* runs touch (end against a box of another, or the same box):
+                                runs[] hold the moves to search, each a capture (take, one
+                                line) and, where the run may be declined, its decline line */
 };
 
 /* What the capture rules leave in `drawn`, whose boxes with three sides

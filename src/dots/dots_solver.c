@@ -389,6 +389,31 @@ static int search_runs(dots_worker *w, uint64_t drawn, const dots_capture_run *r
     return best;
 }
 
+/* Runs that touch (dots_capture.h, DOTS_CAPTURE_SEARCH): every capture and
+ * every double-dealing line the scan gave, searched as moves. */
+static int search_touching(dots_worker *w, uint64_t drawn, const dots_capture_run *runs,
+                           int nruns, int alpha, int beta)
+{
+    const struct dots_solver *s = w->s;
+    int best = -VALUE_INF;
+    for (int r = 0; r < nruns && !w->aborted; r++)
+        for (uint64_t m = runs[r].take | runs[r].decline; m && !w->aborted; m &= m - 1) {
+            const int l = __builtin_ctzll(m);
+            const int b = dots_boxes_completed(&s->board, drawn, l);
+            const uint64_t child = drawn | 1ULL << l;
+            const int v = b > 0 ? b + search(w, child, alpha - b, beta - b)
+                                : -search(w, child, -beta, -alpha);
+            if (v > best) {
+                best = v;
+                if (best > alpha)
+                    alpha = best;
+                if (alpha >= beta)
+                    return best;
+            }
+        }
+    return best;
+}
+
 /* The moves of a quiet node in the order they are tried; the sacrifices
  * (lines that give a box its third side) from moves[*sacrifices] on. */
 static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, int first,
@@ -575,6 +600,8 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
             gain += boxes;
             w->nodes++;
             continue;
+        case DOTS_CAPTURE_SEARCH:
+            return gain + search_touching(w, drawn, runs, nruns, alpha - gain, beta - gain);
         default:
             return gain + search_runs(w, drawn, runs, nruns, alpha - gain, beta - gain);
         }
