@@ -263,6 +263,7 @@ bench: deps
 check-long: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/test_runner
 	RDB_CRAM_STRESS=25 CK_TIMEOUT_MULTIPLIER=40 CK_RUN_SUITE=cram_solver $(BUILD)/test_runner
+	RDB_DOTS_STRESS=30 CK_TIMEOUT_MULTIPLIER=40 CK_RUN_SUITE=dots_solver $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/dots_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/quiet_long.sh

@@ -416,9 +416,12 @@ START_TEST(test_touching_runs)
     for (int l = 0; l < 40; l++)
         known[0] |= (uint64_t)(dbn[l] == '1') << l;
     known[1] = known[0] | 1ULL << dots_vline(&b, 0, 1);
+    /* make check-long tests many more (RDB_DOTS_STRESS=N: N times) */
+    const char *stress = getenv("RDB_DOTS_STRESS");
+    const int count = 160 * (stress && atoi(stress) > 0 ? atoi(stress) : 1);
     uint64_t seed = 4242;
     int tested = 0;
-    for (int i = 0; tested < 160; i++) {
+    for (int i = 0; tested < count; i++) {
         uint64_t pos;
         if (i < 2) {
             pos = known[i];
