@@ -121,6 +121,10 @@ rc=$?
 [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "pid $bpid" && ok || bad "second builder: exit $rc: $out"
 status=$("$RETRODB" status --dir "$T/busy")
 printf '%s' "$status" | grep -q "running (pid $bpid)" && ok || bad "status does not show the builder: $status"
+# a second or so of small levels is no ground for a time left (it said
+# "1:49:08 left" once): status estimates, and says so
+printf '%s' "$status" | grep -q "estimating the time left" && ok || bad "status gives a time left this early: $status"
+"$RETRODB" status --dir "$T/busy" --json | grep -q '"seconds_left":null' && ok || bad "status --json gives a time left this early"
 kill -CONT "$bpid"
 # SIGTERM stops at a safe point with 143; the resumed build is the same
 kill -TERM "$bpid"

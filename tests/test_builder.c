@@ -13,6 +13,7 @@
  * and one with 2 threads must give byte-identical files.
  */
 #include <check.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/file.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "dots/dots_rules.h"
+#include "engine/progress.h"
 #include "layout/layout.h"
 #include "store/lock.h"
 #include "test_util.h"
@@ -291,6 +293,20 @@ static void *release_later(void *arg)
     return NULL;
 }
 
+/* The time left: none while the first seconds or the first small levels
+ * are all there is to go by, then the work left at the rate so far; work
+ * weighs a position by its moves. */
+START_TEST(test_time_left)
+{
+    ck_assert(rdb_progress_estimate(900, 100, 9.9, 1000) < 0);  /* under 10 s */
+    ck_assert(rdb_progress_estimate(990, 10, 60, 1000) < 0);    /* 1% of the work */
+    ck_assert(rdb_progress_estimate(1000, 0, 60, 1000) < 0);    /* nothing timed */
+    ck_assert(fabs(rdb_progress_estimate(900, 100, 20, 1000) - 180) < 1e-9);
+    ck_assert(fabs(rdb_progress_level_weight(24, 24) - 1) < 1e-9); /* the full board */
+    ck_assert(fabs(rdb_progress_level_weight(24, 0) - 25) < 1e-9);  /* the start: 24 moves */
+}
+END_TEST
+
 START_TEST(test_lock_waits_for_readers)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 8];
@@ -324,6 +340,7 @@ Suite *builder_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_empty_1x1);
     tcase_add_test(tc, test_lock_waits_for_readers);
+    tcase_add_test(tc, test_time_left);
     tcase_add_test(tc, test_empty_1x2);
     tcase_add_test(tc, test_empty_1x3);
     tcase_add_test(tc, test_empty_1x4);

@@ -20,6 +20,7 @@
 #include "cram/cram.h"
 #include "dots/dots.h"
 #include "engine/db.h"
+#include "engine/progress.h"
 #include "engine/verify.h"
 #include "store/checksum.h"
 #include "store/lock.h"
@@ -339,6 +340,7 @@ int rdb_cmd_info(int argc, char **argv)
 /* How far a build is, over every level. */
 typedef struct {
     uint64_t total, done, timed_positions;
+    double total_work, done_work, timed_work; /* weighted by moves (progress.h) */
     double seconds;
     int levels, levels_done, lowest_done;
 } build_progress;
@@ -351,10 +353,14 @@ static void measure_progress(const rdb_db *db, const rdb_manifest *man, build_pr
     for (int level = db->lay.nbits; level >= 0; level--) {
         level_summary ls;
         summarize_level(db, man, level, &ls);
+        const double w = rdb_progress_level_weight(db->lay.nbits, level);
         bp->total += ls.positions;
         bp->done += ls.done_positions;
         bp->seconds += ls.seconds;
         bp->timed_positions += ls.timed_positions;
+        bp->total_work += (double)ls.positions * w;
+        bp->done_work += (double)ls.done_positions * w;
+        bp->timed_work += (double)ls.timed_positions * w;
         if (ls.done == ls.slices) {
             bp->levels_done++;
             bp->lowest_done = level;
@@ -392,9 +398,11 @@ int rdb_cmd_status(int argc, char **argv)
     disk_bytes = 0;
     nftw(a.dir, add_disk_use, 16, FTW_PHYS);
     const int complete = bp.levels_done == bp.levels;
-    const double left = bp.done < bp.total && bp.timed_positions > 0
-                            ? (double)(bp.total - bp.done) * bp.seconds / (double)bp.timed_positions
-                            : -1;
+    /* by work, as the build's own line: see rdb_progress_estimate */
+    const double left = bp.done < bp.total ? rdb_progress_estimate(bp.total_work - bp.done_work,
+                                                                   bp.timed_work, bp.seconds,
+                                                                   bp.total_work)
+                                           : -1;
     if (a.json) {
         printf("{");
         rc = print_json_params(&db, a.dir);
@@ -440,6 +448,9 @@ int rdb_cmd_status(int argc, char **argv)
         printf("time        %s so far; about %s left at %.1f M positions/s\n",
                rdb_human_duration(bp.seconds, h1, sizeof h1),
                rdb_human_duration(left, h2, sizeof h2), (double)bp.timed_positions / bp.seconds / 1e6);
+    else if (!complete && bp.seconds > 0)
+        printf("time        %s so far; estimating the time left\n",
+               rdb_human_duration(bp.seconds, h1, sizeof h1));
     else
         printf("time        %s of computing\n", rdb_human_duration(bp.seconds, h3, sizeof h3));
     if (pid)

@@ -211,6 +211,7 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
                               rdb_error *err)
 {
     const rdb_db *db = &b->db;
+    const double weight = rdb_progress_level_weight(db->lay.nbits, level);
     rdb_slice *slices;
     int ns = rdb_db_level_slices(db, level, &slices);
     if (ns < 0)
@@ -234,7 +235,7 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
         const rdb_slice *s = &slices[i];
         size->positions += s->size;
         if (done[i]) {
-            rdb_progress_add(&b->prog, s->size, 0);
+            rdb_progress_add_work(&b->prog, s->size, (double)s->size * weight, 0);
             continue;
         }
         if (!mine[i])
@@ -280,7 +281,7 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
         }
         work->write += rdb_now() - w0;
         work->computed += s->size;
-        rdb_progress_add(&b->prog, s->size, 1);
+        rdb_progress_add_work(&b->prog, s->size, (double)s->size * weight, 1);
     }
     /* Level n-1 reads these files: they must be durable first. */
     double w0 = rdb_now();
@@ -355,7 +356,10 @@ static rdb_status run_level(build_state *b, int level, rdb_level_end *end, rdb_e
     }
     /* the positions the other processes computed, for the bar */
     if (end->total.computed > work.computed)
-        rdb_progress_add(&b->prog, end->total.computed - work.computed, 1);
+        rdb_progress_add_work(&b->prog, end->total.computed - work.computed,
+                              (double)(end->total.computed - work.computed) *
+                                  rdb_progress_level_weight(b->db.lay.nbits, level),
+                              1);
     if (b->talk) {
         const rdb_level_work *t = &end->total;
         double seconds = rdb_now() - t0;
@@ -497,7 +501,15 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
-    rdb_progress_start(&b.prog, !b.talk, rdb_db_total_positions(&b.db));
+    double total_work = 0;
+    for (int level = 0; level <= lay->nbits; level++) {
+        rdb_slice *slices;
+        int ns = rdb_db_level_slices(&b.db, level, &slices);
+        for (int i = 0; i < ns; i++)
+            total_work += (double)slices[i].size * rdb_progress_level_weight(lay->nbits, level);
+        free(slices);
+    }
+    rdb_progress_start_work(&b.prog, !b.talk, rdb_db_total_positions(&b.db), total_work);
     int redone = 0;
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
         rdb_level_end end;

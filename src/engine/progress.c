@@ -9,13 +9,34 @@
 #include "common/human.h"
 #include "common/job.h"
 
-void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
+void rdb_progress_start_work(rdb_progress *p, int quiet, uint64_t total_positions,
+                             double total_work)
 {
     p->quiet = quiet;
     p->tty = !quiet && isatty(2);
     p->total = total_positions;
     p->done = p->computed = 0;
+    p->total_work = total_work;
+    p->done_work = p->computed_work = 0;
     p->start = p->last_draw = rdb_now();
+}
+
+void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions)
+{
+    rdb_progress_start_work(p, quiet, total_positions, (double)total_positions);
+}
+
+double rdb_progress_level_weight(int nbits, int level)
+{
+    return (double)(nbits - level) + 1.0;
+}
+
+double rdb_progress_estimate(double work_left, double timed_work, double seconds,
+                             double work_total)
+{
+    if (seconds < 10.0 || timed_work <= 0 || timed_work < 0.02 * work_total)
+        return -1;
+    return work_left * seconds / timed_work;
 }
 
 void rdb_progress_clear(rdb_progress *p)
@@ -24,12 +45,14 @@ void rdb_progress_clear(rdb_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
-/* The time left at the rate positions have been computed so far (positions
- * found done, in a resumed job, cost nothing). */
+/* The time left at the rate work has been computed so far (positions
+ * found done, in a resumed job, cost nothing), or -1 while estimating. */
 static double seconds_left(const rdb_progress *p, double now)
 {
-    double rate = p->computed / (now - p->start + 1e-9);
-    return rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    /* the work this run does: what it found done is no part of it */
+    const double todo = p->total_work - (p->done_work - p->computed_work);
+    return rdb_progress_estimate(p->total_work - p->done_work, p->computed_work, now - p->start,
+                                 todo);
 }
 
 static void draw(rdb_progress *p)
@@ -39,10 +62,16 @@ static void draw(rdb_progress *p)
         return;
     p->last_draw = t;
     double frac = p->total ? (double)p->done / (double)p->total : 1.0;
-    char left[RDB_HUMAN_MAX], done[RDB_HUMAN_MAX], total[RDB_HUMAN_MAX];
-    rdb_human_duration(seconds_left(p, t), left, sizeof left);
+    char left[RDB_HUMAN_MAX + 16], done[RDB_HUMAN_MAX], total[RDB_HUMAN_MAX];
+    const double secs = seconds_left(p, t);
+    if (secs < 0) {
+        snprintf(left, sizeof left, "estimating the time");
+    } else {
+        char h[RDB_HUMAN_MAX];
+        snprintf(left, sizeof left, "about %s", rdb_human_duration(secs, h, sizeof h));
+    }
     if (!p->tty) {
-        fprintf(stderr, "progress: %.1f%% (%s of %s positions), about %s left\n", 100 * frac,
+        fprintf(stderr, "progress: %.1f%% (%s of %s positions), %s left\n", 100 * frac,
                 rdb_human_count(p->done, done, sizeof done),
                 rdb_human_count(p->total, total, sizeof total), left);
         return;
@@ -56,13 +85,21 @@ static void draw(rdb_progress *p)
     fflush(stderr);
 }
 
-void rdb_progress_add(rdb_progress *p, uint64_t n, int computed)
+void rdb_progress_add_work(rdb_progress *p, uint64_t n, double work, int computed)
 {
     p->done += n;
-    if (computed)
+    p->done_work += work;
+    if (computed) {
         p->computed += n;
+        p->computed_work += work;
+    }
     if (!p->quiet)
         draw(p);
+}
+
+void rdb_progress_add(rdb_progress *p, uint64_t n, int computed)
+{
+    rdb_progress_add_work(p, n, (double)n, computed);
 }
 
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,

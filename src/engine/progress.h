@@ -16,15 +16,34 @@
 typedef struct {
     int quiet, tty;
     uint64_t total, done, computed;
+    double total_work, done_work, computed_work; /* positions weighted by their moves */
     double start, last_draw;
 } rdb_progress;
+
+/* The time left is estimated from work, not positions: a position costs
+ * about one unit and one more per move (its children), so a level of the
+ * board near the full one, whose positions have few moves, does not make
+ * the positions of the start look cheap. `level` counts what the start
+ * lacks (lines drawn, cells covered) out of nbits. */
+double rdb_progress_level_weight(int nbits, int level);
+
+/* Seconds left for work_left units at the rate timed_work took seconds,
+ * or -1 while that is no estimate yet: under 10 s of computing or 2% of
+ * the work (the first levels are small and their time mostly set-up). */
+double rdb_progress_estimate(double work_left, double timed_work, double seconds,
+                             double work_total);
 
 /* Seconds between two progress lines when stderr is not a terminal. */
 #define RDB_PROGRESS_LOG_SECONDS 60.0
 
 void rdb_progress_start(rdb_progress *p, int quiet, uint64_t total_positions);
-/* n positions settled, computed now (1) or found done (0). */
+/* The same with the job's total work (rdb_progress_level_weight). */
+void rdb_progress_start_work(rdb_progress *p, int quiet, uint64_t total_positions,
+                             double total_work);
+/* n positions settled, computed now (1) or found done (0); _work: worth
+ * `work` units (rdb_progress_add: one a position). */
 void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
+void rdb_progress_add_work(rdb_progress *p, uint64_t n, double work, int computed);
 /* A level is done; read/write are the seconds spent reading neighbour
  * slices and writing this level's slices, the rest is computing. */
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
