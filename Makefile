@@ -76,7 +76,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
+.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -208,8 +208,18 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
 	$(if $(SAN),@echo "check-scalar: not under the sanitizers",$(MAKE) --no-print-directory check-scalar)
+	$(if $(SAN),@echo "check-tsan: not under the other sanitizers",$(MAKE) --no-print-directory check-tsan)
 	$(if $(SAN),@echo "check-mpi: not under the sanitizers (Open MPI's own allocations)",$(MAKE) --no-print-directory check-mpi)
 	$(MAKE) --no-print-directory fuzz-replay
+
+# Eight threads probing one database at once (one handle shared, and one
+# each; Dots-and-Boxes with deleted levels, quiet, Cram) under
+# ThreadSanitizer: tests/test_probe.c, case "threads".
+check-tsan:
+	@$(MAKE) --no-print-directory BUILD=build-tsan BIN=bin-tsan OPT="-O1 -g" \
+	    SAN="-fsanitize=thread" build-tsan/test_runner
+	OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 CK_RUN_SUITE=probe CK_RUN_CASE=threads \
+	    build-tsan/test_runner
 
 # The slice kernel's portable loop against its AVX-512 one, and the quiet
 # index's bit gathers without BMI2: the program built again without either

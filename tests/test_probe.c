@@ -7,15 +7,19 @@
  * slice files (every byte flipped in turn, truncation): each lookup either
  * answers the naive solver's value or fails with RDB_E_CORRUPT, never a
  * wrong value, and the damage is noticed. Good lookups keep working next
- * to failing ones.
+ * to failing ones. And 8 threads probing at once, on one handle and on a
+ * handle each, give one thread's answers (under ThreadSanitizer too: make
+ * check-tsan).
  */
 #include <check.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/builder.h"
 #include "retrodb/probe.h"
 #include "test_util.h"
 
@@ -25,6 +29,137 @@ static void build(const char *dir, int rows, int cols, uint64_t start, const cha
     rdb_status st = tu_build(dir, rows, cols, start, 0, 0, variant, 2, &err);
     ck_assert_msg(st == RDB_OK, "build: %s", err.msg);
 }
+
+static rdb_probe *open_probe(const char *dir);
+
+/* ---- many threads at once ---- */
+
+#define THREADS 8
+#define LOOKUPS 200
+/* ThreadSanitizer does not see OpenMP's own synchronisation (libgomp is
+ * not instrumented): under it the databases are built by one thread, and
+ * only the probing threads are watched (make check-tsan). */
+#ifdef __SANITIZE_THREAD__
+#define BUILD_THREADS 1
+#else
+#define BUILD_THREADS 2
+#endif
+
+/* One thread's share: every position, each turned into a number that
+ * changes with the value and with every move's value. */
+typedef struct {
+    rdb_probe *shared; /* NULL: open a handle of its own */
+    const char *dir;
+    const uint64_t *positions;
+    int n, first;      /* starts at positions[first], wraps around */
+    int64_t *answers;
+    int failed;
+} probe_job;
+
+static int64_t answer_of(rdb_probe *p, uint64_t pos)
+{
+    rdb_move_values mv;
+    rdb_error err;
+    int value = 0;
+    if (rdb_probe_move_values(p, pos, &mv, &err) != RDB_OK || rdb_probe_value(p, pos, &value, &err) != RDB_OK)
+        return INT64_MIN;
+    int64_t h = value * 1000003 + mv.value;
+    for (int i = 0; i < mv.nmoves; i++)
+        h = h * 31 + mv.moves[i].id * 257 + mv.moves[i].value;
+    return h;
+}
+
+static void *probe_thread(void *arg)
+{
+    probe_job *j = arg;
+    rdb_probe *p = j->shared;
+    rdb_error err;
+    if (!p && rdb_probe_open(j->dir, &p, &err) != RDB_OK) {
+        j->failed = 1;
+        return NULL;
+    }
+    for (int k = 0; k < j->n; k++) {
+        const int i = (j->first + k) % j->n;
+        j->answers[i] = answer_of(p, j->positions[i]);
+    }
+    if (!j->shared)
+        rdb_probe_close(p);
+    return NULL;
+}
+
+/* THREADS threads, sharing one handle and then each with its own, give
+ * one thread's answers. */
+static void check_threads(const char *dir, const uint64_t *positions, int n)
+{
+    rdb_probe *p = open_probe(dir);
+    int64_t *want = malloc((size_t)n * sizeof *want), *got = malloc((size_t)THREADS * n * sizeof *got);
+    ck_assert(want && got);
+    for (int i = 0; i < n; i++) {
+        want[i] = answer_of(p, positions[i]);
+        ck_assert_msg(want[i] != INT64_MIN, "%s: position %#llx not answered", dir,
+                      (unsigned long long)positions[i]);
+    }
+    for (int own = 0; own < 2; own++) {
+        pthread_t t[THREADS];
+        probe_job jobs[THREADS];
+        for (int k = 0; k < THREADS; k++) {
+            jobs[k] = (probe_job){own ? NULL : p, dir, positions, n, k * n / THREADS,
+                                  got + (size_t)k * n, 0};
+            ck_assert_int_eq(pthread_create(&t[k], NULL, probe_thread, &jobs[k]), 0);
+        }
+        for (int k = 0; k < THREADS; k++) {
+            pthread_join(t[k], NULL);
+            ck_assert(!jobs[k].failed);
+            for (int i = 0; i < n; i++)
+                ck_assert_msg(got[(size_t)k * n + i] == want[i],
+                              "%s: thread %d (%s handle), position %#llx: another answer", dir, k,
+                              own ? "its own" : "a shared", (unsigned long long)positions[i]);
+        }
+    }
+    free(want);
+    free(got);
+    rdb_probe_close(p);
+}
+
+static void random_positions(uint64_t *out, int n, int bits, uint64_t start, uint64_t seed)
+{
+    for (int i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        out[i] = ((seed >> 11) & ((1ULL << bits) - 1)) | start;
+    }
+}
+
+START_TEST(test_threads)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 16];
+    tu_mkdtemp(dir);
+    uint64_t pos[LOOKUPS];
+    rdb_error err;
+    /* Dots 3x3, the levels beyond 14 lines deleted (solved on the spot) */
+    snprintf(path, sizeof path, "%s/d33", dir);
+    ck_assert_msg(tu_build_keep(path, 3, 3, 0, 0, 0, "empty", BUILD_THREADS, 14, &err) == RDB_OK, "%s", err.msg);
+    random_positions(pos, LOOKUPS, 24, 0, 1);
+    for (int i = 0; i < LOOKUPS / 4; i++) /* some of the kept levels too */
+        pos[i] &= pos[i] >> 7 & pos[i] >> 13;
+    check_threads(path, pos, LOOKUPS);
+    /* the quiet 3x3 (positions not stored valued through the capture rules) */
+    rdb_build_options opt;
+    snprintf(path, sizeof path, "%s/q33", dir);
+    tu_build_options(&opt, path, RDB_GAME_DOTS, 3, 3);
+    opt.params.store = RDB_STORE_QUIET;
+    opt.threads = BUILD_THREADS;
+    ck_assert_msg(rdb_build(&opt, &err) == RDB_OK, "%s", err.msg);
+    check_threads(path, pos, LOOKUPS);
+    /* Cram 4x4 */
+    snprintf(path, sizeof path, "%s/c44", dir);
+    tu_build_options(&opt, path, RDB_GAME_CRAM, 4, 4);
+    opt.threads = BUILD_THREADS;
+    ck_assert_msg(rdb_build(&opt, &err) == RDB_OK, "%s", err.msg);
+    random_positions(pos, LOOKUPS, 16, 0, 2);
+    check_threads(path, pos, LOOKUPS);
+    tu_rmrf(dir);
+}
+END_TEST
 
 static rdb_probe *open_probe(const char *dir)
 {
@@ -337,5 +472,10 @@ Suite *probe_suite(void)
     tcase_add_test(tc, test_flipped_slice);
     tcase_add_test(tc, test_swapped_slices);
     suite_add_tcase(s, tc);
+    /* a case of its own, for make check-tsan (CK_RUN_CASE=threads) */
+    TCase *threads = tcase_create("threads");
+    tcase_set_timeout(threads, 600);
+    tcase_add_test(threads, test_threads);
+    suite_add_tcase(s, threads);
     return s;
 }

@@ -10,13 +10,15 @@
  * open slice files (at most 16 file descriptors) and decoded frames, so
  * repeated lookups near each other cost a few table lookups.
  *
- * Threads: a handle is not safe to share between threads for lookups (they
- * fill its caches): give each thread its own handle, or hold a lock around
- * every call. Different handles, of the same database or not, may be used
- * from different threads at the same time. The functions that only read
- * what rdb_probe_open found (rdb_probe_game, rdb_probe_board,
- * rdb_probe_loony, rdb_probe_info) may be called from any thread at any
- * time while the handle is open.
+ * Threads: every function here may be called from any number of threads at
+ * once, on one handle or on several (tests/test_probe.c checks 8 threads
+ * against one, values and move lists, Dots-and-Boxes with deleted levels,
+ * quiet databases and Cram tables, also under ThreadSanitizer: `make
+ * check-tsan`). A handle answers one lookup at a time (its caches change
+ * on every lookup, so a lock guards them): for lookups in parallel, give
+ * each thread its own handle, which costs a few hundred kilobytes and
+ * file descriptors of its own. rdb_probe_close must not race with calls on
+ * the same handle.
  *
  * Positions are sets of line ids (bit l set = line l drawn). Lines are
  * numbered horizontals first: h<i>,<j> is line i*C + j (i = 0..R dot rows,

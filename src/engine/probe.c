@@ -14,6 +14,7 @@
  */
 #include "retrodb/probe.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,9 @@ struct rdb_probe {
     double done_fraction;    /* of every position, at open: for messages */
     loaded_slice *loaded;    /* every kept slice, by (level, counts), or NULL */
     size_t nloaded;
+    /* The caches above change on every lookup: a handle shared between
+     * threads answers one lookup at a time. */
+    pthread_mutex_t lock;
 };
 
 rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
@@ -88,6 +92,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         done += man.e[i].entries;
     p->done_fraction = total ? (double)done / (double)total : 1.0;
     rdb_manifest_free(&man);
+    pthread_mutex_init(&p->lock, NULL);
     *out = p;
     return RDB_OK;
 }
@@ -96,6 +101,7 @@ void rdb_probe_close(rdb_probe *p)
 {
     if (!p)
         return;
+    pthread_mutex_destroy(&p->lock);
     for (int i = 0; i < FILE_CACHE; i++)
         if (p->files[i].used)
             rdb_slice_close(&p->files[i].sf);
@@ -184,7 +190,17 @@ static const loaded_slice *find_loaded(const rdb_probe *p, const rdb_slice *s)
     return NULL;
 }
 
+static rdb_status preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err);
+
 rdb_status rdb_probe_preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
+{
+    pthread_mutex_lock(&p->lock);
+    rdb_status st = preload(p, max_bytes, err);
+    pthread_mutex_unlock(&p->lock);
+    return st;
+}
+
+static rdb_status preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
 {
     const rdb_layout *lay = &p->db.lay;
     if (p->loaded)
@@ -369,7 +385,9 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_erro
 {
     int stored, mark;
     *value = 0;
+    pthread_mutex_lock(&p->lock);
     rdb_status st = stored_byte(p, position, &stored, err);
+    pthread_mutex_unlock(&p->lock);
     if (st == RDB_OK)
         p->db.game->decode(p->db.state, stored, value, &mark);
     return st;
@@ -377,8 +395,20 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_erro
 
 _Static_assert(RDB_GAME_MAX_MOVES <= RDB_MAX_MOVES, "an answer must hold every move of any game");
 
+static rdb_status move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
+                              rdb_error *err);
+
 rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
                                  rdb_error *err)
+{
+    pthread_mutex_lock(&p->lock);
+    rdb_status st = move_values(p, position, a, err);
+    pthread_mutex_unlock(&p->lock);
+    return st;
+}
+
+static rdb_status move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
+                              rdb_error *err)
 {
     const rdb_game *game = p->db.game;
     const void *state = p->db.state;
