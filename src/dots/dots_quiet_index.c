@@ -697,6 +697,16 @@ nomem:
     return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index");
 }
 
+static void drop_tables(dots_quiet_index *q)
+{
+    free(q->counts);
+    free(q->less);
+    free(q->allowed);
+    q->counts = NULL;
+    q->less = NULL;
+    q->allowed = NULL;
+}
+
 rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
 {
     if (q->counts)
@@ -705,12 +715,7 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
     q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint32_t));
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
     if (!q->counts || !q->less || !q->allowed) {
-        free(q->counts);
-        free(q->less);
-        free(q->allowed);
-        q->counts = NULL;
-        q->less = NULL;
-        q->allowed = NULL;
+        drop_tables(q);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index's tables (%llu MB)",
                         (unsigned long long)(dots_quiet_index_bytes(q) >> 20));
     }
@@ -725,12 +730,7 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
         /* Tables of 32-bit entries take every board up to 4x5 (at most
          * C(31, 15) completions from any step); bigger ones are counted
          * (a plan) but not built. */
-        free(q->counts);
-        free(q->less);
-        free(q->allowed);
-        q->counts = NULL;
-        q->less = NULL;
-        q->allowed = NULL;
+        drop_tables(q);
         return rdb_fail(err, RDB_E_INPUT,
                         "this board has too many quiet positions to a frame state for the "
                         "quiet index's tables (boards up to 4x5 are built)");
