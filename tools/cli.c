@@ -209,10 +209,10 @@ void rdb_tool_json_string(const char *s)
 static double positions_per_second(const rdb_params *p, int threads, int open)
 {
     /* A quiet database looks each move up through its index and follows
-     * every capture run: 0.5 M a second a thread with 31 open lines (3x4,
-     * 2x6), slower as positions get more moves and longer runs (0.4 M
-     * with 30 on Icelandic 3x5, about 0.2 M with 40 on Icelandic 4x5). */
-    double quiet = 0.5e6 * (31.0 / open) * (31.0 / open);
+     * every capture run: 1.5 M a second a thread with 31 open lines (3x4),
+     * slower as positions get more moves and longer runs (1.2 M with 38 on
+     * 3x5, 0.9-1.0 M with 40 on 4x4). */
+    double quiet = 1.6e6 * (31.0 / open) * (31.0 / open);
     double per_thread = p->store ? quiet : p->game == RDB_GAME_CRAM ? 20e6
                         : (p->loony || p->chains) ? 15e6 : 40e6;
     return per_thread * (threads > 0 ? threads : cpu_count());
