@@ -63,10 +63,10 @@ static int64_t answer_of(rdb_probe *p, uint64_t pos)
     int value = 0;
     if (rdb_probe_move_values(p, pos, &mv, &err) != RDB_OK || rdb_probe_value(p, pos, &value, &err) != RDB_OK)
         return INT64_MIN;
-    int64_t h = value * 1000003 + mv.value;
+    uint64_t h = (uint64_t)(value * 1000003 + mv.value);
     for (int i = 0; i < mv.nmoves; i++)
-        h = h * 31 + mv.moves[i].id * 257 + mv.moves[i].value;
-    return h;
+        h = h * 31 + (uint64_t)(mv.moves[i].id * 257 + mv.moves[i].value);
+    return (int64_t)(h >> 1); /* never INT64_MIN, the mark of no answer */
 }
 
 static void *probe_thread(void *arg)
