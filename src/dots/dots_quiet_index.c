@@ -391,7 +391,6 @@ uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near 
 typedef struct {
     const dots_quiet_index *q;
     int f;
-    uint64_t fl;
     uint64_t index;
     dots_quiet_visit_fn visit;
     void *ctx;
@@ -423,7 +422,7 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int f, dots_quiet_vis
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)
         return;
-    walk w = {q, f, fl, q->first[level][f], visit, ctx};
+    walk w = {q, f, q->first[level][f], visit, ctx};
     walk_steps(&w, 0, 0, k, q->start | fl);
 }
 
