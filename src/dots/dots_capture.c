@@ -102,7 +102,7 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
     struct {
         uint64_t take, decline;
         uint64_t area; /* the run's boxes and the box it ends against */
-        int first, len, both_ends, touches;
+        int first, len, declinable, touches;
     } run[64];
     int n = 0, touching = 0;
     for (uint64_t left = three; left; left &= left - 1) {
@@ -133,7 +133,8 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
             if (run[r].area != area && run[r].area & area) /* (equal: one run, both ends) */
                 touches = run[r].touches = 1;
         touching |= touches;
-        run[n++] = (typeof(run[0])){take, decline, area, first, len, both_ends, touches};
+        const int declinable = (len == 2 && !both_ends) || (len == 4 && both_ends);
+        run[n++] = (typeof(run[0])){take, decline, area, first, len, declinable, touches};
     }
     *nruns = 0;
     if (n == 0)
@@ -144,9 +145,7 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
      * three-sided boxes; a run of one box changes the box it ends against,
      * which is safe only when no other run touches it. */
     for (int r = 0; r < n; r++) {
-        const int declinable = (run[r].len == 2 && !run[r].both_ends) ||
-                               (run[r].len == 4 && run[r].both_ends);
-        if (declinable || (run[r].len == 1 && !run[r].both_ends && run[r].touches))
+        if (run[r].declinable || (run[r].len == 1 && run[r].touches))
             continue;
         *line = run[r].first;
         const int a = g->across[*line][0], c = g->across[*line][1];
@@ -160,9 +159,7 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
          * move to search, each once. */
         uint64_t seen = 0;
         for (int r = 0; r < n; r++) {
-            const int declinable = (run[r].len == 2 && !run[r].both_ends) ||
-                                   (run[r].len == 4 && run[r].both_ends);
-            const uint64_t t = 1ULL << run[r].first, d = declinable ? run[r].decline : 0;
+            const uint64_t t = 1ULL << run[r].first, d = run[r].declinable ? run[r].decline : 0;
             if (!((t | d) & ~seen))
                 continue;
             runs[(*nruns)++] = (dots_capture_run){t & ~seen, d & ~seen & ~t};
