@@ -148,7 +148,9 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
  * box x (only) a third side, when the run from x is that box alone: the
  * box across its last open line has fewer than two sides, so the run
  * cannot be declined and taking it leaves a quiet position. dots_capture_
- * value's first steps, short-cut; returns 0 when they do not apply. */
+ * value's first steps, short-cut: with one three-sided box there is no
+ * other run to touch, so dots_capture_scan would take it too. Returns 0
+ * when they do not apply. */
 static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int x, int two_boxes,
                                  level_work *w, int *value)
 {
