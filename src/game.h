@@ -37,6 +37,7 @@
 #include "common/error.h"
 #include "layout/layout.h"
 #include "layout/universe.h"
+#include "store/chunk_cache.h"
 
 /* The ranges PARAMS may hold: a last-move penalty of up to 100 boxes (a
  * value's byte must hold every score) and the zstd levels the command line
@@ -185,10 +186,11 @@ typedef struct {
     rdb_status (*sparse_value)(const void *game, const void *index, uint64_t board,
                                rdb_sparse_fetch fetch, void *ctx, int *value, rdb_error *err);
     /* The bytes of a level (sparse_level_size of them) from every level
-     * above it, above[l] holding level l's, with the calling OpenMP
-     * team's threads. Fails when a value does not fit. */
+     * above it, read through `above`, with the calling OpenMP team's
+     * threads. Fails when a value does not fit, when a level above cannot
+     * be read, or (RDB_E_STOPPED) on a stop request. */
     rdb_status (*sparse_level)(const void *game, const void *index, int level,
-                               const int8_t *const *above, int8_t *values, rdb_error *err);
+                               rdb_chunk_cache *above, int8_t *values, rdb_error *err);
 } rdb_game;
 
 /* The game with this name or id, or NULL. */

@@ -14,7 +14,8 @@
  *  - 3x4 (31 lines, beyond the naive table): the stored positions of one
  *    frame state in 97 at every level (all of them at the first and last
  *    levels) and random positions of every kind against the full
- *    database, through the probe.
+ *    database, through the probe; and the levels built through a cache
+ *    that keeps nothing equal those built through one that keeps all.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -172,7 +173,7 @@ static void check_values(int rows, int cols, int variant, int full_value, int mo
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
     uint64_t start = start_of(&b, variant), open = dots_all_lines(&b) & ~start;
     dots_quiet_db *db;
-    ck_assert_int_eq(dots_quiet_db_build(&b, start, full_value, 2, &db, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_db_build(&b, start, full_value, 2, 0, &db, &err), RDB_OK);
     naive_dots nv;
     ck_assert_int_eq(naive_solve(&nv, rows, cols, start, full_value), 0);
     for (uint64_t m = 0;; m = (m - open) & open) {
@@ -252,7 +253,7 @@ START_TEST(test_3x4_against_full)
     dots_board b;
     ck_assert_int_eq(dots_board_init(&b, 3, 4, &err), RDB_OK);
     dots_quiet_db *db;
-    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, &db, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, 0, &db, &err), RDB_OK);
     const dots_quiet_index *q = dots_quiet_db_index(db);
 
     /* every stored position of every frame state of some levels, the
@@ -277,6 +278,29 @@ START_TEST(test_3x4_against_full)
 }
 END_TEST
 
+/* The levels above read through a cache of one byte, which keeps no
+ * chunk that no thread holds: the same values at every level as through
+ * a cache of the whole database. */
+START_TEST(test_small_cache)
+{
+    dots_board b;
+    rdb_error err;
+    ck_assert_int_eq(dots_board_init(&b, 3, 4, &err), RDB_OK);
+    dots_quiet_db *all, *tiny;
+    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, 0, &all, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_db_build(&b, 0, 0, 2, 1, &tiny, &err), RDB_OK);
+    const dots_quiet_index *q = dots_quiet_db_index(all);
+    for (int level = 0; level <= dots_quiet_open_lines(q); level++) {
+        const uint64_t n = dots_quiet_level_size(q, level);
+        TU_ASSERT_MSG(n == 0 || memcmp(dots_quiet_db_level(all, level),
+                                       dots_quiet_db_level(tiny, level), n) == 0,
+                      "3x4 level %d differs through a small cache", level);
+    }
+    dots_quiet_db_free(all);
+    dots_quiet_db_free(tiny);
+}
+END_TEST
+
 Suite *quiet_suite(void)
 {
     Suite *s = suite_create("quiet");
@@ -288,6 +312,7 @@ Suite *quiet_suite(void)
     tcase_add_test(tc, test_values_3x3);
     tcase_add_test(tc, test_values_variants_3x3);
     tcase_add_test(tc, test_3x4_against_full);
+    tcase_add_test(tc, test_small_cache);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -60,6 +60,7 @@ Suite *human_suite(void);
 Suite *public_api_suite(void);
 Suite *picture_suite(void);
 Suite *quiet_suite(void);
+Suite *chunk_cache_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */
 #define TU_DIR_MAX 128

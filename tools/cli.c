@@ -233,12 +233,12 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         rdb_tool_json_string(opt->dir);
         printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\","
                "\"resumes\":%s,\"groups\":%d,\"positions\":%llu,\"largest_slice\":%llu,"
-               "\"memory_mb\":%llu,\"peak_disk_bytes\":%llu,\"final_disk_bytes\":%llu,"
+               "\"memory_mb\":%llu,\"cache_mb\":%llu,\"peak_disk_bytes\":%llu,\"final_disk_bytes\":%llu,"
                "\"estimated_seconds\":%.0f}\n",
                rdb_game_name(p->game), p->rows, p->cols, p->variant,
                plan.resumes ? "true" : "false", plan.ngroups, (unsigned long long)plan.positions,
                (unsigned long long)plan.max_slice, (unsigned long long)memory_mb,
-               (unsigned long long)plan.peak_disk_bytes, (unsigned long long)plan.final_disk_bytes,
+               (unsigned long long)(plan.cache_bytes >> 20), (unsigned long long)plan.peak_disk_bytes, (unsigned long long)plan.final_disk_bytes,
                seconds);
         return 0;
     }
@@ -253,8 +253,14 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         printf("layout      %d groups, %s positions, the largest slice %s\n", plan.ngroups,
                rdb_human_count(plan.positions, a, sizeof a),
                rdb_human_count(plan.max_slice, b, sizeof b));
-    printf("memory      %llu MB for %s (--memory is %ld MB)\n", (unsigned long long)memory_mb,
-           p->store ? "every level and the index" : "the largest slice", opt->memory_mb);
+    if (p->store)
+        printf("memory      %llu MB at least: the index, the largest level and a cache of the\n"
+               "            levels above (--memory is %ld MB: a cache of %llu MB)\n",
+               (unsigned long long)memory_mb, opt->memory_mb,
+               (unsigned long long)(plan.cache_bytes >> 20));
+    else
+        printf("memory      %llu MB for the largest slice (--memory is %ld MB)\n",
+               (unsigned long long)memory_mb, opt->memory_mb);
     printf("disk        about %s at the peak, %s at the end\n",
            rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
            rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));

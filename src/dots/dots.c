@@ -279,18 +279,13 @@ static rdb_status dots_sparse_value(const void *game, const void *index, uint64_
 }
 
 static rdb_status dots_sparse_level(const void *game, const void *index, int level,
-                                    const int8_t *const *above, int8_t *values, rdb_error *err)
+                                    rdb_chunk_cache *above, int8_t *values, rdb_error *err)
 {
     (void)game;
-    switch (dots_quiet_level(index, level, above, values)) {
-    case DOTS_QUIET_OVERFLOW:
-        return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
-    case DOTS_QUIET_STOPPED:
-        return rdb_fail(err, RDB_E_STOPPED,
-                        "stopped; finished levels are kept, run the same command to resume");
-    default:
-        return RDB_OK;
-    }
+    rdb_status st = dots_quiet_level(index, level, above, values, err);
+    if (st == RDB_E_STOPPED)
+        rdb_fail(err, st, "stopped; finished levels are kept, run the same command to resume");
+    return st;
 }
 
 const rdb_game dots_game_entry = {

@@ -106,7 +106,7 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
 
 typedef struct {
     const dots_quiet_rules *r;
-    const int8_t *const *above;
+    rdb_chunk_view *above;
     int8_t *out;
     int overflow;
     int nmemo;
@@ -115,10 +115,11 @@ typedef struct {
     const dots_quiet_near *near; /* the stored position's ranking */
 } level_work;
 
-static inline int lookup_above(const dots_quiet_rules *r, const int8_t *const *above,
+static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
                                uint64_t canonical)
 {
-    return above[__builtin_popcountll(canonical & r->open)][dots_quiet_rank(r->index, canonical)];
+    return rdb_chunk_value(above, __builtin_popcountll(canonical & r->open),
+                           dots_quiet_rank(r->index, canonical));
 }
 
 static int fetch_memo(void *ctx, uint64_t lines, int *value)
@@ -133,8 +134,9 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
      * position's ranking, as its children are */
     const uint64_t added = lines & ~w->near->lines;
     if (!(added & ~dots_quiet_inside_lines(w->r->index)) && __builtin_popcountll(added) == 2)
-        *value = w->above[__builtin_popcountll(lines & w->r->open)][dots_quiet_near_rank2(
-            w->r->index, w->near, __builtin_ctzll(added), 63 - __builtin_clzll(added))];
+        *value = rdb_chunk_value(w->above, __builtin_popcountll(lines & w->r->open),
+                                 dots_quiet_near_rank2(w->r->index, w->near, __builtin_ctzll(added),
+                                                       63 - __builtin_clzll(added)));
     else
         *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
     if (w->nmemo < MEMO_SIZE) {
@@ -183,7 +185,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         w->out[index] = (int8_t)r->full_value;
         return;
     }
-    const int8_t *next_level = w->above[__builtin_popcountll(lines & r->open) + 1];
+    const int next_level = __builtin_popcountll(lines & r->open) + 1;
     int8_t cnt[DOTS_MAX_BOXES];
     dots_capture_sides(&r->graph, lines, cnt);
     dots_quiet_near near;
@@ -200,8 +202,9 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         if (child == r->all)
             v = r->full_value;
         else if (sa != 3 && sc != 3)
-            v = inside >> line & 1 ? next_level[dots_quiet_near_rank(r->index, &near, line)]
-                                   : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
+            v = inside >> line & 1
+                    ? rdb_chunk_value(w->above, next_level, dots_quiet_near_rank(r->index, &near, line))
+                    : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
         else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_memo, w, &v);
         const int b = (sa == 4) + (sc == 4);
@@ -213,25 +216,46 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     w->out[index] = (int8_t)best;
 }
 
-int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *above,
-                     int8_t *values)
+rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, rdb_chunk_cache *above,
+                            int8_t *values, rdb_error *err)
 {
     const int nframes = dots_quiet_frames(r->index);
     int overflow = 0, stopped = 0;
+    rdb_status failed = RDB_OK;
     /* A level is one slice of the engine's, minutes long on big boards: a
      * stop request is honoured between frame states, the level then left
-     * undone. */
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : overflow, stopped)
-    for (int f = 0; f < nframes; f++) {
-        if (rdb_stop_requested) {
-            stopped = 1;
-            continue;
+     * undone. So is a level above that cannot be read. */
+#pragma omp parallel reduction(| : overflow, stopped)
+    {
+        rdb_chunk_view view;
+        rdb_chunk_view_init(&view, above);
+#pragma omp for schedule(dynamic, 1)
+        for (int f = 0; f < nframes; f++) {
+            if (rdb_stop_requested)
+                stopped = 1;
+            if (stopped || view.failed)
+                continue;
+            level_work w = {.r = r, .above = &view, .out = values};
+            dots_quiet_each(r->index, level, f, compute_one, &w);
+            overflow |= w.overflow;
         }
-        level_work w = {.r = r, .above = above, .out = values};
-        dots_quiet_each(r->index, level, f, compute_one, &w);
-        overflow |= w.overflow;
+        if (view.failed) {
+#pragma omp critical(dots_quiet_level_failure)
+            if (failed == RDB_OK) {
+                failed = view.status;
+                if (err)
+                    *err = view.err;
+            }
+        }
+        rdb_chunk_view_release(&view);
     }
-    return stopped ? DOTS_QUIET_STOPPED : overflow ? DOTS_QUIET_OVERFLOW : 0;
+    if (failed != RDB_OK)
+        return failed;
+    if (stopped)
+        return rdb_fail(err, RDB_E_STOPPED, "stopped at level %d", level);
+    if (overflow)
+        return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
+    return RDB_OK;
 }
 
 /* ---- a whole database in memory ---- */
@@ -241,8 +265,20 @@ struct dots_quiet_db {
     int8_t *values[DOTS_MAX_LINES + 1]; /* [level] */
 };
 
+/* The cache's chunks, copied from the levels built. */
+static rdb_status load_from_memory(void *ctx, int level, uint32_t chunk, int8_t *out,
+                                   rdb_error *err)
+{
+    (void)err;
+    const dots_quiet_db *db = ctx;
+    const uint64_t lo = (uint64_t)chunk << RDB_CHUNK_SHIFT;
+    const uint64_t n = dots_quiet_level_size(db->r->index, level) - lo;
+    memcpy(out, db->values[level] + lo, n < RDB_CHUNK_ENTRIES ? n : RDB_CHUNK_ENTRIES);
+    return RDB_OK;
+}
+
 rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int threads,
-                               dots_quiet_db **out, rdb_error *err)
+                               uint64_t cache_bytes, dots_quiet_db **out, rdb_error *err)
 {
     dots_quiet_db *db = calloc(1, sizeof *db);
     if (!db)
@@ -262,16 +298,20 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
     (void)threads;
 #endif
     const dots_quiet_index *q = db->r->index;
-    for (int level = dots_quiet_open_lines(q); level >= 0 && st == RDB_OK; level--) {
-        uint64_t n = dots_quiet_level_size(q, level);
-        if (!(db->values[level] = malloc(n ? n : 1)))
+    const int top = dots_quiet_open_lines(q);
+    uint64_t sizes[DOTS_MAX_LINES + 1], total = 0;
+    for (int level = 0; level <= top; level++)
+        total += sizes[level] = dots_quiet_level_size(q, level);
+    rdb_chunk_cache *cache = NULL;
+    st = rdb_chunk_cache_new(cache_bytes ? cache_bytes : total, top + 1, sizes, load_from_memory, db,
+                             &cache, err);
+    for (int level = top; level >= 0 && st == RDB_OK; level--) {
+        if (!(db->values[level] = malloc(sizes[level] ? sizes[level] : 1)))
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
-        else if (dots_quiet_level(db->r, level, (const int8_t *const *)db->values,
-                                  db->values[level]) == DOTS_QUIET_OVERFLOW)
-            st = rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
-        else if (rdb_stop_requested)
-            st = rdb_fail(err, RDB_E_STOPPED, "stopped at level %d", level);
+        else
+            st = dots_quiet_level(db->r, level, cache, db->values[level], err);
     }
+    rdb_chunk_cache_free(cache);
     if (st != RDB_OK) {
         dots_quiet_db_free(db);
         return st;
@@ -288,6 +328,11 @@ void dots_quiet_db_free(dots_quiet_db *db)
         free(db->values[level]);
     dots_quiet_rules_free(db->r);
     free(db);
+}
+
+const int8_t *dots_quiet_db_level(const dots_quiet_db *db, int level)
+{
+    return db->values[level];
 }
 
 const dots_quiet_index *dots_quiet_db_index(const dots_quiet_db *db)

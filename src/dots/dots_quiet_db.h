@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "dots/dots_board.h"
 #include "dots/dots_quiet_index.h"
+#include "store/chunk_cache.h"
 
 typedef struct dots_quiet_rules dots_quiet_rules;
 
@@ -43,24 +44,27 @@ int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch
                      void *ctx, int *value);
 
 /* The values of every stored position of a level (in index order) from
- * above[l], the values of level l, for every level above it, with the
- * calling OpenMP team's threads. Returns 0, DOTS_QUIET_OVERFLOW when a
- * value does not fit a byte, or DOTS_QUIET_STOPPED when a stop was
- * requested (rdb_stop_requested) before the level was done. */
-enum { DOTS_QUIET_OVERFLOW = 1, DOTS_QUIET_STOPPED = 2 };
-int dots_quiet_level(const dots_quiet_rules *r, int level, const int8_t *const *above,
-                     int8_t *values);
+ * the values of every level above it, read through `above`, with the
+ * calling OpenMP team's threads. Fails (RDB_E_INPUT) when a value does not
+ * fit a byte, with RDB_E_STOPPED when a stop was requested
+ * (rdb_stop_requested) before the level was done, or as a level above
+ * fails to be read. */
+rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, rdb_chunk_cache *above,
+                            int8_t *values, rdb_error *err);
 
 /* ---- a whole database in memory ---- */
 
 typedef struct dots_quiet_db dots_quiet_db;
 
 /* Build the quiet database of board b from `start` with `threads` threads
- * (0: OpenMP's default). */
+ * (0: OpenMP's default), reading the levels above through a cache of
+ * cache_bytes (0: as large as the database, every chunk copied once). */
 rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int threads,
-                               dots_quiet_db **out, rdb_error *err);
+                               uint64_t cache_bytes, dots_quiet_db **out, rdb_error *err);
 void dots_quiet_db_free(dots_quiet_db *db);
 const dots_quiet_index *dots_quiet_db_index(const dots_quiet_db *db);
+/* The values of a level, in index order. */
+const int8_t *dots_quiet_db_level(const dots_quiet_db *db, int level);
 
 /* The value of any position, and of drawing open `line` in it, for the
  * player to move. */

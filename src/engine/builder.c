@@ -25,6 +25,8 @@
 #include "store/lock.h"
 #include "store/manifest.h"
 #include "engine/progress.h"
+#include "engine/sparse_levels.h"
+#include "common/human.h"
 #include "engine/sweep.h"
 #include "store/writer.h"
 
@@ -131,7 +133,7 @@ typedef struct {
     int8_t *best;
     int keep_level;          /* levels above this are deleted; nbits = keep all */
     rdb_progress prog;
-    int8_t *above[RDB_MAX_BITS + 1]; /* a sparse database's levels, once built or read */
+    rdb_sparse_levels *levels; /* a sparse database's levels above, read as needed */
 } build_state;
 
 /* Record that a level is no longer kept, then remove its files (in that
@@ -151,52 +153,24 @@ static rdb_status delete_level(build_state *b, int level, rdb_error *err)
     return rdb_sweep_level(&b->db, level, err);
 }
 
-/* A sparse database's level l in memory, read from its file if this
- * build did not make it. A damaged file is left in the neighbour's place
- * for run_level, which has it redone. */
-static rdb_status sparse_level_in_memory(build_state *b, int l, rdb_error *err)
-{
-    if (b->above[l])
-        return RDB_OK;
-    rdb_slice *slices;
-    int ns = rdb_db_level_slices(&b->db, l, &slices);
-    if (ns < 0)
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
-    b->above[l] = malloc(ns ? slices[0].size : 1);
-    if (!b->above[l]) {
-        free(slices);
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d", l);
-    }
-    rdb_status st = RDB_OK;
-    if (ns) {
-        rdb_slice_file sf;
-        st = rdb_slice_open_in(&b->db, &slices[0], &sf, err);
-        if (st == RDB_OK) {
-            st = rdb_slice_read_all(&sf, b->above[l], err);
-            rdb_slice_close(&sf);
-        }
-        if (st != RDB_OK) {
-            free(b->above[l]);
-            b->above[l] = NULL;
-            b->nb.damaged = st == RDB_E_CORRUPT || st == RDB_E_MISSING;
-            b->nb.slice = slices[0];
-        }
-    }
-    free(slices);
-    return st;
-}
-
-/* A slice (a level) of a sparse database, from every level above it. */
+/* A slice (a level) of a sparse database, from every level above it. A
+ * level above found damaged is left in the neighbour's place for
+ * run_level, which has it redone. */
 static rdb_status sparse_compute(build_state *b, const rdb_slice *s, rdb_error *err)
 {
     const rdb_db *db = &b->db;
-    for (int l = s->level + 1; l <= db->lay.nbits; l++) {
-        rdb_status st = sparse_level_in_memory(b, l, err);
-        if (st != RDB_OK)
-            return st;
+    rdb_chunk_cache *cache = rdb_sparse_levels_cache(b->levels);
+    rdb_status st = db->game->sparse_level(db->state, db->sparse, s->level, cache, b->best, err);
+    const int bad = rdb_chunk_cache_failed_level(cache);
+    if ((st == RDB_E_CORRUPT || st == RDB_E_MISSING) && bad > s->level) {
+        b->nb.damaged = 1;
+        memset(&b->nb.slice, 0, sizeof b->nb.slice);
+        b->nb.slice.level = bad;
+        rdb_db_slice_size(db, &b->nb.slice);
     }
-    return db->game->sparse_level(db->state, db->sparse, s->level,
-                                  (const int8_t *const *)b->above, b->best, err);
+    /* this level's file is written anew: nothing read of an old one stays */
+    rdb_sparse_levels_forget(b->levels, s->level);
+    return st;
 }
 
 /* The slices of a level and how many positions they hold. */
@@ -256,14 +230,6 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
         st = db->sparse ? sparse_compute(b, s, err) : rdb_compute_slice(&b->kern, s, b->best, &b->nb, err);
         if (st != RDB_OK)
             break;
-        if (db->sparse) {
-            free(b->above[level]);
-            if (!(b->above[level] = malloc(s->size))) {
-                st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d", level);
-                break;
-            }
-            memcpy(b->above[level], b->best, s->size);
-        }
         char path[RDB_PATH_MAX];
         st = rdb_slice_path(db, s, path, sizeof path, err);
         if (st != RDB_OK)
@@ -479,7 +445,10 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
          * every level above the one being built is read by it */
         b.keep_level = lay->nbits;
         st = game->sparse_prepare(b.db.sparse, err);
-        budget = bytes_per_position * maxslice;
+        budget = 0; /* no level cache: the levels above come through b.levels */
+        if (st == RDB_OK)
+            st = rdb_sparse_levels_open(&b.db, rdb_build_sparse_cache_bytes(opt, &b.db),
+                                        &b.levels, err);
     } else if (bytes_per_position * maxslice > budget) {
         st = rdb_build_memory_refusal(opt, game, maxslice, err);
     }
@@ -487,12 +456,13 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         st = rdb_kernel_init(&b.kern, &b.db, err);
     if (st == RDB_OK) {
         b.best = malloc(maxslice);
-        b.nb.buffer = malloc(maxslice);
+        b.nb.buffer = b.db.sparse ? NULL : malloc(maxslice);
         /* what the budget leaves after the working buffers holds the last
          * level's slices in memory */
-        rdb_level_cache_init(&b.cache, lay->ngroups, budget - bytes_per_position * maxslice);
+        rdb_level_cache_init(&b.cache, lay->ngroups,
+                             b.db.sparse ? 0 : budget - bytes_per_position * maxslice);
         b.nb.cache = &b.cache;
-        if (!b.best || !b.nb.buffer)
+        if (!b.best || (!b.nb.buffer && !b.db.sparse))
             st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                           (unsigned long long)(2 * maxslice));
     }
@@ -543,6 +513,13 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     }
     if (st == RDB_OK)
         rdb_progress_finish(&b.prog);
+    if (st == RDB_OK && b.levels && b.talk) {
+        const rdb_chunk_stats cs = rdb_chunk_cache_stats(rdb_sparse_levels_cache(b.levels));
+        char held[RDB_HUMAN_MAX], read[RDB_HUMAN_MAX];
+        fprintf(stderr, "levels above read through a cache: %llu chunks decompressed (%s), at most %s held\n",
+                (unsigned long long)cs.loads, rdb_human_bytes(cs.loaded_bytes, read, sizeof read),
+                rdb_human_bytes(cs.peak_bytes, held, sizeof held));
+    }
 done:;
     rdb_error werr;
     rdb_status wst = rdb_writer_stop(b.writer, &werr);
@@ -553,8 +530,7 @@ done:;
     d->finish(d, st, opt->quiet);
     free(b.best);
     free(b.nb.buffer);
-    for (int l = 0; l <= RDB_MAX_BITS; l++)
-        free(b.above[l]);
+    rdb_sparse_levels_close(b.levels);
     rdb_level_cache_free(&b.cache);
     rdb_manifest_free(&b.man);
     rdb_kernel_free(&b.kern);

@@ -5,10 +5,37 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 uint64_t rdb_build_bytes_per_position(const rdb_game *game)
 {
     return 3 + (uint64_t)game->kernel_bytes;
+}
+
+/* The threads a build runs with. */
+static int build_threads(const rdb_build_options *opt)
+{
+#ifdef _OPENMP
+    return opt->threads > 0 ? opt->threads : omp_get_max_threads();
+#else
+    (void)opt;
+    return 1;
+#endif
+}
+
+uint64_t rdb_build_sparse_fixed_bytes(const rdb_db *db)
+{
+    const uint64_t level = rdb_db_max_slice(db);
+    return db->game->sparse_bytes(db->sparse) + level + level / 2;
+}
+
+uint64_t rdb_build_sparse_cache_bytes(const rdb_build_options *opt, const rdb_db *db)
+{
+    const uint64_t budget = (uint64_t)opt->memory_mb << 20, fixed = rdb_build_sparse_fixed_bytes(db);
+    const uint64_t least = rdb_chunk_cache_least_budget(build_threads(opt));
+    return budget > fixed + least ? budget - fixed : least;
 }
 
 int rdb_build_keep_level(const rdb_build_options *opt, const rdb_db *db)
@@ -107,10 +134,12 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
     plan->keep_level = rdb_build_keep_level(opt, &db);
     if (db.sparse) {
         /* a level's value can come through a capture run from any level
-         * above it: every level stays in memory, and every one is kept;
-         * the game's numbering takes memory of its own */
-        plan->memory_bytes = plan->positions + 2 * plan->max_slice +
-                             db.game->sparse_bytes(db.sparse);
+         * above it: every one is kept, and they are read through a cache */
+        plan->memory_bytes = rdb_build_sparse_fixed_bytes(&db) +
+                             rdb_chunk_cache_least_budget(build_threads(opt));
+        plan->cache_bytes = budget > rdb_build_sparse_fixed_bytes(&db)
+                                ? budget - rdb_build_sparse_fixed_bytes(&db)
+                                : 0;
         plan->keep_level = db.lay.nbits;
     }
     estimate_disk(&db, plan->keep_level, plan);
@@ -122,8 +151,9 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         return rdb_fail(err, RDB_E_INPUT, "--store quiet keeps every level: leave out --keep-lines");
     if (sparse && plan->memory_bytes > budget)
         return rdb_fail(err, RDB_E_INPUT,
-                        "a quiet build holds every level and its index in memory: %llu MB for %llu positions; "
-                        "--memory is %ld MB: raise --memory to %llu or more",
+                        "a quiet build holds its index, the level it computes and a cache of the "
+                        "levels above: %llu MB at least for %llu positions; --memory is %ld MB: "
+                        "raise --memory to %llu or more",
                         (unsigned long long)(plan->memory_bytes >> 20),
                         (unsigned long long)plan->positions, opt->memory_mb,
                         (unsigned long long)((plan->memory_bytes >> 20) + 1));

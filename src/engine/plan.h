@@ -26,6 +26,8 @@ typedef struct {
     uint64_t memory_bytes;     /* what --memory must hold for the largest slice */
     uint64_t peak_disk_bytes;  /* estimated */
     uint64_t final_disk_bytes; /* estimated, the kept levels */
+    uint64_t cache_bytes;      /* a sparse database: what --memory leaves for the
+                                  cache of the levels above (0: too little) */
 } rdb_build_plan;
 
 /* The plan of the build opt describes. Refuses, with a message that says
@@ -40,6 +42,13 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
  * written, one being handed over), which take well under half a raw slice
  * each, and the game kernel's own working memory. */
 uint64_t rdb_build_bytes_per_position(const rdb_game *game);
+
+/* A sparse database's build holds the game's numbering, the level it
+ * computes and that level compressed (well under half its size), and
+ * reads the levels above through a cache: the bytes of the first three,
+ * and what --memory leaves for the cache (at least what its views pin). */
+uint64_t rdb_build_sparse_fixed_bytes(const rdb_db *db);
+uint64_t rdb_build_sparse_cache_bytes(const rdb_build_options *opt, const rdb_db *db);
 
 /* The highest level kept (levels above it are deleted once no level needs
  * them): opt->keep_lines counts the start's lines too. */

@@ -11,9 +11,15 @@
 
 #include "engine/db.h"
 #include "engine/kernel.h"
+#include "engine/sparse_levels.h"
 #include "store/manifest.h"
 
 #define MAX_REPORTED 5
+
+/* The cache through which `verify --full` reads a sparse database's
+ * levels above the one it recomputes: lookups cluster, so a fixed size
+ * serves every board. */
+#define VERIFY_CACHE_BYTES (1ULL << 30)
 
 /* Check one recorded slice's file; loads its values into vals. Returns 0
  * when the file is good. */
@@ -62,19 +68,21 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
         return st;
     }
     uint64_t maxslice = rdb_db_max_slice(&db);
-    /* a sparse database's levels, each kept once checked: a level is
-     * recomputed from all of those above it */
-    int8_t *above[RDB_MAX_BITS + 1];
-    memset(above, 0, sizeof above);
+    /* a sparse database's level is recomputed from all of those above
+     * it, read through a cache, once each is checked good */
+    rdb_sparse_levels *levels = NULL;
+    char good[RDB_MAX_BITS + 1];
+    memset(good, 0, sizeof good);
     stored = malloc(maxslice);
     if (full) {
         fresh = malloc(maxslice);
-        nb.buffer = malloc(maxslice);
-        st = db.sparse ? RDB_OK : rdb_kernel_init(&kern, &db, err);
+        nb.buffer = db.sparse ? NULL : malloc(maxslice);
+        st = db.sparse ? rdb_sparse_levels_open(&db, VERIFY_CACHE_BYTES, &levels, err)
+                       : rdb_kernel_init(&kern, &db, err);
         if (st != RDB_OK)
             goto done;
     }
-    if (!stored || (full && (!fresh || !nb.buffer))) {
+    if (!stored || (full && (!fresh || (!nb.buffer && !db.sparse)))) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
                       (unsigned long long)(3 * maxslice));
         goto done;
@@ -108,6 +116,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                 rep->bad_files++;
                 continue;
             }
+            good[level] = 1;
             const int from = level + db.game->move_bits;
             if (!full || rdb_level_deleted(man.deleted, from))
                 continue;
@@ -118,7 +127,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                 for (int l = level + 1; l <= db.lay.nbits && missing < 0; l++) {
                     rdb_slice up = {.level = l};
                     rdb_db_slice_size(&db, &up);
-                    if (up.size && !above[l])
+                    if (up.size && !good[l])
                         missing = l;
                 }
                 if (missing >= 0) {
@@ -126,13 +135,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                             missing);
                     continue;
                 }
-                if (!(above[level] = malloc(s->size))) {
-                    st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d", level);
-                    goto done;
-                }
-                memcpy(above[level], stored, s->size);
                 cst = db.game->sparse_level(db.state, db.sparse, level,
-                                            (const int8_t *const *)above, fresh, &why);
+                                            rdb_sparse_levels_cache(levels), fresh, &why);
             } else {
                 cst = rdb_compute_slice(&kern, s, fresh, &nb, &why);
             }
@@ -158,8 +162,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
     }
     rdb_progress_clear(&prog);
 done:
-    for (int l = 0; l <= RDB_MAX_BITS; l++)
-        free(above[l]);
+    rdb_sparse_levels_close(levels);
     free(slices);
     free(stored);
     free(fresh);

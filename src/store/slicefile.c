@@ -377,6 +377,8 @@ void rdb_slice_close(rdb_slice_file *sf)
 static rdb_status decode_frame(rdb_slice_file *sf, ZSTD_DCtx *dctx, unsigned char *scratch,
                                uint32_t f, int8_t *out, size_t *n, rdb_error *err)
 {
+    if (f >= sf->nframes)
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s': frame %u out of range", sf->path, f);
     uint64_t csize = sf->frame_offset[f + 1] - sf->frame_offset[f];
     uint64_t lo = (uint64_t)f * sf->frame_entries;
     size_t want = (size_t)(sf->id.entries - lo < sf->frame_entries ? sf->id.entries - lo
@@ -400,8 +402,6 @@ static rdb_status decode_frame(rdb_slice_file *sf, ZSTD_DCtx *dctx, unsigned cha
 rdb_status rdb_slice_read_frame(rdb_slice_file *sf, uint32_t f, int8_t *out, size_t *n,
                                 rdb_error *err)
 {
-    if (f >= sf->nframes)
-        return rdb_fail(err, RDB_E_CORRUPT, "'%s': frame %u out of range", sf->path, f);
     ZSTD_DCtx *dctx = ZSTD_createDCtx();
     unsigned char *scratch = malloc(ZSTD_compressBound(sf->frame_entries));
     rdb_status st;
@@ -459,4 +459,38 @@ rdb_status rdb_slice_read_all(rdb_slice_file *sf, int8_t *out, rdb_error *err)
     if (sum != sf->values_checksum)
         return rdb_fail(err, RDB_E_CORRUPT, "'%s' is damaged: values checksum mismatch", sf->path);
     return RDB_OK;
+}
+
+struct rdb_frame_reader {
+    ZSTD_DCtx *dctx;
+    unsigned char *scratch;
+};
+
+rdb_frame_reader *rdb_frame_reader_new(void)
+{
+    rdb_frame_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->dctx = ZSTD_createDCtx();
+    r->scratch = malloc(ZSTD_compressBound(RDB_FRAME_ENTRIES));
+    if (!r->dctx || !r->scratch) {
+        rdb_frame_reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void rdb_frame_reader_free(rdb_frame_reader *r)
+{
+    if (!r)
+        return;
+    ZSTD_freeDCtx(r->dctx);
+    free(r->scratch);
+    free(r);
+}
+
+rdb_status rdb_frame_reader_read(rdb_frame_reader *r, rdb_slice_file *sf, uint32_t f,
+                                 int8_t *out, size_t *n, rdb_error *err)
+{
+    return decode_frame(sf, r->dctx, r->scratch, f, out, n, err);
 }

@@ -90,4 +90,12 @@ rdb_status rdb_slice_read_all(rdb_slice_file *sf, int8_t *out, rdb_error *err);
 rdb_status rdb_slice_read_frame(rdb_slice_file *sf, uint32_t f, int8_t *out, size_t *n,
                                 rdb_error *err);
 
+/* The same, many times, without a context each time: for a reader that
+ * fetches frame after frame from many files. One reader per thread. */
+typedef struct rdb_frame_reader rdb_frame_reader;
+rdb_frame_reader *rdb_frame_reader_new(void); /* NULL when out of memory */
+void rdb_frame_reader_free(rdb_frame_reader *r);
+rdb_status rdb_frame_reader_read(rdb_frame_reader *r, rdb_slice_file *sf, uint32_t f,
+                                 int8_t *out, size_t *n, rdb_error *err);
+
 #endif

@@ -1,0 +1,29 @@
+/*
+ * sparse_levels.h — a sparse database's levels, read from their files
+ * through a cache of bounded size (store/chunk_cache.h).
+ *
+ * Computing a level of a sparse database reads every level above it
+ * (game.h's sparse_level), the build and `verify --full` alike; on big
+ * boards they do not fit in memory together, so they are read a chunk at
+ * a time, as lookups ask for them. A level's file is opened at its first
+ * chunk; a level written since (a level redone) must be forgotten first.
+ */
+#ifndef RDB_SPARSE_LEVELS_H
+#define RDB_SPARSE_LEVELS_H
+
+#include "engine/db.h"
+#include "store/chunk_cache.h"
+
+typedef struct rdb_sparse_levels rdb_sparse_levels;
+
+/* The levels of db (a sparse database) with a cache of `budget` bytes. */
+rdb_status rdb_sparse_levels_open(const rdb_db *db, uint64_t budget, rdb_sparse_levels **out,
+                                  rdb_error *err);
+void rdb_sparse_levels_close(rdb_sparse_levels *s);
+
+rdb_chunk_cache *rdb_sparse_levels_cache(rdb_sparse_levels *s);
+
+/* Level l's file was written again: drop what was read of the old one. */
+void rdb_sparse_levels_forget(rdb_sparse_levels *s, int level);
+
+#endif
