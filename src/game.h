@@ -62,7 +62,13 @@ typedef struct {
     int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
     int store;               /* RDB_STORE_ALL, or RDB_STORE_QUIET: the game's own
                                 selection of positions (sparse_* below) */
+    uint64_t slice_positions; /* a sparse database: the most positions of a slice
+                                (0 when PARAMS does not say: one slice a level) */
 } rdb_params;
+
+/* The most positions of a sparse database's slice: a slice file's values
+ * in memory while it is computed, so that --memory bounds them. */
+#define RDB_SPARSE_SLICE_MAX (1ULL << 32)
 
 /* Which positions a database stores: every one, or only those the game
  * selects (Dots-and-Boxes: the quiet ones, no box with three sides), the
@@ -185,12 +191,19 @@ typedef struct {
      * from the stored bytes that fetch gives. */
     rdb_status (*sparse_value)(const void *game, const void *index, uint64_t board,
                                rdb_sparse_fetch fetch, void *ctx, int *value, rdb_error *err);
-    /* The bytes of a level (sparse_level_size of them) from every level
-     * above it, read through `above`, with the calling OpenMP team's
-     * threads. Fails when a value does not fit, when a level above cannot
-     * be read, or (RDB_E_STOPPED) on a stop request. */
-    rdb_status (*sparse_level)(const void *game, const void *index, int level,
-                               rdb_chunk_cache *above, int8_t *values, rdb_error *err);
+    /* A level is kept in slices of consecutive positions: where the one
+     * that starts at position `from` (0, or where another ended) ends, at
+     * most `most` positions on if the game can cut there, and beyond from
+     * (at most the level's size). */
+    uint64_t (*sparse_part_end)(const void *index, int level, uint64_t from, uint64_t most);
+    /* The bytes of a level's positions [from, to) (a slice as
+     * sparse_part_end cuts them) from every level above it, read through
+     * `above`, with the calling OpenMP team's threads. Fails when a value
+     * does not fit, when a level above cannot be read, or (RDB_E_STOPPED)
+     * on a stop request. */
+    rdb_status (*sparse_level)(const void *game, const void *index, int level, uint64_t from,
+                               uint64_t to, rdb_chunk_cache *above, int8_t *values,
+                               rdb_error *err);
 } rdb_game;
 
 /* The game with this name or id, or NULL. */

@@ -10,7 +10,8 @@
 # level; a damaged level found by
 # query and verify and redone by the same build command; verify --full;
 # hostile files (a bad PARAMS, a level's file in another's place, a
-# missing level).
+# missing level); levels cut into slices (--slice-positions): the same
+# answers, verify --full, a damaged slice redone.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -84,6 +85,24 @@ printf -- '-2\nA\n+ + + + + +\n\n+ + + + + +\n\n+ + + + + +\n' > "$T/p25.txt"
 "$RETRODB" build dots --problem "$T/p25.txt" --store quiet --dir "$T/p25" --quiet || bad "2x5 penalty: quiet build"
 same_answers "2x5 with a penalty of 2, random positions" "$T/p25-full" "$T/p25" 27 0 3000
 
+# levels cut into slices (--slice-positions): the same answers, verify
+# --full agrees, a damaged slice is found and redone alone
+"$RETRODB" build dots 3x4 --store quiet --slice-positions 200000 --dir "$T/p34" --quiet ||
+    bad "3x4 in slices: build"
+[ "$(ls "$T/p34/11" | wc -l)" -eq 7 ] && ok || bad "3x4 in slices: level 11 is not in 7 slices"
+same_answers "3x4 in slices of 200,000, random positions" "$T/34-full" "$T/p34" 31 0 4000
+expect 0 "0 disagree" -- "$RETRODB" verify --dir "$T/p34" --full
+f="$T/p34/11/quiet-3.zst"
+size=$(stat -c %s "$f")
+printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+expect 1 "quiet-3.zst' is damaged" -- "$RETRODB" verify --dir "$T/p34"
+expect 0 "redoing a damaged slice" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/p34"
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/p34"
+same_answers "3x4 in slices, a damaged slice redone" "$T/34-full" "$T/p34" 31 0 1000
+expect 2 "positions a slice" -- "$RETRODB" build dots 3x4 --store quiet --slice-positions 300000 --dir "$T/p34"
+expect 2 "for --store quiet" -- "$RETRODB" build dots 3x4 --slice-positions 300000 --dir "$T/r5"
+expect 2 "bad --slice-positions" -- "$RETRODB" build dots 3x4 --store quiet --slice-positions 0 --dir "$T/r5"
+
 # the start's value and the opening lines, as build prints them
 expect 0 "value -3" -- "$RETRODB" build dots 3x3 --store quiet --dir "$T/33"
 expect 0 "87,463 quiet positions" -- "$RETRODB" build dots 3x3 --store quiet --plan --dir "$T/plan33"
@@ -127,8 +146,8 @@ for delay in 0.3 0.9 1.8; do
         bad "killed at $delay s and resumed: checksums differ"
 done
 
-# SIGINT stops a quiet build within its level (a level is one slice, so
-# between slices would be minutes on a big board), and it resumes
+# SIGINT stops a quiet build within its slice (a slice can be a whole
+# level, so between slices would be minutes on a big board), and it resumes
 rm -rf "$T/s34"
 "$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --quiet --threads 1 2> "$T/s34.err" &
 pid=$!

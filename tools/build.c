@@ -94,7 +94,8 @@ enum {
     OPT_DISK,
     OPT_LOONY,
     OPT_CHAINS,
-    OPT_STORE
+    OPT_STORE,
+    OPT_SLICE_POSITIONS
 };
 
 static const rdb_tool_option build_dots_options[] = {
@@ -119,6 +120,10 @@ static const rdb_tool_option build_dots_options[] = {
      "all (default) or quiet: store only the positions without a box\n"
      "of three sides, 40 to 500 times fewer, and value the others by\n"
      "the capture rules when they are looked up"},
+    {OPT_SLICE_POSITIONS, "slice-positions", 0, "N",
+     "with --store quiet: the most positions of one slice file (a level\n"
+     "is cut into slices of whole frame states; default: what --memory\n"
+     "allows, at most 2^32)"},
     RDB_TOOL_BUILD_OPTIONS,
     {0, 0, 0, 0, 0}};
 
@@ -193,8 +198,15 @@ int rdb_cmd_build_dots(int argc, char **argv)
                 return rdb_tool_bad(cmd, "bad --store '%s' (all or quiet)", v);
             opt.params.store = v[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
             break;
+        case OPT_SLICE_POSITIONS:
+            if (rdb_parse_u64(v, 10, RDB_SPARSE_SLICE_MAX, &opt.params.slice_positions) ||
+                opt.params.slice_positions == 0)
+                return rdb_tool_bad(cmd, "bad --slice-positions '%s' (1..4294967296)", v);
+            break;
         }
     }
+    if (opt.params.slice_positions && !opt.params.store)
+        return rdb_tool_bad(cmd, "--slice-positions is for --store quiet");
     if (id < 0)
         return rdb_tool_args_exit(id);
     if (rdb_tool_args_left(&args) > 1)

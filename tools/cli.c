@@ -246,15 +246,16 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     printf("plan for %s %dx%d (%s) in '%s'%s\n", rdb_game_name(p->game), p->rows, p->cols,
            p->variant, opt->dir, plan.resumes ? ", resuming the build there" : "");
     if (p->store)
-        printf("layout      %s quiet positions, one slice a level, the largest %s\n",
+        printf("layout      %s quiet positions, slices of at most %s, the largest %s\n",
                rdb_human_count(plan.positions, a, sizeof a),
+               rdb_human_count(plan.slice_positions, c, sizeof c),
                rdb_human_count(plan.max_slice, b, sizeof b));
     else
         printf("layout      %d groups, %s positions, the largest slice %s\n", plan.ngroups,
                rdb_human_count(plan.positions, a, sizeof a),
                rdb_human_count(plan.max_slice, b, sizeof b));
     if (p->store)
-        printf("memory      %llu MB at least: the index, the largest level and a cache of the\n"
+        printf("memory      %llu MB at least: the index, the largest slice and a cache of the\n"
                "            levels above (--memory is %ld MB: a cache of %llu MB)\n",
                (unsigned long long)memory_mb, opt->memory_mb,
                (unsigned long long)(plan.cache_bytes >> 20));

@@ -288,7 +288,7 @@ int rdb_cmd_info(int argc, char **argv)
     rc = print_start_value(&db, a.dir);
     db.game->describe(db.state, stdout);
     printf("symmetries  %d\n", db.lay.ntransforms);
-    if (!db.sparse) { /* a sparse database is one slice a level, numbered by the game */
+    if (!db.sparse) { /* a sparse database's slices are stretches of a level, numbered by the game */
         printf("groups      %d (", db.lay.ngroups);
         for (int g = 0; g < db.lay.ngroups; g++)
             printf("%s%d", g ? " " : "", db.lay.size[g]);

@@ -278,11 +278,17 @@ static rdb_status dots_sparse_value(const void *game, const void *index, uint64_
     return (rdb_status)dots_quiet_value(index, board, fetch_stored, &f, value);
 }
 
+static uint64_t dots_sparse_part_end(const void *index, int level, uint64_t from, uint64_t most)
+{
+    return dots_quiet_part_end(dots_quiet_rules_index(index), level, from, most);
+}
+
 static rdb_status dots_sparse_level(const void *game, const void *index, int level,
-                                    rdb_chunk_cache *above, int8_t *values, rdb_error *err)
+                                    uint64_t from, uint64_t to, rdb_chunk_cache *above,
+                                    int8_t *values, rdb_error *err)
 {
     (void)game;
-    rdb_status st = dots_quiet_level(index, level, above, values, err);
+    rdb_status st = dots_quiet_level(index, level, from, to, above, values, err);
     if (st == RDB_E_STOPPED)
         rdb_fail(err, st, "stopped; finished levels are kept, run the same command to resume");
     return st;
@@ -320,5 +326,6 @@ const rdb_game dots_game_entry = {
     .sparse_level_size = dots_sparse_level_size,
     .sparse_bytes = dots_sparse_bytes,
     .sparse_value = dots_sparse_value,
+    .sparse_part_end = dots_sparse_part_end,
     .sparse_level = dots_sparse_level,
 };

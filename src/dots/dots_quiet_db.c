@@ -107,7 +107,8 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
 typedef struct {
     const dots_quiet_rules *r;
     rdb_chunk_view *above;
-    int8_t *out;
+    int8_t *out;        /* the values of positions base.. */
+    uint64_t base;
     int overflow;
     int nmemo;
     uint64_t memo_lines[MEMO_SIZE];
@@ -182,7 +183,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
     if (lines == r->all) {
-        w->out[index] = (int8_t)r->full_value;
+        w->out[index - w->base] = (int8_t)r->full_value;
         return;
     }
     const int next_level = __builtin_popcountll(lines & r->open) + 1;
@@ -213,13 +214,14 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
             best = v;
     }
     w->overflow |= best < INT8_MIN || best > INT8_MAX;
-    w->out[index] = (int8_t)best;
+    w->out[index - w->base] = (int8_t)best;
 }
 
-rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, rdb_chunk_cache *above,
-                            int8_t *values, rdb_error *err)
+rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from, uint64_t to,
+                            rdb_chunk_cache *above, int8_t *values, rdb_error *err)
 {
-    const int nframes = dots_quiet_frames(r->index);
+    const int f0 = dots_quiet_frame_from(r->index, level, from);
+    const int f1 = dots_quiet_frame_from(r->index, level, to);
     int overflow = 0, stopped = 0;
     rdb_status failed = RDB_OK;
     /* A level is one slice of the engine's, minutes long on big boards: a
@@ -230,12 +232,12 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, rdb_chunk_cach
         rdb_chunk_view view;
         rdb_chunk_view_init(&view, above);
 #pragma omp for schedule(dynamic, 1)
-        for (int f = 0; f < nframes; f++) {
+        for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)
                 stopped = 1;
             if (stopped || view.failed)
                 continue;
-            level_work w = {.r = r, .above = &view, .out = values};
+            level_work w = {.r = r, .above = &view, .out = values, .base = from};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             overflow |= w.overflow;
         }
@@ -309,7 +311,7 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
         if (!(db->values[level] = malloc(sizes[level] ? sizes[level] : 1)))
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
         else
-            st = dots_quiet_level(db->r, level, cache, db->values[level], err);
+            st = dots_quiet_level(db->r, level, 0, sizes[level], cache, db->values[level], err);
     }
     rdb_chunk_cache_free(cache);
     if (st != RDB_OK) {

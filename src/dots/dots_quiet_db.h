@@ -43,14 +43,15 @@ typedef int (*dots_quiet_fetch_fn)(void *ctx, int level, uint64_t index, int *va
 int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch_fn fetch,
                      void *ctx, int *value);
 
-/* The values of every stored position of a level (in index order) from
- * the values of every level above it, read through `above`, with the
- * calling OpenMP team's threads. Fails (RDB_E_INPUT) when a value does not
- * fit a byte, with RDB_E_STOPPED when a stop was requested
- * (rdb_stop_requested) before the level was done, or as a level above
- * fails to be read. */
-rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, rdb_chunk_cache *above,
-                            int8_t *values, rdb_error *err);
+/* The values of the stored positions [from, to) of a level (in index
+ * order; from and to where frame states start, as dots_quiet_part_end
+ * gives them) from the values of every level above it, read through
+ * `above`, with the calling OpenMP team's threads. Fails (RDB_E_INPUT)
+ * when a value does not fit a byte, with RDB_E_STOPPED when a stop was
+ * requested (rdb_stop_requested) before they were done, or as a level
+ * above fails to be read. */
+rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from, uint64_t to,
+                            rdb_chunk_cache *above, int8_t *values, rdb_error *err);
 
 /* ---- a whole database in memory ---- */
 

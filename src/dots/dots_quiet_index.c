@@ -788,6 +788,34 @@ uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
     return q->first[level][frame];
 }
 
+int dots_quiet_frame_from(const dots_quiet_index *q, int level, uint64_t index)
+{
+    const uint64_t *first = q->first[level];
+    int lo = 0, hi = q->nframes; /* first[hi] >= index always */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (first[mid] >= index)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from, uint64_t most)
+{
+    const uint64_t *first = q->first[level];
+    int f = dots_quiet_frame_from(q, level, from);
+    /* whole frame states, at least one that holds positions */
+    while (f < q->nframes && first[f + 1] == from)
+        f++;
+    if (f < q->nframes)
+        f++;
+    while (f < q->nframes && first[f + 1] - from <= most)
+        f++;
+    return first[f];
+}
+
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
 {
     size_t nx = (size_t)1 << q->nframe;

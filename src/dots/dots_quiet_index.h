@@ -112,6 +112,15 @@ uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near 
  * level: the positions of frames [f0, f1) are [first(f0), first(f1)). */
 uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame);
 
+/* The first frame state whose positions at a level start at `index` or
+ * later (frames when none does). */
+int dots_quiet_frame_from(const dots_quiet_index *q, int level, uint64_t index);
+
+/* Where a stretch of a level's positions that starts at `from` (the start
+ * of a frame state's) ends when it takes whole frame states, as many as
+ * hold at most `most` positions, and at least one that holds some. */
+uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from, uint64_t most);
+
 /* Call visit(ctx, index, lines) for every stored position of the level
  * whose frame state is f, in index order. */
 typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines);

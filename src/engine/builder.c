@@ -160,15 +160,16 @@ static rdb_status sparse_compute(build_state *b, const rdb_slice *s, rdb_error *
 {
     const rdb_db *db = &b->db;
     rdb_chunk_cache *cache = rdb_sparse_levels_cache(b->levels);
-    rdb_status st = db->game->sparse_level(db->state, db->sparse, s->level, cache, b->best, err);
-    const int bad = rdb_chunk_cache_failed_level(cache);
-    if ((st == RDB_E_CORRUPT || st == RDB_E_MISSING) && bad > s->level) {
+    const uint64_t from = rdb_db_slice_first(db, s);
+    rdb_status st = db->game->sparse_level(db->state, db->sparse, s->level, from, from + s->size,
+                                           cache, b->best, err);
+    rdb_slice bad = {.level = -1};
+    rdb_sparse_levels_failed(b->levels, &bad);
+    if ((st == RDB_E_CORRUPT || st == RDB_E_MISSING) && bad.level > s->level) {
         b->nb.damaged = 1;
-        memset(&b->nb.slice, 0, sizeof b->nb.slice);
-        b->nb.slice.level = bad;
-        rdb_db_slice_size(db, &b->nb.slice);
+        b->nb.slice = bad;
     }
-    /* this level's file is written anew: nothing read of an old one stays */
+    /* this slice's file is written anew: nothing read of an old one stays */
     rdb_sparse_levels_forget(b->levels, s->level);
     return st;
 }

@@ -51,6 +51,9 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
         n += snprintf(text + n, sizeof text - (size_t)n, "chains 1\n");
     if (p->store == RDB_STORE_QUIET)
         n += snprintf(text + n, sizeof text - (size_t)n, "store quiet\n");
+    if (p->slice_positions)
+        n += snprintf(text + n, sizeof text - (size_t)n, "slice-positions %" PRIu64 "\n",
+                      p->slice_positions);
     return rdb_write_file_atomic(path, text, (size_t)n, err);
 }
 
@@ -101,6 +104,11 @@ static int params_field(const char *key, const char *val, rdb_params *p)
         p->store = val[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
         return 0;
     }
+    if (strcmp(key, "slice-positions") == 0)
+        return rdb_parse_u64(val, 10, RDB_SPARSE_SLICE_MAX, &p->slice_positions) == 0 &&
+                       p->slice_positions > 0
+                   ? 0
+                   : -1;
     return 0;
 }
 
@@ -201,10 +209,36 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
     if (a->zstd_level != b->zstd_level)
         return snprintf(buf, bufsize, "zstd level %d differs from %d", a->zstd_level,
                         b->zstd_level), 1;
+    if (a->slice_positions && b->slice_positions && a->slice_positions != b->slice_positions)
+        return snprintf(buf, bufsize, "%" PRIu64 " positions a slice, not %" PRIu64,
+                        a->slice_positions, b->slice_positions), 1;
     return 0;
 }
 
 /* ---- setup ---- */
+
+/* A sparse database's levels in slices of at most
+ * params.slice_positions positions, where the game can cut them. */
+static rdb_status cut_levels(rdb_db *db, rdb_error *err)
+{
+    const uint64_t most = db->params.slice_positions;
+    for (int level = 0; level <= db->u.nbits; level++) {
+        const uint64_t size = db->game->sparse_level_size(db->sparse, level);
+        int n = 0;
+        for (uint64_t from = 0; from < size; n++)
+            from = most ? db->game->sparse_part_end(db->sparse, level, from, most) : size;
+        db->nparts[level] = n;
+        if (!(db->part_start[level] = malloc(((size_t)n + 1) * sizeof(uint64_t))))
+            return rdb_fail(err, RDB_E_NOMEM, "out of memory for the slices of level %d", level);
+        n = 0;
+        for (uint64_t from = 0; from < size;) {
+            db->part_start[level][n++] = from;
+            from = most ? db->game->sparse_part_end(db->sparse, level, from, most) : size;
+        }
+        db->part_start[level][n] = size;
+    }
+    return RDB_OK;
+}
 
 rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
                         uint64_t max_slice_bytes, rdb_error *err)
@@ -258,6 +292,16 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         st = db->game->sparse_open(db->state, &db->sparse, err);
         if (st != RDB_OK)
             goto fail;
+        /* a new build's slices fit its budget; a database that does not
+         * say keeps a level in one slice, as it was built */
+        if (!params->slice_positions && max_slice_bytes != UINT64_MAX)
+            params->slice_positions =
+                max_slice_bytes < RDB_SPARSE_SLICE_MAX ? (max_slice_bytes ? max_slice_bytes : 1)
+                                                       : RDB_SPARSE_SLICE_MAX;
+        db->params.slice_positions = params->slice_positions;
+        st = cut_levels(db, err);
+        if (st != RDB_OK)
+            goto fail;
         n += snprintf(desc + n, sizeof desc - (size_t)n, " quiet");
     }
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
@@ -270,6 +314,10 @@ fail:
 
 void rdb_db_free(rdb_db *db)
 {
+    for (int l = 0; l <= RDB_MAX_BITS; l++) {
+        free(db->part_start[l]);
+        db->part_start[l] = NULL;
+    }
     if (db->sparse)
         db->game->sparse_close(db->sparse);
     db->sparse = NULL;
@@ -320,8 +368,11 @@ rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_
     char suffix[128];
     int G = db->lay.ngroups;
     int n = snprintf(suffix, sizeof suffix, "/%d", s->level);
-    if (db->sparse)
-        return rdb_path_format(buf, bufsize, err, "%s%s/quiet.zst", db->dir, suffix);
+    if (db->sparse) /* a level in one slice, or in several numbered from 0 */
+        return db->nparts[s->level] <= 1
+                   ? rdb_path_format(buf, bufsize, err, "%s%s/quiet.zst", db->dir, suffix)
+                   : rdb_path_format(buf, bufsize, err, "%s%s/quiet-%d.zst", db->dir, suffix,
+                                     s->counts[0]);
     if (G <= 1)
         snprintf(suffix + n, sizeof suffix - (size_t)n, "/all.zst");
     for (int g = 0; g < G - 1; g++)
@@ -350,7 +401,11 @@ void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)
     id->cols = (uint32_t)db->params.cols;
     id->db_hash = db->hash;
     id->level = (uint32_t)s->level;
-    if (db->sparse) { /* a level is one slice, numbered by the game */
+    if (db->sparse) { /* positions numbered by the game; a level's slice number */
+        if (db->nparts[s->level] > 1) {
+            id->ngroups = 1;
+            id->counts[0] = (uint32_t)s->counts[0];
+        }
         id->entries = s->size;
         return;
     }
@@ -399,10 +454,37 @@ void rdb_db_slice_size(const rdb_db *db, rdb_slice *s)
         rdb_slice_set_size(&db->lay, s);
         return;
     }
-    int any = 0;
-    for (int g = 0; g < RDB_MAX_GROUPS; g++)
-        any |= s->counts[g];
-    s->size = any ? 0 : db->game->sparse_level_size(db->sparse, s->level);
+    int other = s->level < 0 || s->level > db->u.nbits || s->counts[0] < 0 ||
+                s->counts[0] >= db->nparts[s->level];
+    for (int g = 1; g < RDB_MAX_GROUPS; g++)
+        other |= s->counts[g] != 0;
+    s->size = other ? 0
+                    : db->part_start[s->level][s->counts[0] + 1] -
+                          db->part_start[s->level][s->counts[0]];
+}
+
+uint64_t rdb_db_slice_first(const rdb_db *db, const rdb_slice *s)
+{
+    return db->sparse ? db->part_start[s->level][s->counts[0]] : 0;
+}
+
+void rdb_db_slice_at(const rdb_db *db, int level, uint64_t index, rdb_slice *s,
+                     uint64_t *offset)
+{
+    const uint64_t *start = db->part_start[level];
+    int lo = 0, hi = db->nparts[level] - 1; /* the last slice that starts at or before index */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (start[mid] <= index)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    memset(s, 0, sizeof *s);
+    s->level = level;
+    s->counts[0] = lo;
+    rdb_db_slice_size(db, s);
+    *offset = index - start[lo];
 }
 
 int rdb_db_level_slices(const rdb_db *db, int level, rdb_slice **out)
@@ -410,16 +492,17 @@ int rdb_db_level_slices(const rdb_db *db, int level, rdb_slice **out)
     if (!db->sparse)
         return rdb_level_slices(&db->lay, level, out);
     *out = NULL;
-    rdb_slice s;
-    memset(&s, 0, sizeof s);
-    s.level = level;
-    rdb_db_slice_size(db, &s);
-    if (s.size == 0)
+    const int n = db->nparts[level];
+    if (n == 0)
         return 0;
-    if (!(*out = malloc(sizeof s)))
+    if (!(*out = calloc((size_t)n, sizeof **out)))
         return -1;
-    **out = s;
-    return 1;
+    for (int k = 0; k < n; k++) {
+        (*out)[k].level = level;
+        (*out)[k].counts[0] = k;
+        rdb_db_slice_size(db, &(*out)[k]);
+    }
+    return n;
 }
 
 uint64_t rdb_db_total_positions(const rdb_db *db)
@@ -437,9 +520,10 @@ uint64_t rdb_db_max_slice(const rdb_db *db)
     if (!db->sparse)
         return rdb_layout_max_slice(&db->lay);
     uint64_t m = 0;
-    for (int level = 0; level <= db->lay.nbits; level++) {
-        uint64_t n = db->game->sparse_level_size(db->sparse, level);
-        m = n > m ? n : m;
-    }
+    for (int level = 0; level <= db->lay.nbits; level++)
+        for (int k = 0; k < db->nparts[level]; k++) {
+            const uint64_t n = db->part_start[level][k + 1] - db->part_start[level][k];
+            m = n > m ? n : m;
+        }
     return m;
 }

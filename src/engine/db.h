@@ -38,8 +38,13 @@ typedef struct {
                                 fewest positions a split's largest slice
                                 can have (rdb_layout_plan_groups) */
     void *sparse;            /* params.store: the game's numbering of the
-                                positions it stores (game.h), one slice a
-                                level; NULL when every position is stored */
+                                positions it stores (game.h); NULL when every
+                                position is stored */
+    /* A sparse database's level l is in slices 0..nparts[l]-1 (a slice's
+     * counts[0]), slice k holding its positions part_start[l][k] up to
+     * part_start[l][k+1]. */
+    int nparts[RDB_MAX_BITS + 1];
+    uint64_t *part_start[RDB_MAX_BITS + 1];
 } rdb_db;
 
 /* Set up the game, layout and rules for params. When params->ngroups is 0
@@ -76,9 +81,17 @@ rdb_status rdb_slice_path(const rdb_db *db, const rdb_slice *s, char *buf, size_
 rdb_status rdb_slice_open_in(const rdb_db *db, const rdb_slice *s, rdb_slice_file *sf,
                              rdb_error *err);
 
+/* The first position of a level that a slice holds: 0 but in a sparse
+ * database, whose levels are cut into slices of consecutive positions. */
+uint64_t rdb_db_slice_first(const rdb_db *db, const rdb_slice *s);
+/* The slice of a sparse database's level that holds position `index`,
+ * and where in it (index < the level's size). */
+void rdb_db_slice_at(const rdb_db *db, int level, uint64_t index, rdb_slice *s,
+                     uint64_t *offset);
+
 /* The slices of a level, as rdb_level_slices lists them (in a sparse
- * database, the level's one slice, none when it stores no position of
- * the level); the size of a slice; every position stored; the largest
+ * database, its stretches of consecutive positions, none when it stores
+ * no position of the level); the size of a slice; every position stored; the largest
  * slice. */
 int rdb_db_level_slices(const rdb_db *db, int level, rdb_slice **out);
 void rdb_db_slice_size(const rdb_db *db, rdb_slice *s);

@@ -121,7 +121,9 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         return st;
     }
     rdb_db db;
-    st = rdb_db_setup(&db, opt->dir, &p, budget / bpp, err);
+    /* (a quiet database built before its slices were cut says nothing of
+     * them: it keeps its levels whole) */
+    st = rdb_db_setup(&db, opt->dir, &p, plan->resumes ? UINT64_MAX : budget / bpp, err);
     if (st == RDB_E_NOMEM && db.least_slice)
         return rdb_build_memory_refusal(opt, game, db.least_slice, err);
     if (st != RDB_OK)
@@ -141,6 +143,8 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                                 ? budget - rdb_build_sparse_fixed_bytes(&db)
                                 : 0;
         plan->keep_level = db.lay.nbits;
+        plan->slice_positions = db.params.slice_positions ? db.params.slice_positions
+                                                          : plan->max_slice;
     }
     estimate_disk(&db, plan->keep_level, plan);
     const int sparse = db.sparse != NULL;

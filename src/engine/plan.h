@@ -26,6 +26,7 @@ typedef struct {
     uint64_t memory_bytes;     /* what --memory must hold for the largest slice */
     uint64_t peak_disk_bytes;  /* estimated */
     uint64_t final_disk_bytes; /* estimated, the kept levels */
+    uint64_t slice_positions;  /* a sparse database: the most positions of a slice */
     uint64_t cache_bytes;      /* a sparse database: what --memory leaves for the
                                   cache of the levels above (0: too little) */
 } rdb_build_plan;

@@ -346,14 +346,14 @@ void rdb_probe_info(const rdb_probe *p, rdb_db_info *info)
 static rdb_status sparse_fetch(void *ctx, int level, uint64_t index, int *value, rdb_error *err)
 {
     rdb_probe *p = ctx;
-    rdb_slice s;
-    memset(&s, 0, sizeof s);
-    s.level = level;
-    rdb_db_slice_size(&p->db, &s);
-    if (index >= s.size)
+    const rdb_db *db = &p->db;
+    if (level < 0 || level > db->lay.nbits || index >= db->part_start[level][db->nparts[level]])
         return rdb_fail(err, RDB_E_CORRUPT, "internal error: index %llu beyond level %d",
                         (unsigned long long)index, level);
-    return lookup(p, &s, index, value, err);
+    rdb_slice s;
+    uint64_t at;
+    rdb_db_slice_at(db, level, index, &s, &at);
+    return lookup(p, &s, at, value, err);
 }
 
 /* The stored byte of a board position (game.h), checked by the game;

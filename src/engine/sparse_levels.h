@@ -5,8 +5,8 @@
  * Computing a level of a sparse database reads every level above it
  * (game.h's sparse_level), the build and `verify --full` alike; on big
  * boards they do not fit in memory together, so they are read a chunk at
- * a time, as lookups ask for them. A level's file is opened at its first
- * chunk; a level written since (a level redone) must be forgotten first.
+ * a time, as lookups ask for them. A slice's file is opened at its first
+ * chunk; a slice written since (one redone) must be forgotten first.
  */
 #ifndef RDB_SPARSE_LEVELS_H
 #define RDB_SPARSE_LEVELS_H
@@ -23,7 +23,11 @@ void rdb_sparse_levels_close(rdb_sparse_levels *s);
 
 rdb_chunk_cache *rdb_sparse_levels_cache(rdb_sparse_levels *s);
 
-/* Level l's file was written again: drop what was read of the old one. */
+/* A slice of level l was written again: drop what was read of the old
+ * files. */
 void rdb_sparse_levels_forget(rdb_sparse_levels *s, int level);
+
+/* The slice whose file last failed to be read (level -1 when none). */
+void rdb_sparse_levels_failed(const rdb_sparse_levels *s, rdb_slice *slice);
 
 #endif

@@ -103,20 +103,22 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
         if (rdb_level_deleted(man.deleted, level))
             continue;
         int ns = rdb_db_level_slices(&db, level, &slices);
+        good[level] = 1; /* until a slice of it is not */
         for (int i = 0; i < ns; i++) {
             const rdb_slice *s = &slices[i];
             rdb_progress_add(&prog, s->size, 1);
             const rdb_manifest_entry *e = rdb_manifest_find(&man, s);
             if (!e) {
                 rep->unfinished++;
+                good[level] = 0;
                 continue;
             }
             rep->files++;
             if (check_file(&db, s, e, stored, out)) {
                 rep->bad_files++;
+                good[level] = 0;
                 continue;
             }
-            good[level] = 1;
             const int from = level + db.game->move_bits;
             if (!full || rdb_level_deleted(man.deleted, from))
                 continue;
@@ -135,7 +137,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                             missing);
                     continue;
                 }
-                cst = db.game->sparse_level(db.state, db.sparse, level,
+                const uint64_t from = rdb_db_slice_first(&db, s);
+                cst = db.game->sparse_level(db.state, db.sparse, level, from, from + s->size,
                                             rdb_sparse_levels_cache(levels), fresh, &why);
             } else {
                 cst = rdb_compute_slice(&kern, s, fresh, &nb, &why);
