@@ -366,6 +366,8 @@ static rdb_status start_root(build_state *b, int *lock, rdb_error *err)
     if (st != RDB_OK)
         return st;
     rdb_params p = opt->params;
+    if (p.store && !p.slice_positions && !plan.resumes)
+        p.slice_positions = plan.slice_positions; /* what the plan chose for --memory */
     uint64_t budget = (uint64_t)opt->memory_mb << 20;
     const rdb_game *game = rdb_game_with_id(p.game);
     const uint64_t bytes_per_position = rdb_build_bytes_per_position(game);

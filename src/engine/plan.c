@@ -92,6 +92,31 @@ static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan
         plan->final_disk_bytes += level_bytes[l];
 }
 
+/* A new quiet build's slices: as large as half of what --memory leaves
+ * beside the index and the least cache allows (a slice takes 1.5 bytes a
+ * position, raw and compressed), at most RDB_SPARSE_SLICE_MAX. The index's size is known
+ * once it is set up, so the database is set up twice. */
+static rdb_status choose_slice_positions(const rdb_build_options *opt, rdb_params *p,
+                                         rdb_error *err)
+{
+    rdb_params whole = *p;
+    whole.slice_positions = RDB_SPARSE_SLICE_MAX;
+    rdb_db db;
+    rdb_status st = rdb_db_setup(&db, opt->dir, &whole, UINT64_MAX, err);
+    if (st != RDB_OK)
+        return st;
+    const uint64_t budget = (uint64_t)opt->memory_mb << 20;
+    const uint64_t taken = db.game->sparse_bytes(db.sparse) +
+                           rdb_chunk_cache_least_budget(build_threads(opt));
+    rdb_db_free(&db);
+    /* half of what is left for the slice, half for the cache: a small
+     * cache is slow, a small slice only makes more files */
+    const uint64_t most = budget > taken ? (budget - taken) / 3 : 0;
+    /* too little memory for any slice: the plan's refusal says how much */
+    p->slice_positions = most < 1 ? 1 : most < RDB_SPARSE_SLICE_MAX ? most : RDB_SPARSE_SLICE_MAX;
+    return RDB_OK;
+}
+
 rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
                                rdb_error *err)
 {
@@ -123,6 +148,11 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
     rdb_db db;
     /* (a quiet database built before its slices were cut says nothing of
      * them: it keeps its levels whole) */
+    if (p.store && !p.slice_positions && !plan->resumes) {
+        st = choose_slice_positions(opt, &p, err);
+        if (st != RDB_OK)
+            return st;
+    }
     st = rdb_db_setup(&db, opt->dir, &p, plan->resumes ? UINT64_MAX : budget / bpp, err);
     if (st == RDB_E_NOMEM && db.least_slice)
         return rdb_build_memory_refusal(opt, game, db.least_slice, err);
@@ -155,7 +185,7 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         return rdb_fail(err, RDB_E_INPUT, "--store quiet keeps every level: leave out --keep-lines");
     if (sparse && plan->memory_bytes > budget)
         return rdb_fail(err, RDB_E_INPUT,
-                        "a quiet build holds its index, the level it computes and a cache of the "
+                        "a quiet build holds its index, the slice it computes and a cache of the "
                         "levels above: %llu MB at least for %llu positions; --memory is %ld MB: "
                         "raise --memory to %llu or more",
                         (unsigned long long)(plan->memory_bytes >> 20),
