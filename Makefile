@@ -201,6 +201,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	RETRODB=$(BIN)/retrodb bash tests/long_build.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/quiet.sh
+	RETRODB=$(BIN)/retrodb bash tests/repair.sh
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/svg.sh

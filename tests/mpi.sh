@@ -2,7 +2,8 @@
 # Tests of bin/retrodb-mpi, a build shared among MPI ranks on one machine
 # (--oversubscribe: more ranks than cores is fine for correctness): with 2
 # and 3 ranks, 3x4, Icelandic 3x3 and the Cram 4x5 table end with the
-# checksums of data/checksums/ and the very files of `retrodb build`;
+# checksums of data/checksums/ and the very files of `retrodb build`; a
+# job's database damaged and found by verify is repaired by the next job;
 # options reach every rank; damaged files are redone; a job killed at random moments (SIGKILL to one
 # rank, or to mpirun) and resumed with another number of ranks, or by
 # retrodb alone, ends with the same checksums; the lock keeps a second
@@ -145,6 +146,19 @@ out=$(mpi 3 build dots 3x4 --dir "$T/d" 2>&1)
 printf '%s' "$out" | grep -q "redoing a damaged slice: .*frame" && ok || bad "a job did not redo a damaged frame: $out"
 [ "$(checksums "$T/d")" = "$(checksums "$T/ref-3x4")" ] && same_files "$T/d" "$T/ref-3x4" && ok ||
     bad "3x4 after a damaged frame and a job: differs from retrodb build"
+
+# a complete database built by a job: what verify finds damaged, the next
+# job redoes (DAMAGED), to the same files as retrodb build makes
+rm -rf "$T/d"
+mpi 2 build dots 3x3 --dir "$T/d" --quiet > /dev/null 2>&1
+victim=$(ls -S $(find "$T/d/12" -name '*.zst') | head -1)
+printf 'ZZZZ' | dd of="$victim" bs=1 seek=$(($(wc -c < "$victim") / 2)) conv=notrunc 2>/dev/null
+"$RETRODB" verify --dir "$T/d" > /dev/null 2>&1
+[ $? -eq 1 ] && [ -s "$T/d/DAMAGED" ] && ok || bad "verify of a job's database did not record the damage"
+out=$(mpi 2 build dots 3x3 --dir "$T/d" 2>&1)
+printf '%s' "$out" | grep -q "redoing a slice found damaged" && ok || bad "a job did not redo what verify found: $out"
+[ "$(checksums "$T/d")" = "$(checksums "$T/ref33")" ] && [ ! -e "$T/d/DAMAGED" ] && ok ||
+    bad "3x3 repaired by a job: differs from retrodb build"
 
 # --- the lock: a second builder is refused while a job runs; status reads it ---
 mpi 2 build dots 3x4 --dir "$T/locked" --quiet > /dev/null 2>&1 &

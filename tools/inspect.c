@@ -481,11 +481,15 @@ int rdb_cmd_verify(int argc, char **argv)
         printf("{\"dir\":");
         rdb_tool_json_string(a.dir);
         printf(",\"full\":%s,\"files\":%llu,\"bad_files\":%llu,\"unfinished\":%llu,"
-               "\"recomputed\":%llu,\"disagreements\":%llu,\"ok\":%s}\n",
+               "\"recomputed\":%llu,\"disagreements\":%llu,\"ok\":%s",
                a.full ? "true" : "false", (unsigned long long)rep.files,
                (unsigned long long)rep.bad_files, (unsigned long long)rep.unfinished,
                (unsigned long long)rep.recomputed, (unsigned long long)rep.disagreements,
                bad ? "false" : "true");
+        /* the deleted levels the next build computes again to redo them */
+        if (rep.rebuild_lo)
+            printf(",\"rebuild_levels\":[%d,%d]", rep.rebuild_lo, rep.rebuild_hi);
+        printf("}\n");
         return bad;
     }
     char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
@@ -497,7 +501,14 @@ int rdb_cmd_verify(int argc, char **argv)
         printf("; %s positions recomputed, %s disagree", rdb_human_count(rep.recomputed, h1, sizeof h1),
                rdb_human_count(rep.disagreements, h2, sizeof h2));
     printf("\n");
-    if (bad)
+    if (bad && rep.rebuild_lo)
+        printf("levels %d to %d, which --keep-lines deleted, are what the damaged slices are computed\n"
+               "from: running the same build command again computes them again (%s positions),\n"
+               "redoes every damaged slice, and deletes them again\n",
+               rep.rebuild_lo, rep.rebuild_hi, rdb_human_count(rep.rebuild_positions, h1, sizeof h1));
+    else if (bad && !rep.unrecorded)
         printf("running the same build command again redoes every damaged slice\n");
+    else if (bad)
+        printf("the damaged slices could not all be recorded for the next build (see above)\n");
     return bad;
 }

@@ -19,6 +19,7 @@
 #include <omp.h>
 #endif
 
+#include "store/damage.h"
 #include "store/fsutil.h"
 #include "engine/kernel.h"
 #include "engine/plan.h"
@@ -115,6 +116,73 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
     return RDB_OK;
 }
 
+/* Compute again every deleted level above `level` (their records are
+ * forgotten: their files are gone): a slice of `level` must be redone and
+ * the level it is computed from was deleted. They are deleted again once
+ * used, as before. Returns the highest such level, or -1. */
+static int undelete_above(rdb_manifest *man, const rdb_db *db, int level, int talk)
+{
+    int lo = -1, hi = -1;
+    uint64_t positions = 0;
+    for (int l = level + 1; l <= db->lay.nbits; l++) {
+        if (!rdb_level_deleted(man->deleted, l))
+            continue;
+        man->deleted &= ~(1ULL << (l - 1));
+        rdb_slice *slices;
+        int ns = rdb_db_level_slices(db, l, &slices);
+        for (int i = 0; i < ns; i++) {
+            rdb_manifest_forget(man, &slices[i]);
+            positions += slices[i].size;
+        }
+        free(slices);
+        lo = lo < 0 ? l : lo;
+        hi = l;
+    }
+    if (talk && lo >= 0)
+        fprintf(stderr,
+                "level %d is computed from level %d, which was deleted (--keep-lines): computing "
+                "levels %d to %d again (%llu positions) to redo it\n",
+                level, level + db->game->move_bits, lo, hi, (unsigned long long)positions);
+    return hi;
+}
+
+/* The slices verify or a lookup found damaged (DAMAGED): forgotten, so
+ * that this build redoes them, with the deleted levels they need. How
+ * many records there were goes in *records. */
+static rdb_status redo_recorded_damage(const rdb_db *db, rdb_manifest *man, int talk,
+                                       int *records, rdb_error *err)
+{
+    rdb_slice *bad;
+    int n;
+    rdb_status st = rdb_damage_load(db->dir, db->lay.ngroups, db->lay.nbits, &bad, &n, err);
+    if (st != RDB_OK)
+        return st;
+    *records = n;
+    int lowest = -1;
+    for (int i = 0; i < n; i++) {
+        rdb_slice s = bad[i];
+        rdb_db_slice_size(db, &s);
+        /* a slice the layout does not have, of a deleted level, or not
+         * finished: nothing to redo that the build would not do anyway */
+        if (!s.size || rdb_level_deleted(man->deleted, s.level) || !rdb_manifest_find(man, &s))
+            continue;
+        rdb_manifest_forget(man, &s);
+        if (talk) {
+            char path[RDB_PATH_MAX];
+            rdb_error ignored;
+            if (rdb_slice_path(db, &s, path, sizeof path, &ignored) == RDB_OK)
+                fprintf(stderr, "redoing a slice found damaged: '%s'\n", path);
+        }
+        if (rdb_level_deleted(man->deleted, s.level + db->game->move_bits) &&
+            (lowest < 0 || s.level < lowest))
+            lowest = s.level;
+    }
+    free(bad);
+    if (lowest >= 0)
+        undelete_above(man, db, lowest, talk);
+    return RDB_OK;
+}
+
 /* Damaged slices found while reading that a build redoes before it gives
  * up: a disk that damages every file it writes must not loop for ever. */
 #define MAX_REDONE 64
@@ -134,6 +202,7 @@ typedef struct {
     int keep_level;          /* levels above this are deleted; nbits = keep all */
     rdb_progress prog;
     rdb_sparse_levels *levels; /* a sparse database's levels above, read as needed */
+    int damage_records;        /* the slices DAMAGED named when the build started */
 } build_state;
 
 /* Record that a level is no longer kept, then remove its files (in that
@@ -389,6 +458,8 @@ static rdb_status start_root(build_state *b, int *lock, rdb_error *err)
         st = rdb_manifest_compact(&b->man, opt->dir, err);
     if (st == RDB_OK)
         st = check_finished_slices(&b->db, &b->man, !b->talk, err);
+    if (st == RDB_OK)
+        st = redo_recorded_damage(&b->db, &b->man, b->talk, &b->damage_records, err);
     return st;
 }
 
@@ -495,9 +566,17 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
                 fprintf(stderr, "redoing a damaged slice: %s\n", err->msg);
             int top = level;
             for (int i = 0; i < end.ndamaged; i++) {
+                const int l = end.damaged[i].level;
                 rdb_manifest_forget(&b.man, &end.damaged[i]);
-                if (end.damaged[i].level > top)
-                    top = end.damaged[i].level;
+                if (l > top)
+                    top = l;
+                /* computed from a deleted level: that one and those above
+                 * it first */
+                if (rdb_level_deleted(b.man.deleted, l + b.db.game->move_bits)) {
+                    const int hi = undelete_above(&b.man, &b.db, l, b.talk);
+                    if (hi > top)
+                        top = hi;
+                }
             }
             rdb_level_end_free(&end);
             level = top + 1;
@@ -516,6 +595,16 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     }
     if (st == RDB_OK)
         rdb_progress_finish(&b.prog);
+    /* every slice DAMAGED named is redone: it goes, unless something was
+     * found damaged meanwhile (it then stays, and is redone again) */
+    if (st == RDB_OK && d->rank == 0 && b.damage_records > 0) {
+        rdb_slice *now;
+        int n;
+        if (rdb_damage_load(opt->dir, lay->ngroups, lay->nbits, &now, &n, err) == RDB_OK &&
+            n == b.damage_records)
+            st = rdb_damage_clear(opt->dir, err);
+        free(now);
+    }
     if (st == RDB_OK && b.levels && b.talk) {
         const rdb_chunk_stats cs = rdb_chunk_cache_stats(rdb_sparse_levels_cache(b.levels));
         char held[RDB_HUMAN_MAX], read[RDB_HUMAN_MAX];

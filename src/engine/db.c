@@ -17,6 +17,7 @@
 #include "common/number.h"
 #include "common/path.h"
 #include "store/checksum.h"
+#include "store/damage.h"
 #include "store/fsutil.h"
 
 /* ---- parameters ---- */
@@ -415,13 +416,19 @@ void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id)
     id->entries = s->size;
 }
 
-rdb_status rdb_db_repair_hint(rdb_status st, rdb_error *err)
+rdb_status rdb_db_damaged(const rdb_db *db, const rdb_slice *s, rdb_status st, rdb_error *err)
 {
-    if (st == RDB_E_CORRUPT) {
-        size_t n = strlen(err->msg);
+    if (st != RDB_E_CORRUPT)
+        return st;
+    rdb_error why;
+    const int noted = rdb_damage_note(db->dir, s, db->lay.ngroups, &why) == RDB_OK;
+    size_t n = strlen(err->msg);
+    if (noted)
         snprintf(err->msg + n, sizeof err->msg - n,
-                 "; running the same build command again redoes a damaged slice");
-    }
+                 "; running the same build command again redoes it");
+    else
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; it could not be recorded for the next build to redo (%s)", why.msg);
     return st;
 }
 

@@ -102,9 +102,10 @@ uint64_t rdb_db_max_slice(const rdb_db *db);
  * record as deleted: the build has finished. */
 int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man);
 
-/* st, with the words every reader adds to a damaged slice's message
- * (RDB_E_CORRUPT): the build that made it redoes it. */
-rdb_status rdb_db_repair_hint(rdb_status st, rdb_error *err);
+/* A slice found damaged (st RDB_E_CORRUPT) where no build is running:
+ * recorded in DAMAGED for the next build to redo, and err says so (or
+ * why it could not be recorded). Any other st is passed on as it is. */
+rdb_status rdb_db_damaged(const rdb_db *db, const rdb_slice *s, rdb_status st, rdb_error *err);
 
 /* The identity a slice's file must carry. */
 void rdb_slice_identity(const rdb_db *db, const rdb_slice *s, rdb_slice_id *id);

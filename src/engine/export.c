@@ -200,7 +200,7 @@ static rdb_status walk_slice(walk *w, const rdb_slice *s, int8_t *frame, rdb_pro
                         "running the same build command again redoes it",
                         s->level, db->dir, sf.path);
     if (st != RDB_OK)
-        return rdb_db_repair_hint(st, err);
+        return rdb_db_damaged(db, s, st, err);
     const int G = lay->ngroups, inner = G - 1;
     uint32_t digit[RDB_MAX_GROUPS], radix[RDB_MAX_GROUPS];
     const uint16_t *states[RDB_MAX_GROUPS];
@@ -224,7 +224,7 @@ static rdb_status walk_slice(walk *w, const rdb_slice *s, int8_t *frame, rdb_pro
         if (w->probe)
             n = s->size - index < RDB_FRAME_ENTRIES ? (size_t)(s->size - index) : RDB_FRAME_ENTRIES;
         else if ((st = rdb_slice_read_frame(&sf, f, frame, &n, err)) != RDB_OK) {
-            st = rdb_db_repair_hint(st, err);
+            st = rdb_db_damaged(db, s, st, err);
             break;
         }
         for (size_t j = 0; j < n && st == RDB_OK; j++, index++) {

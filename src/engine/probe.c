@@ -154,7 +154,7 @@ static rdb_status open_slice(rdb_probe *p, const rdb_slice *s, rdb_slice_file **
                         "running the same build command again redoes it",
                         s->level, p->db.dir, c->sf.path);
     if (st != RDB_OK)
-        return rdb_db_repair_hint(st, err);
+        return rdb_db_damaged(&p->db, s, st, err);
     c->used = 1;
     c->slice = *s;
     c->stamp = ++p->clock;
@@ -294,7 +294,7 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
     size_t n; /* rdb_slice_open refused any frame size but RDB_FRAME_ENTRIES */
     st = rdb_slice_read_frame(sf, frame, c->values, &n, err);
     if (st != RDB_OK)
-        return rdb_db_repair_hint(st, err);
+        return rdb_db_damaged(&p->db, s, st, err);
     c->used = 1;
     c->slice = *s;
     c->frame = frame;

@@ -12,6 +12,7 @@
 #include "engine/db.h"
 #include "engine/kernel.h"
 #include "engine/sparse_levels.h"
+#include "store/damage.h"
 #include "store/manifest.h"
 
 #define MAX_REPORTED 5
@@ -43,6 +44,40 @@ static int check_file(const rdb_db *db, const rdb_slice *s, const rdb_manifest_e
     return 0;
 }
 
+/* Record a bad slice for the next build to redo (store/damage.h), and
+ * the lowest level of such slices computed from a deleted level in *lowest. */
+static void record_damage(const rdb_db *db, const rdb_manifest *man, const rdb_slice *s,
+                          FILE *out, rdb_verify_report *rep, int *lowest)
+{
+    rdb_error why;
+    if (rdb_damage_note(db->dir, s, db->lay.ngroups, &why) != RDB_OK) {
+        rep->unrecorded++;
+        fprintf(out, "cannot record it for the next build to redo: %s\n", why.msg);
+    }
+    if (rdb_level_deleted(man->deleted, s->level + db->game->move_bits) &&
+        (*lowest < 0 || s->level < *lowest))
+        *lowest = s->level;
+}
+
+/* What the next build computes again to redo a slice of level `lowest`:
+ * every deleted level above it, from the top down. */
+static void rebuild_range(const rdb_db *db, const rdb_manifest *man, int lowest,
+                          rdb_verify_report *rep)
+{
+    for (int l = lowest + 1; lowest >= 0 && l <= db->lay.nbits; l++) {
+        if (!rdb_level_deleted(man->deleted, l))
+            continue;
+        if (!rep->rebuild_lo)
+            rep->rebuild_lo = l;
+        rep->rebuild_hi = l;
+        rdb_slice *slices;
+        int ns = rdb_db_level_slices(db, l, &slices);
+        for (int i = 0; i < ns; i++)
+            rep->rebuild_positions += slices[i].size;
+        free(slices);
+    }
+}
+
 rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_verify_report *rep,
                       rdb_error *err)
 {
@@ -71,6 +106,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
     /* a sparse database's level is recomputed from all of those above
      * it, read through a cache, once each is checked good */
     rdb_sparse_levels *levels = NULL;
+    int lowest_damaged = -1; /* of the bad slices computed from a deleted level */
     char good[RDB_MAX_BITS + 1];
     memset(good, 0, sizeof good);
     stored = malloc(maxslice);
@@ -117,6 +153,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
             if (check_file(&db, s, e, stored, out)) {
                 rep->bad_files++;
                 good[level] = 0;
+                record_damage(&db, &man, s, out, rep, &lowest_damaged);
                 continue;
             }
             const int from = level + db.game->move_bits;
@@ -149,6 +186,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                 continue;
             }
             rep->recomputed += s->size;
+            const uint64_t disagreed = rep->disagreements;
             for (uint64_t j = 0; j < s->size; j++) {
                 if (stored[j] == fresh[j])
                     continue;
@@ -159,11 +197,14 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                         db.game->print(db.state, out, rdb_layout_position(&db.lay, s, j));
                 }
             }
+            if (rep->disagreements > disagreed)
+                record_damage(&db, &man, s, out, rep, &lowest_damaged);
         }
         free(slices);
         slices = NULL;
     }
     rdb_progress_clear(&prog);
+    rebuild_range(&db, &man, lowest_damaged, rep);
 done:
     rdb_sparse_levels_close(levels);
     free(slices);
