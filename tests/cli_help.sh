@@ -138,7 +138,7 @@ expect 1 'a file of level 0 of the finished database .* running the same build c
     sh -c "printf '$empty33' | '$R' query -d '$T/lost'"
 cp -r "$T/d33" "$T/dmg"
 printf 'xxxx' | dd of="$T/dmg/0/0.zst" bs=1 seek=60 conv=notrunc 2> /dev/null
-expect 1 'running the same build command again redoes a damaged slice' -- \
+expect 1 'running the same build command again redoes it' -- \
     sh -c "printf '$empty33' | '$R' query -d '$T/dmg'"
 
 # --- query --moves: the same answer as the diagram of the same position ---

@@ -5,7 +5,9 @@
  * plane cell by cell; random irregular positions of boards up to 35 cells
  * (up to ~24 free cells) solved with every method, in both move orders and
  * with a table small enough to evict, against the naive reference
- * (tests/naive_cram.c); the published empty-board nimbers; saving,
+ * (tests/naive_cram.c); the mirror rule on random positions that a half
+ * turn maps onto themselves, against the naive solver and the search
+ * without it; the published empty-board nimbers; saving,
  * reloading and rejecting transposition table files; and a solve stopped
  * by a signal that resumes.
  */
@@ -32,11 +34,15 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 static int solver_threads = 1; /* for the tests run again with two threads */
+/* for the tests that need an even x even board searched, not valued 0 at
+ * once by the mirror rule */
+static int solver_no_mirror = 0;
 
 static cram_solver *new_solver(int rows, int cols, cram_method m, long tt_mb, int board_order)
 {
     cram_solver_options opt = {.method = m, .tt_mb = tt_mb, .board_order = board_order,
-                               .threads = m == CRAM_ASPIRATION ? solver_threads : 1};
+                               .threads = m == CRAM_ASPIRATION ? solver_threads : 1,
+                               .no_mirror = solver_no_mirror};
     cram_solver *s = NULL;
     rdb_error err;
     err.msg[0] = '\0';
@@ -286,8 +292,107 @@ START_TEST(test_symmetric_positions)
     /* threads ran out of root moves and joined others' (on these small
      * positions the first searcher answers first: the joining thread's
      * answer is taken on the long boards, e.g. 3x19) */
-    if (threads[_i] == 4)
+    if (threads[_i] == 4) {
+        /* whether a thread is idle when another still searches depends on
+         * the scheduler: on a busy machine, more positions until one is */
+        naive_cram *nv = naive_cram_new(5, 5);
+        solver_threads = 4;
+        cram_solver *s = new_solver(5, 5, CRAM_ASPIRATION, 64, 0);
+        solver_threads = 1;
+        for (int i = 0; i < 400 && st.helped == 0; i++) {
+            uint64_t x = random_position(&seed, 5, 5, 19);
+            TU_ASSERT_EQ(solve(s, x), naive_cram_nimber(nv, x));
+            cram_stats one;
+            cram_solver_stats(s, &one);
+            st.helped = one.helped;
+        }
+        cram_solver_free(s);
+        naive_cram_free(nv);
         TU_ASSERT_MSG(st.helped > 0, "joined %llu times", (unsigned long long)st.helped);
+    }
+}
+END_TEST
+
+/* The half turn of an R x C board: cell (r, c) to (R-1-r, C-1-c). */
+static uint64_t half_turn(uint64_t x, int rows, int cols)
+{
+    uint64_t y = 0;
+    for (uint64_t m = x; m; m &= m - 1) {
+        int cell = __builtin_ctzll(m), r = cell / cols, c = cell % cols;
+        y |= 1ULL << ((rows - 1 - r) * cols + cols - 1 - c);
+    }
+    return y;
+}
+
+/* The mirror rule (cram_canonical_zero): random positions the half turn
+ * maps onto themselves, the centre cell or the two middle cells taken
+ * where the board has them, are 0 by the naive solver, and so by the
+ * solver with the rule and without it; the rule values some parts 0
+ * without search; positions that the rule does not cover (the middle
+ * kept free) agree with the naive solver either way. Even x even boards
+ * from empty are 0 without a node searched. */
+START_TEST(test_mirror_rule)
+{
+    static const shape shapes[] = {{4, 4, 16}, {4, 5, 20}, {5, 5, 21}, {3, 6, 18}, {5, 4, 20},
+                                   {6, 4, 22}, {3, 7, 21}};
+    uint64_t seed = 0x4a1f7e11ULL;
+    uint64_t ruled = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        const shape *sh = &shapes[k];
+        const int R = sh->rows, C = sh->cols;
+        naive_cram *nv = naive_cram_new(R, C);
+        TU_ASSERT(nv != NULL);
+        cram_solver *with = new_solver(R, C, CRAM_ASPIRATION, 16, 0);
+        cram_solver_options o = {.method = CRAM_ASPIRATION, .tt_mb = 16, .no_mirror = 1};
+        cram_solver *without;
+        rdb_error err;
+        ck_assert_int_eq(cram_solver_new(R, C, &o, &without, &err), RDB_OK);
+        /* the middle: a cell, two cells side by side, or none */
+        uint64_t middle = 0;
+        if (R % 2 && C % 2)
+            middle = 1ULL << (R / 2 * C + C / 2);
+        else if (R % 2)
+            middle = 3ULL << (R / 2 * C + C / 2 - 1);
+        else if (C % 2)
+            middle = 1ULL << ((R / 2 - 1) * C + C / 2) | 1ULL << (R / 2 * C + C / 2);
+        for (int i = 0; i < 30 * stress(); i++) {
+            uint64_t x = random_position(&seed, R, C, sh->max_free);
+            uint64_t y = (x | half_turn(x, R, C));
+            /* every other time the middle stays as it falls: the rule
+             * then does not apply to the part holding it */
+            if (i % 2 == 0)
+                y &= ~middle;
+            while (__builtin_popcountll(y) > sh->max_free + 4) {
+                uint64_t cell = 1ULL << (rng_next(&seed) % (uint64_t)(R * C));
+                y &= ~(cell | half_turn(cell, R, C));
+            }
+            const int want = naive_cram_nimber(nv, y);
+            if (i % 2 == 0)
+                TU_ASSERT_MSG(want == 0, "%dx%d free %llx: symmetric, naive nimber %d", R, C,
+                              (unsigned long long)y, want);
+            TU_ASSERT_MSG(solve(with, y) == want && solve(without, y) == want,
+                          "%dx%d free %llx: naive %d", R, C, (unsigned long long)y, want);
+        }
+        cram_stats st;
+        cram_solver_stats(with, &st);
+        ruled += st.mirror_zero;
+        cram_solver_stats(without, &st);
+        TU_ASSERT_EQ(st.mirror_zero, 0);
+        cram_solver_free(with);
+        cram_solver_free(without);
+        naive_cram_free(nv);
+    }
+    TU_ASSERT_MSG(ruled > 50, "the rule valued %llu parts", (unsigned long long)ruled);
+
+    for (int n = 4; n <= 8; n += 2) {
+        cram_solver *s = new_solver(n, n, CRAM_ASPIRATION, 16, 0);
+        TU_ASSERT_EQ(solve(s, n * n == 64 ? ~0ULL : (1ULL << (n * n)) - 1), 0);
+        cram_stats st;
+        cram_solver_stats(s, &st);
+        TU_ASSERT_MSG(st.nodes == 0 && st.mirror_zero == 1, "%dx%d: %llu nodes", n, n,
+                      (unsigned long long)st.nodes);
+        cram_solver_free(s);
+    }
 }
 END_TEST
 
@@ -511,6 +616,7 @@ START_TEST(test_tt_file_crafted)
     /* 6x4: the layout is the board (4 cells across), so a key is a
      * position of the board too */
     uint64_t all = (1ULL << 24) - 1;
+    solver_no_mirror = 1; /* a table with entries to craft */
     cram_solver *s = new_solver(6, 4, CRAM_PLAIN, 8, 0);
     TU_ASSERT(solve(s, all) >= 0);
     TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
@@ -606,6 +712,7 @@ START_TEST(test_stop_and_resume)
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
     temp_tt_file(dir, path, sizeof path);
     rdb_error err;
+    solver_no_mirror = 1; /* a search to stop */
     cram_solver *s = new_solver(4, 8, CRAM_ASPIRATION, 64, 0);
     rdb_stop_requested = SIGINT;
     int v = -1;
@@ -814,6 +921,7 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_known_big);
     tcase_add_test(tc, test_two_threads);
     tcase_add_loop_test(tc, test_symmetric_positions, 0, 3);
+    tcase_add_test(tc, test_mirror_rule);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");

@@ -37,6 +37,7 @@ enum {
     OPT_POSITION,
     OPT_DB,
     OPT_BOARD_ORDER,
+    OPT_NO_MIRROR,
     OPT_CERTIFICATE,
     OPT_JSON,
     OPT_PROGRESS,
@@ -64,6 +65,9 @@ static const rdb_tool_option solve_cram_options[] = {
      "for each k below the nimber, a move to a position of nimber k\n"
      "(cells as (row,column) from 0)"},
     {OPT_BOARD_ORDER, "board-order", 0, NULL, "visit moves in board order (to measure the move ordering)"},
+    {OPT_NO_MIRROR, "no-mirror", 0, NULL,
+     "search parts that the mirror rule values 0 (a half turn maps them onto\n"
+     "themselves, no domino meeting its image) instead (to measure the rule)"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
     {OPT_PROGRESS, "progress", 'v', NULL, "progress on stderr even when it is not a terminal"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress"},
@@ -139,12 +143,13 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
-           "\"twins\":%llu,\"helped\":%llu,\"helper_first\":%llu,"
+           "\"twins\":%llu,\"mirror_zero\":%llu,\"helped\":%llu,\"helper_first\":%llu,"
            "\"tt_entries\":%llu,\"tt_loaded\":%llu,\"tt_mb\":%.0f,\"tt_fill\":%.4f,\"seconds\":%.3f",
            rows, cols, nimber, cram_method_name(m), (unsigned long long)st->nodes,
            (unsigned long long)st->expanded, (unsigned long long)st->tt_hits,
            (unsigned long long)st->db_hits, (unsigned long long)st->cuts,
-           (unsigned long long)st->twins, (unsigned long long)st->helped,
+           (unsigned long long)st->twins, (unsigned long long)st->mirror_zero,
+           (unsigned long long)st->helped,
            (unsigned long long)st->helper_first,
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
@@ -167,6 +172,8 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
            (unsigned long long)st->cuts, (unsigned long long)st->tt_entries);
     if (st->tt_loaded)
         printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
+    if (st->mirror_zero)
+        printf(", parts 0 by the mirror rule %llu", (unsigned long long)st->mirror_zero);
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);
@@ -257,6 +264,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             break;
         case OPT_BOARD_ORDER:
             opt.board_order = 1;
+            break;
+        case OPT_NO_MIRROR:
+            opt.no_mirror = 1;
             break;
         }
     }

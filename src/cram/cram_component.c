@@ -19,6 +19,7 @@
 #include "cram/cram_component.h"
 
 #include <assert.h>
+#include <stddef.h>
 
 void cram_geom_init(cram_geom *g, int height, int stride)
 {
@@ -111,7 +112,34 @@ static inline uint64_t least_mirror(const cram_geom *g, uint64_t x, int h, int w
     return min2(min2(x, mc), min2(mr, mrc));
 }
 
+/* Whether x, in the corner with an h x w box, is its own image under the
+ * half turn and no domino of it meets its own image: a second-player win
+ * by copying (see cram_component.h). A domino meets its image when it
+ * holds the centre cell (h and w odd) or is the pair the half turn swaps:
+ * cells (r, c) and (h-1-r, w-1-c) are next to each other only when one of
+ * h-1-2r and w-1-2c is 0 and the other is +-1, i.e. the two middle cells
+ * of the middle row (h odd, w even) or of the middle column (h even, w
+ * odd). An even x even box has neither. */
+static inline int half_turn_zero(const cram_geom *g, uint64_t x, uint64_t half_turn, int h, int w)
+{
+    if (half_turn != x)
+        return 0;
+    const int s = g->stride, r = h / 2, c = w / 2;
+    if (h & 1 && w & 1)
+        return !(x >> (r * s + c) & 1);
+    if (h & 1)
+        return (x >> (r * s + c - 1) & 3) != 3;
+    if (w & 1)
+        return !(x >> ((r - 1) * s + c) & 1 && x >> (r * s + c) & 1);
+    return 1;
+}
+
 uint64_t cram_canonical(const cram_geom *g, uint64_t x, int *hp, int *wp)
+{
+    return cram_canonical_zero(g, x, hp, wp, NULL);
+}
+
+uint64_t cram_canonical_zero(const cram_geom *g, uint64_t x, int *hp, int *wp, int *zero)
 {
     assert(x != 0 && (x & ~g->all) == 0);
     const int s = g->stride;
@@ -129,6 +157,8 @@ uint64_t cram_canonical(const cram_geom *g, uint64_t x, int *hp, int *wp)
     if (wp)
         *wp = w;
 
+    if (zero)
+        *zero = half_turn_zero(g, x, reverse_bits(x) >> (64 - (h - 1) * s - w), h, w);
     uint64_t best = least_mirror(g, x, h, w);
     if (h <= s) {
         uint64_t t = 0;

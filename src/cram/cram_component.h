@@ -73,4 +73,22 @@ int cram_split(const cram_geom *g, uint64_t x, uint64_t *comp);
  * box in *h x *w when those are not NULL. */
 uint64_t cram_canonical(const cram_geom *g, uint64_t x, int *h, int *w);
 
+/* The same, and in *zero whether the mirror rule makes the component's
+ * nimber 0: the half turn of its box maps it onto itself, and no domino
+ * of it meets its own image (none is its own image, and the centre cell
+ * of an odd x odd box is not free). The second player then answers each
+ * move with its image, which is still free (the position was symmetric
+ * and the move does not meet its image) and makes the position symmetric
+ * again, so the first player runs out of moves first.
+ *
+ * No reflection can do the same for a component. A connected set that a
+ * reflection maps onto itself has cells on both sides of the axis, and a
+ * path between them crosses the axis: through a cell on it (an odd-width
+ * axis, or the diagonal of a transpose), which lies in a domino with the
+ * next cell of the path, a domino that meets its image in that cell; or
+ * between the two cells next to an even-width axis, a domino that is its
+ * own image. Positions made of components that a reflection swaps are
+ * sums of equal parts, which cancel already. */
+uint64_t cram_canonical_zero(const cram_geom *g, uint64_t x, int *h, int *w, int *zero);
+
 #endif

@@ -288,6 +288,7 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
         st->helped += w->helped;
         st->helper_first += w->helper_first;
         st->twins += w->twins;
+        st->mirror_zero += w->mirror_zero;
     }
     st->tt_entries = s->tt.entries;
     st->tt_replaced = s->tt.replaced;
@@ -464,7 +465,15 @@ static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_
             c->known ^= 1;
             continue;
         }
-        uint64_t key = cram_canonical(&s->g, comp[i], NULL, NULL);
+        int zero = 0;
+        uint64_t key = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
+                                        : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
+        /* A part the half turn maps onto itself, no domino meeting its
+         * image, is 0: the second player copies (cram_component.h). */
+        if (zero) {
+            w->stats.mirror_zero++;
+            continue;
+        }
         /* Two equal parts cancel: their nimbers xor to 0. */
         int twin = -1;
         for (int j = 0; j < c->nparts; j++)
@@ -1146,10 +1155,17 @@ static int board_components(cram_solver *s, uint64_t free_cells, uint64_t *comp,
             x |= 1ULL << ((cell % s->cols) * s->rows + cell / s->cols);
         }
     }
-    int n = cram_split_reduced(&s->g, x, comp);
-    for (int i = 0; i < n; i++)
-        comp[i] = cram_canonical(&s->g, comp[i], NULL, NULL);
-    return n;
+    int n = cram_split_reduced(&s->g, x, comp), k = 0;
+    for (int i = 0; i < n; i++) {
+        int zero = 0;
+        comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
+                                   : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
+        if (zero)
+            s->workers[0].stats.mirror_zero++; /* the mirror rule: 0, left out */
+        else
+            k++;
+    }
+    return k;
 }
 
 static void start_solve(cram_solver *s)

@@ -64,6 +64,8 @@ typedef struct {
                             ordering that helps the cuts (for measuring) */
     int threads;         /* threads sharing the root's trials (aspiration
                             only; 0 or 1: one) */
+    int no_mirror;       /* do not value symmetric parts 0 by the mirror rule
+                            (cram_canonical_zero; for measuring) */
 } cram_solver_options;
 
 #define CRAM_MAX_THREADS 64
@@ -76,6 +78,7 @@ typedef struct {
     uint64_t tt_hits;     /* components answered by the transposition table */
     uint64_t db_hits;     /* components answered by a nimber table */
     uint64_t cuts;        /* nodes left early because no wanted nimber remained */
+    uint64_t mirror_zero; /* parts valued 0 by the mirror rule, unsearched */
     uint64_t helped;      /* times a thread with no root child left joined one
                              that another thread was searching */
     uint64_t helper_first; /* root children whose answer a joining thread
