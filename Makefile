@@ -76,7 +76,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
+.PHONY: all lib python check-python bench-python deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -156,6 +156,22 @@ $(BUILD)/export_check: tests/export/check.c $(LIB_HDR) $(LIB)
 
 lib: $(SHLIB) $(STLIB)
 
+# The Python package (python/): the shared library copied into it, then
+# installed by pip from Debian's setuptools, offline. PIP_FLAGS picks where
+# (a virtual environment's python needs none).
+PYTHON    ?= /usr/bin/python3
+PIP_FLAGS ?= --break-system-packages
+python: $(SHLIB)
+	rm -rf python/retrodb/_lib && mkdir -p python/retrodb/_lib
+	cp $(SHLIB) python/retrodb/_lib/libretrodb.so
+	$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
+
+bench-python: $(BIN)/retrodb $(SHLIB)
+	PYTHON=$(PYTHON) bash scripts/bench_python.sh $(BOARD)
+
+check-python: $(BIN)/retrodb $(SHLIB)
+	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) bash tests/python.sh
+
 $(PIC_BUILD)/src/%.o: src/%.c $(PIC_BUILD)/src/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) $(DEPFLAGS) -c $< -o $@
@@ -191,7 +207,7 @@ include tests/faultinject/faultinject.mk
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
+test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check $(SHLIB)
 	bash tests/architecture.sh
 	$(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
@@ -202,6 +218,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/quiet.sh
 	RETRODB=$(BIN)/retrodb bash tests/repair.sh
+	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) bash tests/python.sh
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/svg.sh

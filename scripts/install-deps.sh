@@ -5,7 +5,9 @@
 # lints the man pages; jq, with which the tests read the JSON the program
 # writes; libedit-dev, for line editing in `retrodb play`, which builds
 # without it too; libxml2-utils, librsvg2-bin and python3, with which
-# tests/svg.sh checks, renders and reads the pictures of query --svg). With
+# tests/svg.sh checks, renders and reads the pictures of query --svg;
+# python3-numpy, python3-pytest, python3-pip and python3-setuptools, with
+# which the Python package installs and is tested offline). With
 # --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
 # with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need.
@@ -13,7 +15,8 @@
 # sudo when available.
 set -eu
 
-packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev libxml2-utils librsvg2-bin python3"
+packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev libxml2-utils librsvg2-bin python3
+python3-numpy python3-pytest python3-pip python3-setuptools"
 case "${1:-}" in
 --fuzz) packages="$packages clang libclang-rt-dev" ;;
 --mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;

@@ -129,6 +129,16 @@ RDB_API void rdb_probe_info(const rdb_probe *p, rdb_db_info *info);
  * Errors: those of a lookup (above); *value is then 0. */
 RDB_API rdb_status rdb_probe_value(rdb_probe *p, uint64_t lines, int *value, rdb_error *err);
 
+/* The values (as rdb_probe_value gives them, which fit a byte) of n
+ * positions at once, under one lock: for labelling many positions, as
+ * `query --batch` and the Python package's Database.values do. *done gets
+ * how many were valued (all n, or those before the first failure) when
+ * done is not NULL.
+ * Errors: those of a lookup (above), for the first position that fails;
+ * the message says which one it is (counting from 0). */
+RDB_API rdb_status rdb_probe_values(rdb_probe *p, const uint64_t *positions, size_t n,
+                                    int8_t *values, size_t *done, rdb_error *err);
+
 /* Who must make the next loony move under best play, in a database built
  * with loony analysis (RDB_LOONY_NONE in any other). */
 #define RDB_LOONY_MOVER 0     /* the player to move */

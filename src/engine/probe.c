@@ -393,6 +393,29 @@ rdb_status rdb_probe_value(rdb_probe *p, uint64_t position, int *value, rdb_erro
     return st;
 }
 
+rdb_status rdb_probe_values(rdb_probe *p, const uint64_t *positions, size_t n, int8_t *values,
+                            size_t *done, rdb_error *err)
+{
+    rdb_status st = RDB_OK;
+    size_t i = 0;
+    pthread_mutex_lock(&p->lock);
+    for (; i < n; i++) {
+        int stored, mark, value = 0;
+        st = stored_byte(p, positions[i], &stored, err);
+        if (st != RDB_OK) {
+            size_t len = strlen(err->msg);
+            snprintf(err->msg + len, sizeof err->msg - len, " (position %zu of the batch)", i);
+            break;
+        }
+        p->db.game->decode(p->db.state, stored, &value, &mark);
+        values[i] = (int8_t)value;
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (done)
+        *done = i;
+    return st;
+}
+
 _Static_assert(RDB_GAME_MAX_MOVES <= RDB_MAX_MOVES, "an answer must hold every move of any game");
 
 static rdb_status move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,

@@ -1,0 +1,335 @@
+"""Exact values from retrodb databases, in Python.
+
+A Dots-and-Boxes database gives, for any position of its board, the best
+net score of the boxes still to take for the player to move, and the
+value of every move; a Cram table gives nimbers. ::
+
+    import retrodb
+    with retrodb.open("db/3x3") as db:
+        db.value("")                     # the start: -3
+        db.moves("h0,0 v0,1")            # every open line, its value, the best marked
+        db.pv([0, 13])                   # the perfect game from there (open_spiel actions)
+        db.values(batch)                 # a 2-D uint8 array, one position a row -> int8
+
+A Dots-and-Boxes position may be given as a DBN string (one '0' or '1' a
+line id: ``"1100..."``), a list of line names or of open_spiel action
+numbers (the same as retrodb's line ids: horizontal lines first, row by
+row, then vertical ones), a string of line names separated by spaces, a
+diagram (the text ``retrodb query`` reads), a numpy array of 0/1 a line
+id, or an int whose bit l is line l. A Cram position is the set of
+covered cells: a diagram ('.' free, '#' covered), a list of cell numbers
+(r * cols + c), a numpy array of 0/1 a cell, or an int.
+
+Failures raise RetrodbError (or one of its kinds below) with the C
+library's message: a missing or damaged database never crashes Python.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _native as _n
+
+__all__ = [
+    "open",
+    "Database",
+    "Move",
+    "RetrodbError",
+    "BadPosition",
+    "DatabaseMissing",
+    "DatabaseDamaged",
+    "Position",
+]
+
+__version__ = "0.5.0"
+
+Position = Union[str, int, Sequence[int], Sequence[str], np.ndarray]
+
+# A batch this large reads the database into memory first when its values
+# fit in this many megabytes (as `query --batch` does with its --memory).
+BATCH_PRELOAD_POSITIONS = 10000
+BATCH_PRELOAD_MB = 1024
+
+
+class RetrodbError(Exception):
+    """A failure of the C library: `status` is its rdb_status, the message
+    its own words."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class BadPosition(RetrodbError, ValueError):
+    """The position cannot arise in this database (RDB_E_INPUT)."""
+
+
+class DatabaseMissing(RetrodbError, FileNotFoundError):
+    """No database there, or it does not hold the position (RDB_E_MISSING)."""
+
+
+class DatabaseDamaged(RetrodbError):
+    """A file of the database is damaged (RDB_E_CORRUPT); the next build
+    of the same database redoes it."""
+
+
+def _raise(status: int, err: _n.Error) -> None:
+    message = err.msg.decode("utf-8", "replace")
+    kind = {
+        _n.E_INPUT: BadPosition,
+        _n.E_MISSING: DatabaseMissing,
+        _n.E_CORRUPT: DatabaseDamaged,
+    }.get(status, RetrodbError)
+    raise kind(status, message)
+
+
+def _check(status: int, err: _n.Error) -> None:
+    if status != _n.OK:
+        _raise(status, err)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move and its value for the player who makes it (Dots-and-Boxes:
+    the boxes it completes plus what follows; Cram: the nimber of the
+    position after it). `id` is the line id (= open_spiel's action
+    number) or the domino's number, `name` the line's name ("h0,1") or
+    the domino's cells ("(0,1)-(0,2)")."""
+
+    id: int
+    name: str
+    value: int
+    best: bool
+
+
+class Database:
+    """An open database (use `retrodb.open`). Safe to share between
+    threads: the C library serialises lookups on one handle."""
+
+    def __init__(self, path: str, preload_mb: Optional[int] = None):
+        self._h: Optional[ctypes.c_void_p] = None
+        handle = ctypes.c_void_p()
+        err = _n.Error()
+        _check(_n.probe_open(str(path).encode(), ctypes.byref(handle), ctypes.byref(err)), err)
+        self._h = handle
+        info = _n.DbInfo()
+        _n.probe_info(handle, ctypes.byref(info))
+        self.path = str(path)
+        self.game: str = info.game.decode()
+        self.rows: int = info.rows
+        self.cols: int = info.cols
+        self.variant: str = info.variant.decode()
+        self.start: int = info.start
+        self.complete: bool = bool(info.complete)
+        if self.game == "dots":
+            self.nbits = 2 * self.rows * self.cols + self.rows + self.cols
+        else:
+            self.nbits = self.rows * self.cols
+        self._preloaded = False
+        if preload_mb is not None:
+            _check(_n.probe_preload(handle, preload_mb << 20, ctypes.byref(err)), err)
+            self._preloaded = True
+
+    # ---- life ----
+
+    def close(self) -> None:
+        """Let the database go (also on leaving a `with` block)."""
+        if self._h is not None:
+            _n.probe_close(self._h)
+            self._h = None
+
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _handle(self) -> ctypes.c_void_p:
+        if self._h is None:
+            raise RetrodbError(_n.E_INPUT, "the database is closed")
+        return self._h
+
+    def __repr__(self) -> str:
+        return f"<retrodb.Database {self.game} {self.rows}x{self.cols} {self.variant} '{self.path}'>"
+
+    # ---- positions ----
+
+    def position(self, pos: Position) -> int:
+        """The position as a set of lines (or covered cells): bit l set when
+        line l is drawn (cell l covered)."""
+        if isinstance(pos, (bool, np.bool_)):
+            raise BadPosition(_n.E_INPUT, "a position, not a truth value")
+        if isinstance(pos, (int, np.integer)):
+            x = int(pos)
+        elif isinstance(pos, np.ndarray):
+            x = self._from_array(pos)
+        elif isinstance(pos, str):
+            x = self._from_text(pos)
+        else:
+            x = self._from_list(list(pos))
+        if x < 0 or x >> self.nbits:
+            raise BadPosition(_n.E_INPUT, f"{x:#x} is no position of a board of {self.nbits} "
+                              f"{'lines' if self.game == 'dots' else 'cells'}")
+        if self.game == "dots":
+            x |= self.start
+        return x
+
+    def _from_array(self, a: np.ndarray) -> int:
+        a = np.asarray(a).reshape(-1)
+        if a.size != self.nbits:
+            raise BadPosition(_n.E_INPUT, f"{a.size} entries; this board has {self.nbits}")
+        bits = np.flatnonzero(a)
+        return sum(1 << int(b) for b in bits)
+
+    def _from_list(self, items: list) -> int:
+        x = 0
+        for item in items:
+            if isinstance(item, str):
+                x |= self._from_text(item)
+                continue
+            k = int(item)
+            if not 0 <= k < self.nbits:
+                raise BadPosition(_n.E_INPUT, f"{k} is no {'line' if self.game == 'dots' else 'cell'} "
+                                  f"of this board (0..{self.nbits - 1})")
+            if x >> k & 1:
+                raise BadPosition(_n.E_INPUT, f"{k} is given twice")
+            x |= 1 << k
+        return x
+
+    def _from_text(self, text: str) -> int:
+        err = _n.Error()
+        value = ctypes.c_uint64()
+        stripped = text.strip()
+        rows, cols = ctypes.c_int(), ctypes.c_int()
+        if self.game == "dots":
+            if stripped and set(stripped) <= {"0", "1"} and len(stripped) == self.nbits:
+                return int(stripped[::-1], 2)
+            if "+" in text:
+                st = _n.dots_parse_diagram(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
+                                           ctypes.byref(value), ctypes.byref(err))
+                _check(st, err)
+                self._same_board(rows.value, cols.value)
+                return value.value
+            st = _n.dots_parse_lines(self.rows, self.cols, text.encode(), ctypes.byref(value),
+                                     ctypes.byref(err))
+            _check(st, err)
+            return value.value
+        st = _n.cram_parse_diagram(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
+                                   ctypes.byref(value), ctypes.byref(err))
+        _check(st, err)
+        self._same_board(rows.value, cols.value)
+        return value.value
+
+    def _same_board(self, rows: int, cols: int) -> None:
+        if (rows, cols) != (self.rows, self.cols):
+            raise BadPosition(_n.E_INPUT, f"a {rows}x{cols} diagram; the database is "
+                              f"{self.rows}x{self.cols}")
+
+    def move_name(self, move: int) -> str:
+        """A line's name ("h0,1"), or a Cram domino's cells."""
+        if self.game == "dots":
+            buf = ctypes.create_string_buffer(_n.LINE_NAME_MAX)
+            err = _n.Error()
+            _check(_n.dots_line_name(self.rows, self.cols, move, buf, len(buf), ctypes.byref(err)), err)
+            return buf.value.decode()
+        cells = self._domino_cells(move)
+        return "-".join(f"({c // self.cols},{c % self.cols})" for c in cells)
+
+    def _domino_cells(self, move: int) -> tuple:
+        # horizontal dominoes first, row-major by their left cell, then
+        # vertical ones, row-major by their top cell (retrodb/probe.h)
+        R, C = self.rows, self.cols
+        nh = R * (C - 1)
+        if move < nh:
+            r, c = divmod(move, C - 1)
+            return (r * C + c, r * C + c + 1)
+        r, c = divmod(move - nh, C)
+        return (r * C + c, (r + 1) * C + c)
+
+    # ---- lookups ----
+
+    def value(self, pos: Position) -> int:
+        """The value for the player to move (Dots-and-Boxes), or the
+        nimber (Cram)."""
+        v = ctypes.c_int()
+        err = _n.Error()
+        _check(_n.probe_value(self._handle(), self.position(pos), ctypes.byref(v), ctypes.byref(err)), err)
+        return v.value
+
+    def moves(self, pos: Position) -> List[Move]:
+        """Every move (in the order of their ids) with its value for the
+        player who makes it; `best` marks those that keep the position's
+        value (Dots-and-Boxes) or lead to nimber 0 (Cram)."""
+        a = _n.MoveValues()
+        err = _n.Error()
+        _check(_n.probe_move_values(self._handle(), self.position(pos), ctypes.byref(a), ctypes.byref(err)), err)
+        out = []
+        for i in range(a.nmoves):
+            m = a.moves[i]
+            best = m.value == a.value if self.game == "dots" else m.value == 0
+            out.append(Move(m.id, self.move_name(m.id), m.value, best))
+        return out
+
+    def pv(self, pos: Position) -> List[Move]:
+        """A perfect game from the position to the end: each move the
+        first best one (Dots-and-Boxes: to the full board; Cram: while a
+        move is left, a move to nimber 0 when there is one)."""
+        x = self.position(pos)
+        line: List[Move] = []
+        while True:
+            ms = self.moves(x)
+            if not ms:
+                return line
+            best = [m for m in ms if m.best] or ms
+            m = best[0]
+            line.append(m)
+            if self.game == "dots":
+                x |= 1 << m.id
+            else:
+                for c in self._domino_cells(m.id):
+                    x |= 1 << c
+
+    def values(self, batch: Union[np.ndarray, Iterable[Position]]) -> np.ndarray:
+        """The values of many positions at once: a 2-D array of 0/1 (one
+        position a row, one column a line id or cell) as one call into the
+        library, or any iterable of positions. Returns an int8 array."""
+        if isinstance(batch, np.ndarray) and batch.ndim == 2:
+            if batch.shape[1] != self.nbits:
+                raise BadPosition(_n.E_INPUT, f"rows of {batch.shape[1]} entries; this board has "
+                                  f"{self.nbits}")
+            bits = (np.asarray(batch) != 0).astype(np.uint64)
+            weights = np.left_shift(np.uint64(1), np.arange(self.nbits, dtype=np.uint64))
+            xs = (bits * weights).sum(axis=1, dtype=np.uint64)
+            if self.game == "dots":
+                xs |= np.uint64(self.start)
+        else:
+            xs = np.array([self.position(p) for p in batch], dtype=np.uint64)
+        xs = np.ascontiguousarray(xs, dtype=np.uint64)
+        if not self._preloaded and len(xs) >= BATCH_PRELOAD_POSITIONS:
+            # as `query --batch` does: a database that fits is read into
+            # memory once, and then no lookup decompresses anything
+            ignored = _n.Error()
+            _n.probe_preload(self._handle(), BATCH_PRELOAD_MB << 20, ctypes.byref(ignored))
+            self._preloaded = True
+        out = np.zeros(len(xs), dtype=np.int8)
+        done = ctypes.c_size_t()
+        err = _n.Error()
+        st = _n.probe_values(self._handle(), xs.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), len(xs),
+                             out.ctypes.data_as(ctypes.POINTER(ctypes.c_int8)), ctypes.byref(done),
+                             ctypes.byref(err))
+        _check(st, err)
+        return out
+
+
+def open(path: str, preload_mb: Optional[int] = None) -> Database:  # noqa: A001 (the module's verb)
+    """Open the database (a Dots-and-Boxes database or a Cram table) in the
+    folder `path`. With preload_mb, read every value into memory first when
+    they fit in that many megabytes (faster lookups)."""
+    return Database(path, preload_mb)

@@ -1,0 +1,139 @@
+"""The Python package against the command-line tool: every form of a
+position, values and moves equal to `query --json`, the batch form equal
+to `query --batch`, perfect games that keep the value, and failures as
+exceptions with the library's message (a damaged file raises, never
+crashes)."""
+
+import json
+import random
+import shutil
+
+import numpy as np
+import pytest
+
+import retrodb
+from conftest import retrodb as cli
+
+
+def query_batch(path, positions):
+    """`query --batch --json` of DBN strings: the values and best moves."""
+    text = "\n".join(positions) + "\n"
+    f = path.parent / (path.name + ".pos")
+    f.write_text(text)
+    out = cli("query", "--dir", str(path), "--batch", "--json", str(f))
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def random_dbn(rng, nlines, count):
+    out = []
+    for _ in range(count):
+        k = rng.randint(0, nlines)
+        drawn = set(rng.sample(range(nlines), k))
+        out.append("".join("1" if l in drawn else "0" for l in range(nlines)))
+    return out
+
+
+@pytest.mark.parametrize("name", ["3x3", "2x3", "3x3-quiet"])
+def test_values_and_moves_as_query(dbs, name):
+    rng = random.Random(7)
+    with retrodb.open(dbs[name]) as db:
+        positions = random_dbn(rng, db.nbits, 300)
+        want = query_batch(dbs[name], positions)
+        for dbn, w in zip(positions, want):
+            assert db.value(dbn) == w["value"]
+            moves = db.moves(dbn)
+            assert {m.name: m.value for m in moves} == {m["line"]: m["value"] for m in w["moves"]}
+            assert sorted(m.name for m in moves if m.best) == sorted(w["best"])
+        # the batch form: one call for every row
+        bits = np.array([[c == "1" for c in p] for p in positions], dtype=np.uint8)
+        values = db.values(bits)
+        assert values.dtype == np.int8
+        assert values.tolist() == [w["value"] for w in want]
+        assert db.values(positions).tolist() == values.tolist()
+
+
+def test_position_forms(dbs):
+    with retrodb.open(dbs["3x3"]) as db:
+        assert db.game == "dots" and (db.rows, db.cols) == (3, 3) and db.nbits == 24
+        start = db.value("")
+        assert start == -3  # data/known-values.md
+        same = [
+            "h0,0 v0,1",
+            ["h0,0", "v0,1"],
+            [0, 13],                      # open_spiel actions: line ids
+            np.array([1 if l in (0, 13) else 0 for l in range(24)]),
+            (1 << 0) | (1 << 13),
+            "".join("1" if l in (0, 13) else "0" for l in range(24)),
+            "+-+ + +\n  |    \n+ + + +\n       \n+ + + +\n       \n+ + + +\n",
+        ]
+        values = {db.value(p) for p in same}
+        assert len(values) == 1
+        assert db.move_name(13) == "v0,1"
+
+
+def test_pv_keeps_the_value(dbs):
+    with retrodb.open(dbs["2x3"]) as db:
+        line = db.pv("")
+        assert len(line) == db.nbits
+        # replay: the value of the start is the net score of the perfect game
+        x, sign, score = 0, 1, 0
+        v0 = db.value(0)
+        for m in line:
+            assert m.best
+            boxes = _boxes(db, x | 1 << m.id) - _boxes(db, x)
+            score += sign * boxes
+            x |= 1 << m.id
+            if boxes == 0:
+                sign = -sign
+        assert score == v0
+
+
+def _boxes(db, x):
+    R, C = db.rows, db.cols
+    n = 0
+    for i in range(R):
+        for j in range(C):
+            sides = [i * C + j, (i + 1) * C + j, (R + 1) * C + i * (C + 1) + j, (R + 1) * C + i * (C + 1) + j + 1]
+            n += all(x >> s & 1 for s in sides)
+    return n
+
+
+def test_cram(dbs):
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        assert db.game == "cram"
+        assert db.value(0) == 2  # data/known-values.md: 4x5 is nimber 2
+        moves = db.moves(".....\n" * 4)
+        assert any(m.best for m in moves)
+        for m in moves:
+            cells = db._domino_cells(m.id)
+            assert db.value(sum(1 << c for c in cells)) == m.value
+        line = db.pv(0)
+        assert line and line[0].best
+
+
+def test_errors(dbs, tmp_path):
+    with pytest.raises(retrodb.DatabaseMissing, match="not a retrodb database"):
+        retrodb.open(tmp_path / "nothing")
+    with retrodb.open(dbs["3x3"]) as db:
+        with pytest.raises(retrodb.BadPosition):
+            db.value("h9,9")
+        with pytest.raises(retrodb.BadPosition):
+            db.value(1 << 30)
+        with pytest.raises(retrodb.BadPosition):
+            db.values(np.zeros((2, 5), dtype=np.uint8))
+        with pytest.raises(retrodb.BadPosition, match="4x4"):
+            db.value("+ + + + +\n\n+ + + + +\n\n+ + + + +\n\n+ + + + +\n\n+ + + + +\n")
+    db = retrodb.open(dbs["3x3"])
+    db.close()
+    with pytest.raises(retrodb.RetrodbError, match="closed"):
+        db.value("")
+    # a damaged file raises, with the library's words
+    broken = tmp_path / "broken"
+    shutil.copytree(dbs["3x3"], broken)
+    victim = broken / "0" / "0.zst"
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    with retrodb.open(broken) as db:
+        with pytest.raises(retrodb.DatabaseDamaged, match="damaged"):
+            db.value("")

@@ -1,0 +1,21 @@
+#!/bin/bash
+# python.sh — the Python package (python/) installed as a user installs it
+# (pip, offline, without build isolation, with Debian's setuptools) into a
+# scratch folder, with the shared library copied in, and tested there with
+# pytest against the command-line tool (python/tests). Prints pytest's
+# summary; exits non-zero on any failure.
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+SHLIB=${SHLIB:?the shared library to bundle}
+PYTHON=${PYTHON:-/usr/bin/python3}
+T=$(mktemp -d /tmp/retrodb-python.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cp -r python "$T/src"
+rm -rf "$T/src/retrodb/_lib" && mkdir -p "$T/src/retrodb/_lib"
+cp "$SHLIB" "$T/src/retrodb/_lib/libretrodb.so"
+"$PYTHON" -m pip install --quiet --no-build-isolation --no-index --no-deps --target "$T/site" "$T/src" \
+    > "$T/pip.log" 2>&1 || { cat "$T/pip.log"; echo "FAIL: pip install" >&2; exit 1; }
+[ -f "$T/site/retrodb/_lib/libretrodb.so" ] || { echo "FAIL: the library was not installed" >&2; exit 1; }
+# the installed copy, not the source tree
+cd "$T" && RETRODB=$(cd "$OLDPWD" && realpath "$RETRODB") PYTHONPATH="$T/site" \
+    "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests"
