@@ -8,7 +8,8 @@
 # against `query --json`; the JSON lines parsed by jq and equal to the CSV;
 # a --keep-lines database exporting only its kept levels; the level
 # filters; and the failures: no database, an unfinished one, a damaged
-# slice, bad options, an output that cannot be written.
+# slice, bad options, an output that cannot be written, a kill while
+# writing (never a half file under the name).
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -159,6 +160,20 @@ printf '\125' | dd of="$T/damaged/0/0.zst" bs=1 seek=100 conv=notrunc 2> /dev/nu
 want=$($R query --dir "$T/damaged" --moves '' 2>&1 < /dev/null)
 expect 1 "$want" -- $R export --dir "$T/damaged" -o "$T/damaged.csv"
 [ -e "$T/damaged.csv" ] && bad "a failed export left its output" || ok
+# killed while it writes: nothing under the name (the temporary file the
+# kill leaves says whose it was)
+"$R" build dots 3x3 --dir "$T/d33" --quiet > /dev/null
+"$R" export --dir "$T/d33" --all-images --best -q -o "$T/killed.csv" &
+pid=$!
+sleep 1
+kill -9 "$pid" 2> /dev/null
+wait "$pid" 2> /dev/null
+[ ! -e "$T/killed.csv" ] && [ -s "$T/killed.csv.$pid.tmp" ] && ok ||
+    bad "a killed export: $(ls "$T" | grep killed)"
+# a finished one replaces the file there at once
+echo old > "$T/replaced.csv"
+expect 0 'positions written' -- $R export --dir "$T/d23" --output "$T/replaced.csv"
+cmp -s "$T/replaced.csv" "$T/stdout.csv" && ok || bad "an export over an old file differs"
 expect 2 "unknown format 'xml'" -- $R export --dir "$T/d23" --format xml
 expect 2 "bad --levels '5-2'" -- $R export --dir "$T/d23" --levels 5-2
 expect 2 "bad --levels 'x'" -- $R export --dir "$T/d23" --levels x

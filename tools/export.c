@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "store/fsutil.h"
 #include "common/human.h"
 #include "common/job.h"
 #include "common/number.h"
@@ -176,6 +177,7 @@ static int parse_export(int argc, char **argv, export_args *a)
 typedef struct {
     FILE *f;
     const char *name;        /* for messages: the file, or "standard output" */
+    char temp[4200];         /* a regular file is written here, then renamed */
     char *buf;
     size_t n;
     int failed_errno;        /* the first write's error, or 0 */
@@ -407,24 +409,51 @@ static int open_best(writer *w, const export_args *a, const rdb_export *ex)
     return 0;
 }
 
-/* The output file: created (or truncated) now, removed again when the
- * export fails, so that a half export is never taken for a whole one
- * (only a regular file: --output may be a pipe or a device). */
-static int open_output(writer *w, const char *path, int *remove_on_failure)
+/* The output: a file is written under a temporary name beside it and
+ * renamed when the export has finished, so that a failure, a full disk or
+ * a kill never leaves a half export under its name (a kill leaves the
+ * temporary FILE.<pid>.tmp). A pipe or a device (--output may be either)
+ * is written as it is. */
+static int open_output(writer *w, const char *path)
 {
-    *remove_on_failure = 0;
+    w->temp[0] = '\0';
     if (!path) {
         w->f = stdout;
         w->name = "standard output";
         return 0;
     }
-    w->f = fopen(path, "w");
     w->name = path;
-    if (!w->f)
-        return fprintf(stderr, "retrodb: cannot open '%s': %s\n", path, strerror(errno)), 1;
     struct stat sb;
-    *remove_on_failure = fstat(fileno(w->f), &sb) == 0 && S_ISREG(sb.st_mode);
+    const int special = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    if (!special) {
+        rdb_temp_name(path, w->temp, sizeof w->temp);
+        w->f = fopen(w->temp, "w");
+    } else {
+        w->f = fopen(path, "w");
+    }
+    if (!w->f) {
+        w->temp[0] = '\0';
+        return fprintf(stderr, "retrodb: cannot open '%s': %s\n", path, strerror(errno)), 1;
+    }
     return 0;
+}
+
+/* A finished export's file made durable under its name. */
+static rdb_status commit_output(writer *w, rdb_error *err)
+{
+    if (!w->temp[0])
+        return RDB_OK;
+    if (fsync(fileno(w->f)) != 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", w->name);
+    if (fclose(w->f) != 0) {
+        w->f = NULL;
+        return rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", w->name);
+    }
+    w->f = NULL;
+    if (rename(w->temp, w->name) != 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot rename '%s' to '%s'", w->temp, w->name);
+    w->temp[0] = '\0';
+    return rdb_fsync_parent(w->name, err);
 }
 
 int rdb_cmd_export(int argc, char **argv)
@@ -470,11 +499,10 @@ int rdb_cmd_export(int argc, char **argv)
             break; /* cannot happen: every line of the board has a name */
         w->namelen[l] = (unsigned char)strlen(w->names[l]);
     }
-    int remove_on_failure = 0;
     if (a.best)
         rc = open_best(w, &a, ex);
     if (!rc)
-        rc = open_output(w, a.output, &remove_on_failure);
+        rc = open_output(w, a.output);
     if (rc)
         goto done;
 
@@ -533,15 +561,10 @@ int rdb_cmd_export(int argc, char **argv)
         w->failed_errno = errno ? errno : EIO;
     if (st == RDB_OK && w->failed_errno)
         st = rdb_fail(&err, RDB_E_IO, "cannot write '%s': %s", w->name, strerror(w->failed_errno));
-    if (w->f != stdout) {
-        if (fclose(w->f) != 0 && st == RDB_OK)
-            st = rdb_fail_errno(&err, RDB_E_IO, "cannot write '%s'", w->name);
-        w->f = NULL;
-    }
+    if (st == RDB_OK)
+        st = commit_output(w, &err);
     if (st != RDB_OK) {
         rc = rdb_tool_report(st, &err);
-        if (remove_on_failure && unlink(a.output) == 0)
-            fprintf(stderr, "retrodb: removed the unfinished '%s'\n", a.output);
         goto done;
     }
     if (!a.quiet) {
@@ -555,6 +578,8 @@ int rdb_cmd_export(int argc, char **argv)
 done:
     if (w->f && w->f != stdout)
         fclose(w->f);
+    if (w->temp[0]) /* unfinished: nothing is left under the name */
+        unlink(w->temp);
     rdb_probe_close(w->probe);
     free(w->buf);
     free(w);

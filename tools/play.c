@@ -28,6 +28,7 @@
 #include "query.h"
 #include "query_picture.h"
 
+#include "store/fsutil.h"
 #include "common/text_input.h"
 #include "cram/cram.h"
 #include "cram/cram_board.h"
@@ -212,9 +213,13 @@ static void save(game *g, const char *what, const char *path)
         printf("a problem file needs a Dots-and-Boxes position whose boxes taken all have their letter\n");
         return;
     }
-    FILE *f = fopen(path, "w");
+    /* written whole or not at all: a kill or a full disk leaves the file
+     * as it was (the text is made in memory, then written atomically) */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
-        printf("cannot write '%s': %s\n", path, strerror(errno));
+        printf("out of memory\n");
         return;
     }
     if (moves) {
@@ -252,10 +257,14 @@ static void save(game *g, const char *what, const char *path)
     } else {
         cram_diagram_print(f, g->now.cram.rows, g->now.cram.cols, g->now.cram.covered);
     }
+    rdb_error err;
     if (fclose(f) != 0)
-        printf("cannot write '%s': %s\n", path, strerror(errno));
+        printf("out of memory\n");
+    else if (rdb_write_file_atomic(path, text, len, &err) != RDB_OK)
+        printf("%s\n", err.msg);
     else
         printf("saved to '%s'\n", path);
+    free(text);
 }
 
 /* svg FILE: the picture query --svg draws of the position */
