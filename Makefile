@@ -162,7 +162,7 @@ lib: $(SHLIB) $(STLIB)
 PYTHON    ?= /usr/bin/python3
 PIP_FLAGS ?= --break-system-packages
 python: $(SHLIB)
-	rm -rf python/retrodb/_lib && mkdir -p python/retrodb/_lib
+	rm -rf python/retrodb/_lib python/build python/*.egg-info && mkdir -p python/retrodb/_lib
 	cp $(SHLIB) python/retrodb/_lib/libretrodb.so
 	$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
 

@@ -11,6 +11,8 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 T=$(mktemp -d /tmp/retrodb-python.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cp -r python "$T/src"
+# only the sources: a build folder of an earlier install would be taken as up to date
+rm -rf "$T/src/build" "$T/src"/*.egg-info
 rm -rf "$T/src/retrodb/_lib" && mkdir -p "$T/src/retrodb/_lib"
 cp "$SHLIB" "$T/src/retrodb/_lib/libretrodb.so"
 "$PYTHON" -m pip install --quiet --no-build-isolation --no-index --no-deps --target "$T/site" "$T/src" \

@@ -37,6 +37,9 @@ from . import _native as _n
 __all__ = [
     "open",
     "Database",
+    "Board",
+    "solve_dots",
+    "solve_cram",
     "Move",
     "RetrodbError",
     "BadPosition",
@@ -106,58 +109,22 @@ class Move:
     best: bool
 
 
-class Database:
-    """An open database (use `retrodb.open`). Safe to share between
-    threads: the C library serialises lookups on one handle."""
+class Board:
+    """A board and its positions: what turns any form of a position into
+    the set of lines drawn (Dots-and-Boxes) or cells covered (Cram).
+    `start` is lines every position holds (a database's start)."""
 
-    def __init__(self, path: str, preload_mb: Optional[int] = None):
-        self._h: Optional[ctypes.c_void_p] = None
-        handle = ctypes.c_void_p()
-        err = _n.Error()
-        _check(_n.probe_open(str(path).encode(), ctypes.byref(handle), ctypes.byref(err)), err)
-        self._h = handle
-        info = _n.DbInfo()
-        _n.probe_info(handle, ctypes.byref(info))
-        self.path = str(path)
-        self.game: str = info.game.decode()
-        self.rows: int = info.rows
-        self.cols: int = info.cols
-        self.variant: str = info.variant.decode()
-        self.start: int = info.start
-        self.complete: bool = bool(info.complete)
-        if self.game == "dots":
-            self.nbits = 2 * self.rows * self.cols + self.rows + self.cols
+    def __init__(self, game: str, rows: int, cols: int, start: int = 0):
+        if game not in ("dots", "cram"):
+            raise BadPosition(_n.E_INPUT, f"no game '{game}' (dots or cram)")
+        self.game, self.rows, self.cols, self.start = game, rows, cols, start
+        if game == "dots":
+            self.nbits = 2 * rows * cols + rows + cols
         else:
-            self.nbits = self.rows * self.cols
-        self._preloaded = False
-        if preload_mb is not None:
-            _check(_n.probe_preload(handle, preload_mb << 20, ctypes.byref(err)), err)
-            self._preloaded = True
-
-    # ---- life ----
-
-    def close(self) -> None:
-        """Let the database go (also on leaving a `with` block)."""
-        if self._h is not None:
-            _n.probe_close(self._h)
-            self._h = None
-
-    def __enter__(self) -> "Database":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        self.close()
-
-    def _handle(self) -> ctypes.c_void_p:
-        if self._h is None:
-            raise RetrodbError(_n.E_INPUT, "the database is closed")
-        return self._h
-
-    def __repr__(self) -> str:
-        return f"<retrodb.Database {self.game} {self.rows}x{self.cols} {self.variant} '{self.path}'>"
+            self.nbits = rows * cols
+        if rows < 1 or cols < 1 or self.nbits > 64:
+            raise BadPosition(_n.E_INPUT, f"no {rows}x{cols} {game} board of at most 64 "
+                              f"{'lines' if game == 'dots' else 'cells'}")
 
     # ---- positions ----
 
@@ -253,6 +220,70 @@ class Database:
         r, c = divmod(move - nh, C)
         return (r * C + c, (r + 1) * C + c)
 
+
+class Database:
+    """An open database (use `retrodb.open`). Safe to share between
+    threads: the C library serialises lookups on one handle."""
+
+    def __init__(self, path: str, preload_mb: Optional[int] = None):
+        self._h: Optional[ctypes.c_void_p] = None
+        handle = ctypes.c_void_p()
+        err = _n.Error()
+        _check(_n.probe_open(str(path).encode(), ctypes.byref(handle), ctypes.byref(err)), err)
+        self._h = handle
+        info = _n.DbInfo()
+        _n.probe_info(handle, ctypes.byref(info))
+        self.path = str(path)
+        self.game: str = info.game.decode()
+        self.rows: int = info.rows
+        self.cols: int = info.cols
+        self.variant: str = info.variant.decode()
+        self.start: int = info.start
+        self.complete: bool = bool(info.complete)
+        self.board = Board(self.game, self.rows, self.cols, self.start)
+        self.nbits = self.board.nbits
+        self._preloaded = False
+        if preload_mb is not None:
+            _check(_n.probe_preload(handle, preload_mb << 20, ctypes.byref(err)), err)
+            self._preloaded = True
+
+    # ---- life ----
+
+    def close(self) -> None:
+        """Let the database go (also on leaving a `with` block)."""
+        if self._h is not None:
+            _n.probe_close(self._h)
+            self._h = None
+
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _handle(self) -> ctypes.c_void_p:
+        if self._h is None:
+            raise RetrodbError(_n.E_INPUT, "the database is closed")
+        return self._h
+
+    def __repr__(self) -> str:
+        return f"<retrodb.Database {self.game} {self.rows}x{self.cols} {self.variant} '{self.path}'>"
+
+    def position(self, pos: Position) -> int:
+        """The position as a set of lines (or covered cells): bit l set when
+        line l is drawn (cell l covered)."""
+        return self.board.position(pos)
+
+    def move_name(self, move: int) -> str:
+        """A line's name ("h0,1"), or a Cram domino's cells."""
+        return self.board.move_name(move)
+
+    def _domino_cells(self, move: int) -> tuple:
+        return self.board._domino_cells(move)
+
     # ---- lookups ----
 
     def value(self, pos: Position) -> int:
@@ -333,3 +364,34 @@ def open(path: str, preload_mb: Optional[int] = None) -> Database:  # noqa: A001
     folder `path`. With preload_mb, read every value into memory first when
     they fit in that many megabytes (faster lookups)."""
     return Database(path, preload_mb)
+
+
+def solve_dots(pos: Position, rows: int, cols: int, full_value: int = 0, threads: int = 1,
+               tt_mb: int = 1024, moves: bool = False) -> dict:
+    """The value of a Dots-and-Boxes position of a rows x cols board by
+    search (no database): {"value", "moves" (with moves=True: every open
+    line, as Move), "nodes", "seconds"}. full_value is the full board's
+    value (minus a last-move penalty). Big positions take long: 3x5 from
+    empty about four minutes on one thread."""
+    board = Board("dots", rows, cols)
+    out = _n.DotsSolution()
+    err = _n.Error()
+    _check(_n.solve_dots(rows, cols, board.position(pos), full_value, threads, tt_mb, int(moves),
+                         ctypes.byref(out), ctypes.byref(err)), err)
+    result = {"value": out.value, "nodes": out.nodes, "seconds": out.seconds}
+    if moves:
+        result["moves"] = [Move(out.line[i], board.move_name(out.line[i]), out.move_value[i],
+                                out.move_value[i] == out.value) for i in range(out.nmoves)]
+    return result
+
+
+def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
+               tt_mb: int = 1024) -> dict:
+    """The nimber of a Cram position (the empty board by default) by
+    search: {"nimber", "nodes", "seconds"}."""
+    board = Board("cram", rows, cols)
+    out = _n.CramSolution()
+    err = _n.Error()
+    _check(_n.solve_cram(rows, cols, board.position(covered), threads, tt_mb, ctypes.byref(out),
+                         ctypes.byref(err)), err)
+    return {"nimber": out.nimber, "nodes": out.nodes, "seconds": out.seconds}

@@ -119,3 +119,28 @@ dots_line_name = _fn(
 cram_parse_diagram = _fn(
     "rdb_cram_parse_diagram", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64, _perr
 )
+
+
+class DotsSolution(ctypes.Structure):
+    _fields_ = [
+        ("value", ctypes.c_int),
+        ("nmoves", ctypes.c_int),
+        ("line", ctypes.c_int * 64),
+        ("move_value", ctypes.c_int * 64),
+        ("nodes", ctypes.c_uint64),
+        ("seconds", ctypes.c_double),
+    ]
+
+
+class CramSolution(ctypes.Structure):
+    _fields_ = [("nimber", ctypes.c_int), ("nodes", ctypes.c_uint64), ("seconds", ctypes.c_double)]
+
+
+solve_dots = _fn(
+    "rdb_solve_dots", ctypes.c_int, ctypes.c_int, ctypes.c_int, _u64, ctypes.c_int, ctypes.c_int,
+    ctypes.c_long, ctypes.c_int, ctypes.POINTER(DotsSolution), _perr,
+)
+solve_cram = _fn(
+    "rdb_solve_cram", ctypes.c_int, ctypes.c_int, ctypes.c_int, _u64, ctypes.c_int, ctypes.c_long,
+    ctypes.POINTER(CramSolution), _perr,
+)

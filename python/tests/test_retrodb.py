@@ -137,3 +137,30 @@ def test_errors(dbs, tmp_path):
     with retrodb.open(broken) as db:
         with pytest.raises(retrodb.DatabaseDamaged, match="damaged"):
             db.value("")
+
+
+def test_solvers_agree_with_the_databases(dbs):
+    rng = random.Random(11)
+    with retrodb.open(dbs["2x3"]) as db:
+        for dbn in random_dbn(rng, db.nbits, 40):
+            assert retrodb.solve_dots(dbn, 2, 3, tt_mb=16)["value"] == db.value(dbn)
+        for dbn in random_dbn(rng, db.nbits, 5):
+            got = retrodb.solve_dots(dbn, 2, 3, tt_mb=16, moves=True)
+            assert got["value"] == db.value(dbn)
+            assert {m.id: (m.value, m.best) for m in got["moves"]} == \
+                   {m.id: (m.value, m.best) for m in db.moves(dbn)}
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        assert retrodb.solve_cram(4, 5, tt_mb=16)["nimber"] == 2
+        for _ in range(30):
+            covered = sum(1 << c for c in rng.sample(range(20), rng.randint(0, 12)))
+            try:
+                want = db.value(covered)
+            except retrodb.BadPosition:
+                continue  # covered cells that no sequence of dominoes leaves
+            assert retrodb.solve_cram(4, 5, covered, tt_mb=16)["nimber"] == want
+    even = retrodb.solve_cram(6, 6, tt_mb=16)
+    assert even["nimber"] == 0 and even["nodes"] == 0  # the mirror rule
+    with pytest.raises(retrodb.BadPosition):
+        retrodb.solve_dots("", 9, 9)
+    with pytest.raises(retrodb.BadPosition):
+        retrodb.solve_cram(4, 5, 1 << 40)
