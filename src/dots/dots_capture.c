@@ -65,14 +65,24 @@ void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*acros
  * the tops of all boxes are the first nboxes lines, the bottoms the same
  * shifted by a row, and the left and right sides are the vertical lines
  * with the last (first) of each row left out. */
-uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn)
+/* The four sides of every box at once, a bit a box. */
+typedef struct {
+    uint64_t top, bottom, left, right;
+} box_sides;
+
+static inline box_sides sides_of(const dots_box_graph *g, uint64_t drawn)
 {
     const uint64_t boxes = g->nboxes == 64 ? ~0ULL : (1ULL << g->nboxes) - 1;
-    const uint64_t top = drawn & boxes, bottom = drawn >> g->cols & boxes;
     const uint64_t vertical = drawn >> g->hlines;
-    const uint64_t left = rdb_pext(vertical, g->vleft), right = rdb_pext(vertical >> 1, g->vleft);
-    const uint64_t one_of_tb = top ^ bottom, both_tb = top & bottom;
-    const uint64_t one_of_lr = left ^ right, both_lr = left & right;
+    return (box_sides){drawn & boxes, drawn >> g->cols & boxes, rdb_pext(vertical, g->vleft),
+                       rdb_pext(vertical >> 1, g->vleft)};
+}
+
+uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn)
+{
+    const box_sides s = sides_of(g, drawn);
+    const uint64_t one_of_tb = s.top ^ s.bottom, both_tb = s.top & s.bottom;
+    const uint64_t one_of_lr = s.left ^ s.right, both_lr = s.left & s.right;
     return (both_tb & one_of_lr) | (one_of_tb & both_lr);
 }
 
@@ -84,10 +94,8 @@ void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
 
 int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn)
 {
-    int n = 0;
-    for (int b = 0; b < g->nboxes; b++)
-        n += (drawn & g->box_mask[b]) == g->box_mask[b];
-    return n;
+    const box_sides s = sides_of(g, drawn);
+    return __builtin_popcountll(s.top & s.bottom & s.left & s.right);
 }
 
 static inline int sides(const dots_box_graph *g, uint64_t drawn, int box)
