@@ -178,6 +178,25 @@ printf '+-+-+-+\n|   |\n+-+-+ +\n' > "$T/p13"
 expect 0 'is not -200' -- "$RETRODB" solve dots --position "$T/p13" --prove -200 --ledger "$T/ledger13" --quiet
 expect 2 'go with --prove' -- "$RETRODB" solve dots 3x3 --split-depth 1
 expect 2 'goes with --tt-file' -- "$RETRODB" solve dots 3x3 --tt-save-minutes 5
+# solve --db: a database's levels answer the search; a build still going
+# (levels 0..9 not built yet) gives the same values as the search alone,
+# full or quiet; other boards and games are refused
+"$RETRODB" build dots 3x3 --dir "$T/sdb33" --quiet
+"$RETRODB" build dots 3x3 --store quiet --dir "$T/sdbq33" --quiet
+want=$("$RETRODB" solve dots 3x3 --first-moves --json --quiet | jq -c '[.value, .moves]')
+for d in sdb33 sdbq33; do
+    cp -r "$T/$d" "$T/$d-part"
+    awk '$1 != "slice" || $2 >= 10' "$T/$d/MANIFEST" > "$T/$d-part/MANIFEST"
+    for l in 0 1 2 3 4 5 6 7 8 9; do rm -rf "$T/$d-part/$l"; done
+    for db in "$d" "$d-part"; do
+        got=$("$RETRODB" solve dots 3x3 --first-moves --json --quiet --db "$T/$db")
+        [ "$(printf '%s' "$got" | jq -c '[.value, .moves]')" = "$want" ] &&
+            [ "$(printf '%s' "$got" | jq .db_hits)" -gt 0 ] && ok || bad "solve --db $db: $got"
+    done
+done
+expect 2 'is a dots 3x3 database, not dots 2x2' -- "$RETRODB" solve dots 2x2 --db "$T/sdb33"
+expect 2 'goes with --db' -- "$RETRODB" solve dots 3x3 --db-memory 10
+expect 1 'not a retrodb database' -- "$RETRODB" solve dots 3x3 --db "$T/nothing"
 expect 1 'not a regular file' -- "$RETRODB" solve dots 2x2 --tt-file "$T/fifo.tt" --quiet
 # problem files (B to move, boxes taken, a last-move penalty): the same
 # final scores as their databases

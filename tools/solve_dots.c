@@ -10,6 +10,7 @@
  * last-move penalty) and the boxes already taken, so the final scores of
  * A and B are printed too.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "retrodb/probe.h"
 
 #include "common/job.h"
 #include "common/number.h"
@@ -31,6 +33,7 @@
 #include "dots/problem.h"
 
 #define DEFAULT_TT_MB 1024
+#define HELD_PRELOAD_MB 4096 /* --db-memory's default */
 
 enum {
     OPT_TT_MB = 1,
@@ -52,7 +55,9 @@ enum {
     OPT_ROW_ORDER,
     OPT_JSON,
     OPT_QUIET,
-    OPT_PROGRESS
+    OPT_PROGRESS,
+    OPT_DB,
+    OPT_DB_MEMORY
 };
 
 static const rdb_tool_option solve_dots_options[] = {
@@ -80,6 +85,13 @@ static const rdb_tool_option solve_dots_options[] = {
      "load the table from F if it exists; save it there at the end, when\n"
      "stopped by a signal and every --tt-save-minutes"},
     {OPT_TT_SAVE_MINUTES, "tt-save-minutes", 0, "M", "save the table every M minutes (default 30)"},
+    {OPT_DB, "db", 0, "DIR",
+     "a database of the same board and start (all positions or quiet ones,\n"
+     "finished or not): every position of a level it holds is looked up\n"
+     "there instead of searched"},
+    {OPT_DB_MEMORY, "db-memory", 0, "MB",
+     "read --db into memory first when its values fit in MB megabytes\n"
+     "(default 4096); a bigger one is read a frame at a time, slowly"},
     {OPT_SPLIT_DEPTH, "split-depth", 0, "D", "plies a proof is split before searching (default 2)"},
     {OPT_PART, "part", 0, "K/N", "search only part K (0..N-1) of a proof's sub-proofs"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout"},
@@ -98,7 +110,8 @@ const rdb_tool_command rdb_solve_dots_command = {
 #define bad(...) rdb_tool_bad(&rdb_solve_dots_command, __VA_ARGS__)
 
 typedef struct {
-    const char *board, *variant, *position, *problem, *ledger, *tt_file;
+    const char *board, *variant, *position, *problem, *ledger, *tt_file, *db;
+    long db_memory_mb;
     long tt_save_minutes;
     int first_moves, value_only, json, quiet, progress;
     int prove, has_prove, split_depth_given;
@@ -152,6 +165,13 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 return bad("bad --prove '%s' (want a value, -200 to 200)", v);
             a->prove = (int)n;
             a->has_prove = 1;
+            break;
+        case OPT_DB:
+            a->db = v;
+            break;
+        case OPT_DB_MEMORY:
+            if (rdb_parse_long(v, 0, 1L << 30, &a->db_memory_mb))
+                return bad("bad --db-memory '%s' (megabytes)", v);
             break;
         case OPT_TT_FILE:
             a->tt_file = v;
@@ -237,6 +257,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return bad("--part and --split-depth go with --prove");
     if (a->tt_save_minutes && !a->tt_file)
         return bad("--tt-save-minutes goes with --tt-file");
+    if (a->db_memory_mb != HELD_PRELOAD_MB && !a->db)
+        return bad("--db-memory goes with --db");
     if (a->variant && (!a->board || files))
         return bad("--variant '%s' goes with a board RxC alone (a file's diagram shows the lines "
                    "drawn)", a->variant);
@@ -327,6 +349,8 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
         }
         printf("]");
     }
+    if (opt->stored)
+        printf(",\"db_hits\":%llu", (unsigned long long)st->db_hits);
     printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,\"etc_cuts\":%llu,"
            "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f,\"tt_mb\":%.1f}\n",
            rules_name(opt->rules), opt->threads, (unsigned long long)st->nodes,
@@ -426,9 +450,82 @@ static void save_table(dots_solver *s, void *ctx)
         fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
 }
 
+/* --db: the database the search asks for the positions it holds. A level
+ * the database does not hold (not built yet, or deleted) answers
+ * RDB_E_MISSING once and is not asked again. */
+typedef struct {
+    rdb_probe *probe;
+    uint64_t start;
+    int start_lines;
+    int missing[65];    /* levels the database does not hold */
+    int failed;         /* a lookup failed otherwise: the message, once */
+    rdb_status status;
+    rdb_error err;
+} held_db;
+
+static int held_value(void *ctx, uint64_t lines, int *value)
+{
+    held_db *h = ctx;
+    const int level = __builtin_popcountll(lines) - h->start_lines;
+    if ((lines & h->start) != h->start || __atomic_load_n(&h->missing[level], __ATOMIC_RELAXED))
+        return 0;
+    rdb_error err;
+    rdb_status st = rdb_probe_value(h->probe, lines, value, &err);
+    if (st == RDB_OK)
+        return 1;
+    if (st == RDB_E_MISSING) {
+        __atomic_store_n(&h->missing[level], 1, __ATOMIC_RELAXED);
+    } else if (!__atomic_exchange_n(&h->failed, 1, __ATOMIC_RELAXED)) {
+        h->err = err;
+        h->status = st;
+        rdb_stop_requested = SIGTERM; /* the search stops; the message says why */
+    }
+    return 0;
+}
+
+/* Open --db and check that it is a Dots-and-Boxes database of this board,
+ * penalty and a start the position holds. */
+static rdb_status open_held(const char *dir, long memory_mb, const dots_board *b,
+                            const rdb_problem *pr, held_db *h, rdb_error *err)
+{
+    memset(h, 0, sizeof *h);
+    rdb_status st = rdb_probe_open(dir, &h->probe, err);
+    if (st != RDB_OK)
+        return st;
+    rdb_db_info info;
+    rdb_probe_info(h->probe, &info);
+    const int full_value = pr->has_value ? pr->full_value : 0;
+    if (strcmp(info.game, "dots") != 0 || info.rows != b->rows || info.cols != b->cols)
+        st = rdb_fail(err, RDB_E_INPUT, "--db '%s' is a %s %dx%d database, not dots %dx%d", dir,
+                      info.game, info.rows, info.cols, b->rows, b->cols);
+    else if (info.full_value != full_value)
+        st = rdb_fail(err, RDB_E_INPUT, "--db '%s' has the full board worth %d, not %d", dir,
+                      info.full_value, full_value);
+    else if ((pr->diagram.drawn & info.start) != info.start)
+        st = rdb_fail(err, RDB_E_INPUT,
+                      "--db '%s' starts from lines the position does not have drawn", dir);
+    else if (info.loony || info.chains)
+        st = rdb_fail(err, RDB_E_INPUT,
+                      "--db '%s' holds loony marks or chain pseudo-lines: give a plain database",
+                      dir);
+    if (st != RDB_OK) {
+        rdb_probe_close(h->probe);
+        h->probe = NULL;
+        return st;
+    }
+    h->start = info.start;
+    h->start_lines = __builtin_popcountll(info.start);
+    /* The search asks for positions all over the levels: a database that
+     * fits is read into memory once (a lookup in a file decodes a frame of
+     * 128 K values); a bigger one is read frame by frame. */
+    rdb_error ignored;
+    (void)rdb_probe_preload(h->probe, (uint64_t)memory_mb << 20, &ignored);
+    return RDB_OK;
+}
+
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    solve_args a = {.proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .etc_min_open = DOTS_ETC_MIN_OPEN, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    solve_args a = {.db_memory_mb = HELD_PRELOAD_MB, .proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .etc_min_open = DOTS_ETC_MIN_OPEN, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -442,6 +539,14 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     a.opt.progress = !a.quiet && (a.progress || isatty(STDERR_FILENO));
+    held_db held;
+    if (a.db) {
+        st = open_held(a.db, a.db_memory_mb, &b, &pr, &held, &err);
+        if (st != RDB_OK)
+            return rdb_tool_report(st, &err);
+        a.opt.stored = held_value;
+        a.opt.stored_ctx = &held;
+    }
 
     dots_solver *s;
     st = dots_solver_new(&b, pr.has_value ? pr.full_value : 0, &a.opt, &s, &err);
@@ -522,5 +627,12 @@ int rdb_cmd_solve_dots(int argc, char **argv)
             print_text(&b, &pr, scores, value, best, mv, &stats);
     }
     dots_solver_free(s);
+    if (a.db) {
+        if (held.failed) { /* the search was stopped for it */
+            st = held.status;
+            err = held.err;
+        }
+        rdb_probe_close(held.probe);
+    }
     return rdb_tool_report(st, &err);
 }

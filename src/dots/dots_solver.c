@@ -75,6 +75,7 @@ typedef struct dots_worker {
     uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
     uint64_t endgames;               /* simple loony endgames valued without search */
     uint64_t etc_cuts;               /* nodes ended by a child's table entry */
+    uint64_t db_hits;                /* positions the database answered */
 } dots_worker;
 
 struct dots_solver {
@@ -456,6 +457,11 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
         dots_simple_endgame(&s->graph, drawn, cnt, s->full_value, &endgame)) {
         w->endgames++;
         return endgame;
+    }
+    int held;
+    if (s->opt.stored && s->opt.stored(s->opt.stored_ctx, drawn, &held)) {
+        w->db_hits++;
+        return held;
     }
     int left = 0;
     for (int b = 0; b < s->nboxes; b++)
@@ -925,6 +931,7 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
         out->tt_hits += s->workers[i].tt_hits;
         out->endgames += s->workers[i].endgames;
         out->etc_cuts += s->workers[i].etc_cuts;
+        out->db_hits += s->workers[i].db_hits;
     }
     for (int i = 0; i < s->opt.threads; i++)
         out->tt_entries += s->workers[i].tt_new;

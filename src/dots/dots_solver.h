@@ -51,6 +51,12 @@ typedef struct {
     dots_rules_mode rules;
     int row_order;               /* try moves in line order, not centre first (to measure) */
     int progress;                /* a progress line on stderr every few seconds */
+    /* Positions a database holds (solve dots --db): asked of every quiet
+     * position the search meets (no box with three sides, where a quiet
+     * database stores values), from every searcher at once; returns 1
+     * with the position's value, 0 when it is not held. NULL: none. */
+    int (*stored)(void *ctx, uint64_t lines, int *value);
+    void *stored_ctx;
 } dots_solver_options;
 
 typedef struct {
@@ -62,6 +68,7 @@ typedef struct {
     uint64_t tt_bytes;           /* the table's size now: it starts at 16 MB and grows
                                     to tt_bytes as the search fills it */
     uint64_t tests;              /* zero-window searches */
+    uint64_t db_hits;            /* positions the database answered (opt.stored) */
     double seconds;
 } dots_solver_stats;
 

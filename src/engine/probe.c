@@ -245,6 +245,12 @@ static rdb_status preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
             if (st == RDB_OK) {
                 st = rdb_slice_read_all(&sf, ls->values, err);
                 rdb_slice_close(&sf);
+            } else if (st == RDB_E_MISSING && !p->complete) {
+                /* a build still going: what is built is loaded, and a
+                 * lookup of the rest reads its file (not there yet) */
+                free(ls->values);
+                k--;
+                st = RDB_OK;
             }
         }
         free(slices);
@@ -265,11 +271,11 @@ static rdb_status lookup(rdb_probe *p, const rdb_slice *s, uint64_t index, int *
 {
     if (p->loaded) {
         const loaded_slice *ls = find_loaded(p, s);
-        if (!ls)
-            return rdb_fail(err, RDB_E_CORRUPT, "internal error: slice of level %d not loaded",
-                            s->level);
-        *value = ls->values[index];
-        return RDB_OK;
+        if (ls) {
+            *value = ls->values[index];
+            return RDB_OK;
+        }
+        /* not built when the values were loaded: its file says */
     }
     int G = p->db.lay.ngroups, victim = 0;
     uint32_t frame = (uint32_t)(index / RDB_FRAME_ENTRIES);
