@@ -179,8 +179,6 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
     estimate_disk(&db, plan->keep_level, plan);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
-    if (sparse && opt->dist && opt->dist->ranks > 1)
-        return rdb_fail(err, RDB_E_INPUT, "a quiet build runs in one process (not under MPI)");
     if (sparse && opt->keep_lines >= 0)
         return rdb_fail(err, RDB_E_INPUT, "--store quiet keeps every level: leave out --keep-lines");
     if (sparse && plan->memory_bytes > budget)
