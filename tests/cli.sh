@@ -196,9 +196,10 @@ for d in sdb33 sdbq33; do
 done
 expect 2 'is a dots 3x3 database, not dots 2x2' -- "$RETRODB" solve dots 2x2 --db "$T/sdb33"
 # a damaged file met by the search: exit 1 naming it, recorded for the build
-f=$(ls -S "$T"/sdb33-part/14/*.zst | head -1)
-size=$(stat -c %s "$f")
-printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+for f in "$T"/sdb33-part/10/*.zst; do # every file of the first level the search meets
+    size=$(stat -c %s "$f")
+    printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+done
 expect 1 "is damaged.*running the same build command again redoes it" -- \
     "$RETRODB" solve dots 3x3 --db "$T/sdb33-part" --quiet
 [ -s "$T/sdb33-part/DAMAGED" ] && ok || bad "solve --db did not record the damaged slice"

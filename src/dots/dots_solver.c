@@ -458,11 +458,6 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
         w->endgames++;
         return endgame;
     }
-    int held;
-    if (s->opt.stored && s->opt.stored(s->opt.stored_ctx, drawn, &held)) {
-        w->db_hits++;
-        return held;
-    }
     int left = 0;
     for (int b = 0; b < s->nboxes; b++)
         left += cnt[b] < 4;
@@ -494,6 +489,15 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
             if (!(drawn >> m & 1))
                 first = m;
         }
+    }
+    /* A position a database holds: its value, kept in the table as exact,
+     * where the enhanced transposition cutoff of its parents finds it. */
+    int held;
+    if (s->opt.stored && s->opt.stored(s->opt.stored_ctx, drawn, &held)) {
+        w->db_hits++;
+        if (use_table)
+            tt_store(s, w, key, held, held, NO_MOVE, open);
+        return held;
     }
     int alpha0 = alpha > lower ? alpha : lower, beta0 = beta < upper ? beta : upper;
     alpha = alpha0;
