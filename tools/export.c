@@ -29,6 +29,7 @@
 #include "common/human.h"
 #include "common/job.h"
 #include "common/number.h"
+#include "common/path.h"
 #include "cram/cram.h"
 #include "engine/export.h"
 #include "retrodb/position.h"
@@ -177,7 +178,8 @@ static int parse_export(int argc, char **argv, export_args *a)
 typedef struct {
     FILE *f;
     const char *name;        /* for messages: the file, or "standard output" */
-    char temp[4200];         /* a regular file is written here, then renamed */
+    char temp[RDB_PATH_MAX + 32]; /* a regular file is written here (its name and
+                                     ".<pid>.tmp"), then renamed */
     char *buf;
     size_t n;
     int failed_errno;        /* the first write's error, or 0 */

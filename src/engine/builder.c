@@ -222,7 +222,7 @@ static rdb_status delete_level(build_state *b, int level, rdb_error *err)
     return rdb_sweep_level(&b->db, level, err);
 }
 
-/* A slice (a level) of a sparse database, from every level above it. A
+/* A slice of a sparse database's level, from every level above it. A
  * level above found damaged is left in the neighbour's place for
  * run_level, which has it redone. */
 static rdb_status sparse_compute(build_state *b, const rdb_slice *s, rdb_error *err)
