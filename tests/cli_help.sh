@@ -71,6 +71,11 @@ expect 0 'layout      2 groups, 692,388 positions' -- $R build dots 3x3 --plan -
 json_ok '.positions == 692388 and .resumes == false and .memory_mb >= 1 and .peak_disk_bytes > 0' \
     -- $R build dots 3x3 --plan --json --dir "$T/plan"
 json_ok '.game == "cram" and .positions > 0' -- $R build cram 3x4 --plan --json --dir "$T/plan"
+# the free space where the folder would go, and what a build there holds
+expect 0 'free there: it fits$' -- $R build dots 3x3 --plan --dir "$T/plan/not/yet"
+json_ok '.free_disk_bytes > 0 and .held_disk_bytes == 0' -- $R build dots 3x3 --plan --json --dir "$T/plan"
+$R build dots 2x2 --dir "$T/held" --quiet > /dev/null || bad "build 2x2"
+json_ok '.resumes and .held_disk_bytes > 0' -- $R build dots 2x2 --plan --json --dir "$T/held"
 [ ! -e "$T/plan" ] && ok || bad "build --plan --json created its folder"
 
 # --- refused builds leave the folder as they found it ---

@@ -234,12 +234,17 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         printf(",\"game\":\"%s\",\"rows\":%d,\"cols\":%d,\"variant\":\"%s\","
                "\"resumes\":%s,\"groups\":%d,\"positions\":%llu,\"largest_slice\":%llu,"
                "\"memory_mb\":%llu,\"cache_mb\":%llu,\"peak_disk_bytes\":%llu,\"final_disk_bytes\":%llu,"
-               "\"estimated_seconds\":%.0f}\n",
+               "\"estimated_seconds\":%.0f",
                rdb_game_name(p->game), p->rows, p->cols, p->variant,
                plan.resumes ? "true" : "false", plan.ngroups, (unsigned long long)plan.positions,
                (unsigned long long)plan.max_slice, (unsigned long long)memory_mb,
                (unsigned long long)(plan.cache_bytes >> 20), (unsigned long long)plan.peak_disk_bytes, (unsigned long long)plan.final_disk_bytes,
                seconds);
+        if (plan.disk_known)
+            printf(",\"free_disk_bytes\":%llu,\"held_disk_bytes\":%llu",
+                   (unsigned long long)plan.free_disk_bytes,
+                   (unsigned long long)plan.held_disk_bytes);
+        printf("}\n");
         return 0;
     }
     char a[RDB_HUMAN_MAX], b[RDB_HUMAN_MAX], c[RDB_HUMAN_MAX];
@@ -265,6 +270,19 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     printf("disk        about %s at the peak, %s at the end\n",
            rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
            rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));
+    if (plan.disk_known) {
+        /* what the folder holds now is part of the peak: a resumed build
+         * has that much more room */
+        uint64_t room = plan.free_disk_bytes + plan.held_disk_bytes;
+        printf("            %s free there", rdb_human_bytes(plan.free_disk_bytes, a, sizeof a));
+        if (plan.held_disk_bytes)
+            printf(", %s held by the build", rdb_human_bytes(plan.held_disk_bytes, b, sizeof b));
+        if (room >= plan.peak_disk_bytes)
+            printf(": it fits\n");
+        else
+            printf(": %s short at the peak\n",
+                   rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c));
+    }
     printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
            "            a second a thread)\n",
            rdb_human_duration(seconds, a, sizeof a), opt->threads > 0 ? opt->threads : cpu_count(),

@@ -9,6 +9,8 @@
 #include <omp.h>
 #endif
 
+#include "store/fsutil.h"
+
 uint64_t rdb_build_bytes_per_position(const rdb_game *game)
 {
     return 3 + (uint64_t)game->kernel_bytes;
@@ -177,6 +179,9 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                                                           : plan->max_slice;
     }
     estimate_disk(&db, plan->keep_level, plan);
+    rdb_error ignored;
+    plan->disk_known = rdb_disk_free_bytes(opt->dir, &plan->free_disk_bytes, &ignored) == RDB_OK;
+    plan->held_disk_bytes = rdb_tree_bytes(opt->dir);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
     if (sparse && opt->keep_lines >= 0)

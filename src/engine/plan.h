@@ -29,6 +29,9 @@ typedef struct {
     uint64_t slice_positions;  /* a sparse database: the most positions of a slice */
     uint64_t cache_bytes;      /* a sparse database: what --memory leaves for the
                                   cache of the levels above (0: too little) */
+    int disk_known;            /* the free space below could be read */
+    uint64_t free_disk_bytes;  /* free now on the folder's file system */
+    uint64_t held_disk_bytes;  /* taken now by the folder (a build that resumes) */
 } rdb_build_plan;
 
 /* The plan of the build opt describes. Refuses, with a message that says

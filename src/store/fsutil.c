@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 rdb_status rdb_io_status(int e)
@@ -176,4 +178,48 @@ rdb_status rdb_write_file_atomic(const char *path, const void *data, size_t len,
     const void *bufs[1] = {data};
     size_t lens[1] = {len};
     return rdb_commit_buffers(path, bufs, lens, 1, err);
+}
+
+rdb_status rdb_disk_free_bytes(const char *path, uint64_t *bytes, rdb_error *err)
+{
+    char buf[PATH_MAX];
+    *bytes = 0;
+    if (snprintf(buf, sizeof buf, "%s", *path ? path : ".") >= (int)sizeof buf)
+        return rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
+    struct statvfs vfs;
+    /* climb to the nearest folder that exists: the build makes the rest */
+    while (statvfs(buf, &vfs) != 0) {
+        if (errno != ENOENT)
+            return rdb_fail(err, RDB_E_IO, "cannot read the free space of '%s': %s", buf,
+                            strerror(errno));
+        char *slash = strrchr(buf, '/');
+        if (!slash)
+            snprintf(buf, sizeof buf, ".");
+        else if (slash == buf)
+            buf[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    *bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+    return RDB_OK;
+}
+
+static uint64_t tree_bytes_sum;
+
+static int add_file_bytes(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)path;
+    (void)ftw;
+    if (flag == FTW_F && S_ISREG(st->st_mode))
+        tree_bytes_sum += (uint64_t)st->st_blocks * 512u;
+    return 0;
+}
+
+uint64_t rdb_tree_bytes(const char *dir)
+{
+    /* nftw takes no context pointer: the sum lives in a static, and only
+     * the planning thread calls this */
+    tree_bytes_sum = 0;
+    nftw(dir, add_file_bytes, 16, FTW_PHYS);
+    return tree_bytes_sum;
 }

@@ -63,5 +63,15 @@ rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const s
 rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status st,
                            rdb_error *err);
 
+/* The bytes an unprivileged writer may still use on the file system that
+ * holds path, or would hold it: a path that does not exist yet is looked up
+ * through its nearest existing parent. 0 and the reason in err when even
+ * that cannot be read. */
+rdb_status rdb_disk_free_bytes(const char *path, uint64_t *bytes, rdb_error *err);
+
+/* The bytes the regular files under dir take on disk (allocated blocks,
+ * not lengths; links not followed); 0 for a folder that does not exist. */
+uint64_t rdb_tree_bytes(const char *dir);
+
 
 #endif
