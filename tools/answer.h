@@ -55,8 +55,8 @@ void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
                               const rdb_tool_dots_result *r, int raw);
 
 /* The answer as the fields of a JSON object, without the braces, on
- * stdout: game, board, value, words, best, moves (best first). */
-void rdb_tool_dots_print_json_fields(const rdb_tool_db *db, const rdb_problem *pos,
+ * out: game, board, value, words, best, moves (best first). */
+void rdb_tool_dots_print_json_fields(FILE *out, const rdb_tool_db *db, const rdb_problem *pos,
                                      const rdb_tool_dots_result *r);
 
 /* ---- Cram ---- */
@@ -79,20 +79,20 @@ rdb_status rdb_tool_cram_lookup(rdb_probe *p, const rdb_tool_cram_position *pos,
                                 rdb_tool_cram_result *r, rdb_error *err);
 
 void rdb_tool_cram_print_text(const rdb_tool_cram_result *r);
-void rdb_tool_cram_print_json_fields(const rdb_tool_cram_result *r);
+void rdb_tool_cram_print_json_fields(FILE *out, const rdb_tool_cram_result *r);
 
 /* ---- the perfect game ---- */
 
 /* The perfect game from a Dots-and-Boxes position: each turn a best move
  * (a capture first among equals), until the board is full. Printed as
  * text, one turn a line (a capture and the moves after it are one turn),
- * with the running score; or as a JSON array field ",\"pv\":[...]". */
-rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
+ * with the running score; or as a JSON array field ",\"pv\":[...]"; on out. */
+rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db *db,
                                       const rdb_problem *pos, int json, rdb_error *err);
 
 /* The same for Cram: the winner plays to nimber 0, the loser the first
  * move in board order. */
-rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *r, int json,
+rdb_status rdb_tool_cram_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_cram_result *r, int json,
                                       rdb_error *err);
 
 #endif

@@ -183,24 +183,29 @@ static int utf8_length(const unsigned char *s)
     return n;
 }
 
-void rdb_tool_json_string(const char *s)
+void rdb_tool_json_string_to(FILE *out, const char *s)
 {
-    putchar('"');
+    fputc('"', out);
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned char c = *p;
         int n = c < 0x80 ? 1 : utf8_length(p);
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
+            fprintf(out, "\\%c", c);
         else if (c < 0x20)
-            printf("\\u%04x", c);
+            fprintf(out, "\\u%04x", c);
         else if (n == 0)
-            printf("\\ufffd"); /* a byte that is no UTF-8: JSON must be */
+            fprintf(out, "\\ufffd"); /* a byte that is no UTF-8: JSON must be */
         else
-            fwrite(p, 1, (size_t)n, stdout);
+            fwrite(p, 1, (size_t)n, out);
         p += n ? n : 1;
     }
-    putchar('"');
+    fputc('"', out);
+}
+
+void rdb_tool_json_string(const char *s)
+{
+    rdb_tool_json_string_to(stdout, s);
 }
 
 /* A rough guide to a build's time: positions a second per thread, as

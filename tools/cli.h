@@ -11,6 +11,7 @@
 #ifndef RDB_TOOLS_CLI_H
 #define RDB_TOOLS_CLI_H
 
+#include <stdio.h>
 #include <stddef.h>
 
 #include "engine/builder.h"
@@ -103,8 +104,9 @@ char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size)
  * read (a damaged file, an I/O error). */
 rdb_status rdb_tool_start_value(const char *dir, int *value, rdb_error *err);
 
-/* s as a JSON string, quoted and escaped, on stdout; a byte that is not
- * part of well-formed UTF-8 becomes U+FFFD. */
+/* s as a JSON string, quoted and escaped, on out (stdout); a byte that
+ * is not part of well-formed UTF-8 becomes U+FFFD. */
+void rdb_tool_json_string_to(FILE *out, const char *s);
 void rdb_tool_json_string(const char *s);
 
 /* The game id of the database in dir (rdb_params.game) in *game; when its

@@ -139,19 +139,19 @@ void rdb_tool_cram_print_text(const rdb_tool_cram_result *r)
         printf("no move is left: the player to move has lost\n");
 }
 
-void rdb_tool_cram_print_json_fields(const rdb_tool_cram_result *r)
+void rdb_tool_cram_print_json_fields(FILE *out, const rdb_tool_cram_result *r)
 {
     char words[64];
-    printf("\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"words\":", r->pos.rows,
+    fprintf(out, "\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"words\":", r->pos.rows,
            r->pos.cols, r->nimber);
-    rdb_tool_json_string(rdb_tool_cram_outcome(r->nimber, "the player to move", words,
+    rdb_tool_json_string_to(out, rdb_tool_cram_outcome(r->nimber, "the player to move", words,
                                                sizeof words));
-    printf(",\"moves\":[");
+    fprintf(out, ",\"moves\":[");
     for (int k = 0; k < r->nmoves; k++) {
         int i = r->order[k];
-        printf("%s{\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d,\"best\":%s}", k ? "," : "",
+        fprintf(out, "%s{\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d,\"best\":%s}", k ? "," : "",
                r->cell[i][0][0], r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1],
                r->move_nimber[i], r->move_nimber[i] == 0 ? "true" : "false");
     }
-    printf("]");
+    fprintf(out, "]");
 }

@@ -185,66 +185,66 @@ void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
         printf("%s\n", star);
 }
 
-static void print_json_score(const rdb_problem *pos, int value, char player)
+static void print_json_score(FILE *out, const rdb_problem *pos, int value, char player)
 {
     if (pos->unmarked)
-        printf("null");
+        fprintf(out, "null");
     else
-        printf("%d", rdb_problem_margin(pos, value, player));
+        fprintf(out, "%d", rdb_problem_margin(pos, value, player));
 }
 
-static void print_json_mark(const rdb_tool_dots_result *r, int next_loony, char to_move)
+static void print_json_mark(FILE *out, const rdb_tool_dots_result *r, int next_loony, char to_move)
 {
     if (!r->loony)
         return;
     char m = loony_mark(next_loony, to_move);
-    printf(",\"loony\":\"%s\"", m == 'v' ? "v" : m == '^' ? "^" : "");
+    fprintf(out, ",\"loony\":\"%s\"", m == 'v' ? "v" : m == '^' ? "^" : "");
 }
 
-void rdb_tool_dots_print_json_fields(const rdb_tool_db *db, const rdb_problem *pos,
+void rdb_tool_dots_print_json_fields(FILE *out, const rdb_tool_db *db, const rdb_problem *pos,
                                      const rdb_tool_dots_result *r)
 {
     const int known = rdb_tool_dots_mover_known(db, pos);
     char words[160];
-    printf("\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", db->rows, db->cols,
+    fprintf(out, "\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", db->rows, db->cols,
            r->a.value);
     if (known)
-        printf(",\"to_move\":\"%c\"", pos->to_move);
+        fprintf(out, ",\"to_move\":\"%c\"", pos->to_move);
     if (known || pos->taken_a + pos->taken_b + pos->unmarked)
-        printf(",\"taken\":{\"A\":%d,\"B\":%d,\"unmarked\":%d}", pos->taken_a, pos->taken_b,
+        fprintf(out, ",\"taken\":{\"A\":%d,\"B\":%d,\"unmarked\":%d}", pos->taken_a, pos->taken_b,
                pos->unmarked);
     if (db->has_problem) {
-        printf(",\"score_a\":");
-        print_json_score(pos, r->a.value, 'A');
-        printf(",\"score_b\":");
-        print_json_score(pos, r->a.value, 'B');
+        fprintf(out, ",\"score_a\":");
+        print_json_score(out, pos, r->a.value, 'A');
+        fprintf(out, ",\"score_b\":");
+        print_json_score(out, pos, r->a.value, 'B');
     }
-    printf(",\"words\":");
-    rdb_tool_json_string(rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
-    print_json_mark(r, r->a.next_loony, pos->to_move);
-    printf(",\"best\":[");
+    fprintf(out, ",\"words\":");
+    rdb_tool_json_string_to(out, rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
+    print_json_mark(out, r, r->a.next_loony, pos->to_move);
+    fprintf(out, ",\"best\":[");
     for (int k = 0; k < r->nbest; k++) {
         char name[RDB_LINE_NAME_MAX];
         rdb_error err;
         rdb_dots_line_name(db->rows, db->cols, r->a.line[r->order[k]], name, sizeof name, &err);
-        printf("%s\"%s\"", k ? "," : "", name);
+        fprintf(out, "%s\"%s\"", k ? "," : "", name);
     }
-    printf("],\"moves\":[");
+    fprintf(out, "],\"moves\":[");
     for (int k = 0; k < r->a.nmoves; k++) {
         int i = r->order[k];
         char name[RDB_LINE_NAME_MAX];
         rdb_error err;
         rdb_dots_line_name(db->rows, db->cols, r->a.line[i], name, sizeof name, &err);
-        printf("%s{\"line\":\"%s\",\"value\":%d", k ? "," : "", name, r->a.move_value[i]);
+        fprintf(out, "%s{\"line\":\"%s\",\"value\":%d", k ? "," : "", name, r->a.move_value[i]);
         if (db->has_problem) {
-            printf(",\"score_a\":");
-            print_json_score(pos, r->a.move_value[i], 'A');
-            printf(",\"score_b\":");
-            print_json_score(pos, r->a.move_value[i], 'B');
+            fprintf(out, ",\"score_a\":");
+            print_json_score(out, pos, r->a.move_value[i], 'A');
+            fprintf(out, ",\"score_b\":");
+            print_json_score(out, pos, r->a.move_value[i], 'B');
         }
-        printf(",\"best\":%s", r->a.move_value[i] == r->a.value ? "true" : "false");
-        print_json_mark(r, r->a.move_next_loony[i], pos->to_move);
-        printf("}");
+        fprintf(out, ",\"best\":%s", r->a.move_value[i] == r->a.value ? "true" : "false");
+        print_json_mark(out, r, r->a.move_next_loony[i], pos->to_move);
+        fprintf(out, "}");
     }
-    printf("]");
+    fprintf(out, "]");
 }

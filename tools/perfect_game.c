@@ -26,7 +26,7 @@ typedef struct {
     int score_a, score_b;
 } turn;
 
-static void print_turn_text(const rdb_tool_db *db, const turn *t, int scores_known)
+static void print_turn_text(FILE *out, const rdb_tool_db *db, const turn *t, int scores_known)
 {
     char moves[64 * 8] = "";
     for (int i = 0; i < t->nmoves; i++) {
@@ -39,23 +39,23 @@ static void print_turn_text(const rdb_tool_db *db, const turn *t, int scores_kno
     char took[32] = "";
     if (t->boxes)
         snprintf(took, sizeof took, "takes %d", t->boxes);
-    printf("  %c  %-28s %-9s %s A %d, B %d\n", t->player, moves, took,
+    fprintf(out, "  %c  %-28s %-9s %s A %d, B %d\n", t->player, moves, took,
            scores_known ? "score" : "from here", t->score_a, t->score_b);
 }
 
-static void print_turn_json(const rdb_tool_db *db, const turn *t, int first)
+static void print_turn_json(FILE *out, const rdb_tool_db *db, const turn *t, int first)
 {
-    printf("%s{\"player\":\"%c\",\"moves\":[", first ? "" : ",", t->player);
+    fprintf(out, "%s{\"player\":\"%c\",\"moves\":[", first ? "" : ",", t->player);
     for (int i = 0; i < t->nmoves; i++) {
         char name[RDB_LINE_NAME_MAX];
         rdb_error err;
         rdb_dots_line_name(db->rows, db->cols, t->line[i], name, sizeof name, &err);
-        printf("%s\"%s\"", i ? "," : "", name);
+        fprintf(out, "%s\"%s\"", i ? "," : "", name);
     }
-    printf("],\"boxes\":%d,\"score\":{\"A\":%d,\"B\":%d}}", t->boxes, t->score_a, t->score_b);
+    fprintf(out, "],\"boxes\":%d,\"score\":{\"A\":%d,\"B\":%d}}", t->boxes, t->score_a, t->score_b);
 }
 
-rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
+rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db *db,
                                       const rdb_problem *pos, int json, rdb_error *err)
 {
     dots_board b;
@@ -72,9 +72,9 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
     if (!r)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     if (json)
-        printf(",\"pv\":[");
+        fprintf(out, ",\"pv\":[");
     else
-        printf("perfect game%s:\n",
+        fprintf(out, "perfect game%s:\n",
                rdb_tool_dots_mover_known(db, pos) ? "" : " (A: the player to move)");
     turn t = {.player = cur.to_move};
     int first = 1;
@@ -92,9 +92,9 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
         t.score_a = cur.taken_a;
         t.score_b = cur.taken_b;
         if (json)
-            print_turn_json(db, &t, first);
+            print_turn_json(out, db, &t, first);
         else
-            print_turn_text(db, &t, scores_known);
+            print_turn_text(out, db, &t, scores_known);
         first = 0;
         t = (turn){.player = cur.to_move};
     }
@@ -102,7 +102,7 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
     if (st != RDB_OK)
         return st;
     if (json) {
-        printf("]");
+        fprintf(out, "]");
         return RDB_OK;
     }
     /* the full position's value (a last-move penalty or bonus) goes to
@@ -115,16 +115,16 @@ rdb_status rdb_tool_dots_perfect_game(rdb_probe *p, const rdb_tool_db *db,
                  cur.to_move);
     }
     if (!scores_known)
-        printf("end: A %d, B %d from here%s\n", cur.taken_a, cur.taken_b, extra);
+        fprintf(out, "end: A %d, B %d from here%s\n", cur.taken_a, cur.taken_b, extra);
     else if (margin)
-        printf("end: A %d, B %d%s: %c wins by %d\n", cur.taken_a, cur.taken_b, extra,
+        fprintf(out, "end: A %d, B %d%s: %c wins by %d\n", cur.taken_a, cur.taken_b, extra,
                margin > 0 ? 'A' : 'B', abs(margin));
     else
-        printf("end: A %d, B %d%s: a draw\n", cur.taken_a, cur.taken_b, extra);
+        fprintf(out, "end: A %d, B %d%s: a draw\n", cur.taken_a, cur.taken_b, extra);
     return RDB_OK;
 }
 
-rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *start, int json,
+rdb_status rdb_tool_cram_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_cram_result *start, int json,
                                       rdb_error *err)
 {
     rdb_tool_cram_result *r = malloc(sizeof *r);
@@ -134,25 +134,25 @@ rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *
     char player = 'A';
     rdb_status st;
     if (json)
-        printf(",\"pv\":[");
+        fprintf(out, ",\"pv\":[");
     else
-        printf("perfect game (A: the player to move):\n");
+        fprintf(out, "perfect game (A: the player to move):\n");
     for (int n = 0;; n++) {
         st = rdb_tool_cram_lookup(p, &pos, r, err);
         if (st != RDB_OK)
             break;
         if (r->nmoves == 0) {
             if (!json)
-                printf("%c cannot move: %c wins\n", player, player == 'A' ? 'B' : 'A');
+                fprintf(out, "%c cannot move: %c wins\n", player, player == 'A' ? 'B' : 'A');
             break;
         }
         int i = r->order[0];
         if (json)
-            printf("%s{\"player\":\"%c\",\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d}", n ? "," : "",
+            fprintf(out, "%s{\"player\":\"%c\",\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d}", n ? "," : "",
                    player, r->cell[i][0][0], r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1],
                    r->move_nimber[i]);
         else
-            printf("  %c  (%d,%d)-(%d,%d)  nimber after: %d\n", player, r->cell[i][0][0],
+            fprintf(out, "  %c  (%d,%d)-(%d,%d)  nimber after: %d\n", player, r->cell[i][0][0],
                    r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1], r->move_nimber[i]);
         for (int k = 0; k < 2; k++)
             pos.covered |= 1ULL << (r->cell[i][k][0] * pos.cols + r->cell[i][k][1]);
@@ -160,6 +160,6 @@ rdb_status rdb_tool_cram_perfect_game(rdb_probe *p, const rdb_tool_cram_result *
     }
     free(r);
     if (st == RDB_OK && json)
-        printf("]");
+        fprintf(out, "]");
     return st;
 }

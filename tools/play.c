@@ -380,12 +380,12 @@ static int command(game *g, char *line)
         rdb_error err;
         rdb_status st;
         if (g->db.game == RDB_GAME_DOTS) {
-            st = rdb_tool_dots_perfect_game(g->p, &g->db, &g->now.dots, 0, &err);
+            st = rdb_tool_dots_perfect_game(stdout, g->p, &g->db, &g->now.dots, 0, &err);
         } else {
             rdb_tool_cram_result *r = malloc(sizeof *r);
             st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
             if (st == RDB_OK)
-                st = rdb_tool_cram_perfect_game(g->p, r, 0, &err);
+                st = rdb_tool_cram_perfect_game(stdout, g->p, r, 0, &err);
             free(r);
         }
         if (st != RDB_OK)

@@ -33,6 +33,16 @@ typedef struct {
 int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
                      const rdb_query_position *pos, const char *label, long n);
 
+/* The answer to pos as one JSON object (no newline) on out: the fields
+ * query --json prints, "pv" too when pv is set, and a batch's "n" and
+ * "input" when label is set. This is the one writer of that object:
+ * query, its batch mode and the web server (serve.c) all go through it.
+ * *wrote says whether anything was written: a failed lookup writes
+ * nothing; a failure in the perfect game closes the object first. */
+rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_tool_db *db,
+                                const rdb_query_position *pos, int pv, const char *label, long n,
+                                int *wrote, rdb_error *err);
+
 /* The JSON line of a batch position that could not be answered:
  * {"n":N,"input":"...","error":"..."}. */
 void rdb_query_json_error(long n, const char *input, const char *message);

@@ -70,14 +70,65 @@ static void cram_line(const rdb_tool_cram_result *r, const char *label)
 }
 
 /* "{" and, in a batch, the position's number and input. */
-static void json_open(const char *label, long n)
+static void json_open(FILE *out, const char *label, long n)
 {
-    printf("{");
+    fprintf(out, "{");
     if (!label)
         return;
-    printf("\"n\":%ld,\"input\":", n);
-    rdb_tool_json_string(label);
-    printf(",");
+    fprintf(out, "\"n\":%ld,\"input\":", n);
+    rdb_tool_json_string_to(out, label);
+    fprintf(out, ",");
+}
+
+rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_tool_db *db,
+                                const rdb_query_position *pos, int pv, const char *label, long n,
+                                int *wrote, rdb_error *err)
+{
+    *wrote = 0;
+    rdb_status st;
+    if (pos->game == RDB_GAME_CRAM) {
+        rdb_tool_cram_result *r = malloc(sizeof *r);
+        if (!r)
+            return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+        st = rdb_tool_cram_lookup(p, &pos->cram, r, err);
+        if (st == RDB_OK) {
+            *wrote = 1;
+            json_open(out, label, n);
+            rdb_tool_cram_print_json_fields(out, r);
+            if (pv)
+                st = rdb_tool_cram_perfect_game(out, p, r, 1, err);
+            fprintf(out, "}");
+        }
+        free(r);
+        return st;
+    }
+    rdb_tool_dots_result *r = malloc(sizeof *r);
+    if (!r)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    st = rdb_tool_dots_lookup(p, db, &pos->dots, r, err);
+    if (st == RDB_OK) {
+        *wrote = 1;
+        json_open(out, label, n);
+        rdb_tool_dots_print_json_fields(out, db, &pos->dots, r);
+        if (pv)
+            st = rdb_tool_dots_perfect_game(out, p, db, &pos->dots, 1, err);
+        fprintf(out, "}");
+    }
+    free(r);
+    return st;
+}
+
+/* The JSON answer on stdout, one line: the object, or (nothing written)
+ * the failure as failed() reports it. */
+static int answer_json(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+                       const rdb_query_position *pos, const char *label, long n)
+{
+    rdb_error err;
+    int wrote;
+    rdb_status st = rdb_query_write_json(stdout, p, db, pos, q->pv, label, n, &wrote, &err);
+    if (wrote)
+        printf("\n");
+    return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
 }
 
 static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
@@ -92,20 +143,12 @@ static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_
         free(r);
         return failed(q, st, &err, label, n);
     }
-    if (q->json) {
-        json_open(label, n);
-        rdb_tool_dots_print_json_fields(db, pos, r);
-        if (q->pv)
-            st = rdb_tool_dots_perfect_game(p, db, pos, 1, &err);
-        printf("}\n");
-    } else {
-        if (label)
-            dots_line(db, pos, r, label);
-        else
-            rdb_tool_dots_print_text(db, pos, r, q->raw);
-        if (q->pv)
-            st = rdb_tool_dots_perfect_game(p, db, pos, 0, &err);
-    }
+    if (label)
+        dots_line(db, pos, r, label);
+    else
+        rdb_tool_dots_print_text(db, pos, r, q->raw);
+    if (q->pv)
+        st = rdb_tool_dots_perfect_game(stdout, p, db, pos, 0, &err);
     int rc = st == RDB_OK ? 0 : failed(q, st, &err, label, n);
     if (q->svg && rdb_query_dots_svg(q->svg, db, pos, r) && !rc)
         rc = 1;
@@ -125,20 +168,12 @@ static int answer_cram(rdb_probe *p, const rdb_query_request *q,
         free(r);
         return failed(q, st, &err, label, n);
     }
-    if (q->json) {
-        json_open(label, n);
-        rdb_tool_cram_print_json_fields(r);
-        if (q->pv)
-            st = rdb_tool_cram_perfect_game(p, r, 1, &err);
-        printf("}\n");
-    } else {
-        if (label)
-            cram_line(r, label);
-        else
-            rdb_tool_cram_print_text(r);
-        if (q->pv)
-            st = rdb_tool_cram_perfect_game(p, r, 0, &err);
-    }
+    if (label)
+        cram_line(r, label);
+    else
+        rdb_tool_cram_print_text(r);
+    if (q->pv)
+        st = rdb_tool_cram_perfect_game(stdout, p, r, 0, &err);
     int rc = st == RDB_OK ? 0 : failed(q, st, &err, label, n);
     if (q->svg && rdb_query_cram_svg(q->svg, r) && !rc)
         rc = 1;
@@ -146,9 +181,35 @@ static int answer_cram(rdb_probe *p, const rdb_query_request *q,
     return rc;
 }
 
+/* --svg with --json: the picture is drawn from a lookup of its own */
+static int json_svg(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+                    const rdb_query_position *pos)
+{
+    rdb_error err;
+    int bad = 0;
+    if (pos->game == RDB_GAME_CRAM) {
+        rdb_tool_cram_result *r = malloc(sizeof *r);
+        bad = !r || rdb_tool_cram_lookup(p, &pos->cram, r, &err) != RDB_OK ||
+              rdb_query_cram_svg(q->svg, r);
+        free(r);
+    } else {
+        rdb_tool_dots_result *r = malloc(sizeof *r);
+        bad = !r || rdb_tool_dots_lookup(p, db, &pos->dots, r, &err) != RDB_OK ||
+              rdb_query_dots_svg(q->svg, db, &pos->dots, r);
+        free(r);
+    }
+    return bad;
+}
+
 int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
                      const rdb_query_position *pos, const char *label, long n)
 {
+    if (q->json) {
+        int rc = answer_json(p, q, db, pos, label, n);
+        if (q->svg && rc == 0 && json_svg(p, q, db, pos))
+            rc = 1;
+        return rc;
+    }
     if (pos->game == RDB_GAME_CRAM)
         return answer_cram(p, q, &pos->cram, label, n);
     return answer_dots(p, q, db, &pos->dots, label, n);
