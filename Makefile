@@ -37,6 +37,9 @@ CHECK_LIBS = $(shell pkg-config --libs check)
 # without it play reads plain lines
 EDIT_CFLAGS = $(shell pkg-config --exists libedit 2>/dev/null && echo -DRDB_HAVE_LIBEDIT $$(pkg-config --cflags libedit))
 EDIT_LIBS   = $(shell pkg-config --libs libedit 2>/dev/null)
+# the HTTP server of `retrodb serve` (scripts/install-deps.sh installs it)
+HTTPD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+HTTPD_LIBS   = $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 # src/ is one folder per concern (see the README's "How the code is laid out")
 LIB_SRC  := $(wildcard src/*.c src/*/*.c)
@@ -45,6 +48,7 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
+WEB_FILES := web/index.html web/explorer.js web/explorer.css
 LIB      := $(BUILD)/libretrodb.a
 
 # Where `make install` puts things; DESTDIR is put in front of each.
@@ -112,7 +116,7 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) $(EDIT_LIBS) -o $@
+	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) $(HTTPD_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) $(EDIT_LIBS) $(HTTPD_LIBS) -o $@
 
 # bin/retrodb-mpi: the build subcommands and their helpers with the MPI
 # distribution of tools/mpi/, the only files compiled with mpi.h (by
@@ -222,6 +226,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check $(SHLIB)
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/svg.sh
+	RETRODB=$(BIN)/retrodb PYTHON=$(PYTHON) bash tests/web.sh
 	RETRODB=$(BIN)/retrodb EXPORT_CHECK=$(BUILD)/export_check bash tests/export.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
@@ -343,6 +348,9 @@ install: $(BIN)/retrodb $(SHLIB) $(STLIB)
 	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(VERSION)|' retrodb.pc.in > $(PIC_BUILD)/retrodb.pc
 	install -m 644 $(PIC_BUILD)/retrodb.pc $(DESTDIR)$(PKGCONFIGDIR)/retrodb.pc
+	# the explorer page of `retrodb serve`, found beside the program
+	install -d $(DESTDIR)$(PREFIX)/share/retrodb/web
+	install -m 644 $(WEB_FILES) $(DESTDIR)$(PREFIX)/share/retrodb/web/
 ifneq ($(MAN1),)
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
@@ -360,8 +368,10 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/retrodb.pc \
 	    $(addprefix $(DESTDIR)$(INCLUDEDIR)/retrodb/,$(notdir $(PUBLIC_HDR))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
-	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/retrodb/web/,$(notdir $(WEB_FILES)))
 	rmdir $(DESTDIR)$(INCLUDEDIR)/retrodb 2>/dev/null || true
+	rmdir $(DESTDIR)$(PREFIX)/share/retrodb/web $(DESTDIR)$(PREFIX)/share/retrodb 2>/dev/null || true
 
 clean:
 	rm -rf build build-san build-vg bin bin-san bin-vg $(PIC_BUILD)

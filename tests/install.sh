@@ -49,6 +49,7 @@ fi
     echo "usr/lib/libretrodb.so.$major"
     echo "usr/lib/libretrodb.so.$version"
     echo usr/lib/pkgconfig/retrodb.pc
+    for w in web/*.html web/*.js web/*.css; do echo "usr/share/retrodb/$w"; done
     for m in man/*.1 man/*.3; do
         [ -e "$m" ] && echo "usr/share/man/man${m##*.}/${m#man/}"
     done
@@ -179,6 +180,20 @@ for prog in probe_c probe_cpp; do
     expect 2 'bad.txt: line 3, column 3' -- "$T/$prog" "$T/db" -f "$T/bad.txt"
     expect 1 'no such folder' -- "$T/$prog" "$T/nothing"
 done
+
+# ---- the installed program finds its explorer page ----
+if command -v curl > /dev/null; then
+    "$usr/bin/retrodb" build dots 2x2 --dir "$T/web22" --quiet > /dev/null || bad "build 2x2"
+    "$usr/bin/retrodb" serve --dir "$T/web22" --port 0 > "$T/serve.out" 2> "$T/serve.err" &
+    spid=$!
+    for _ in $(seq 50); do grep -qs http "$T/serve.out" && break; sleep 0.1; done
+    url=$(grep -o 'http://[^ ]*' "$T/serve.out")
+    curl -s "$url" | grep -q 'retrodb explorer' && ok ||
+        bad "the installed serve did not serve its page: $(cat "$T/serve.err")"
+    kill -INT $spid; wait $spid
+else
+    bad "curl is not installed (scripts/install-deps.sh installs it)"
+fi
 
 # ---- the man pages ----
 if command -v mandoc > /dev/null; then

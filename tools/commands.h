@@ -42,6 +42,10 @@ int rdb_cmd_status(int argc, char **argv);
 int rdb_cmd_verify(int argc, char **argv);
 extern const rdb_tool_command rdb_info_command, rdb_status_command, rdb_verify_command;
 
+/* retrodb serve --dir DIR ... (serve.c, serve_api.c) */
+int rdb_cmd_serve(int argc, char **argv);
+extern const rdb_tool_command rdb_serve_command;
+
 /* retrodb export --dir DIR ... (export.c) */
 int rdb_cmd_export(int argc, char **argv);
 extern const rdb_tool_command rdb_export_command;

@@ -29,6 +29,7 @@ static const command commands[] = {
     {"status", NULL, rdb_cmd_status, &rdb_status_command},
     {"verify", NULL, rdb_cmd_verify, &rdb_verify_command},
     {"export", NULL, rdb_cmd_export, &rdb_export_command},
+    {"serve", NULL, rdb_cmd_serve, &rdb_serve_command},
     {"solve", "dots", rdb_cmd_solve_dots, &rdb_solve_dots_command},
     {"solve", "cram", rdb_cmd_solve_cram, &rdb_solve_cram_command},
 };

@@ -1,0 +1,218 @@
+/*
+ * serve.c — `retrodb serve`: the explorer page and the JSON API over HTTP,
+ * through libmicrohttpd. This file holds the command, the listening socket
+ * and the limits; what each request gets is serve_api.c's.
+ *
+ * Safe by default: it listens on 127.0.0.1 unless --bind says otherwise,
+ * answers GET and HEAD only, reads no file after it starts, and bounds
+ * every connection (32 KB of request, 10 s of idleness, 64 connections at
+ * once). libmicrohttpd answers a request too large for its memory with 431
+ * or 414 on its own; serve_api.c refuses targets over RDB_SERVE_URI_MAX.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <libgen.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "serve_api.h"
+
+#include "common/job.h"
+#include "common/number.h"
+
+enum { OPT_PORT = 1, OPT_BIND, OPT_WEB, OPT_THREADS };
+
+static const rdb_tool_option serve_options[] = {
+    {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required): Dots-and-Boxes or a Cram table"},
+    {OPT_PORT, "port", 'p', "N", "the TCP port (default 8080; 0: any free one, printed)"},
+    {OPT_BIND, "bind", 0, "ADDR",
+     "the address to listen on, IPv4 or IPv6 (default 127.0.0.1: this\n"
+     "machine only; 0.0.0.0 opens it to the network)"},
+    {OPT_WEB, "web", 0, "DIR",
+     "the explorer page's folder (default: the installed one,\n"
+     "PREFIX/share/retrodb/web, or web/ beside bin/ in the source tree)"},
+    {OPT_THREADS, "threads", 't', "N", "threads answering requests (default 2)"},
+    {0, 0, 0, 0, 0}};
+
+const rdb_tool_command rdb_serve_command = {
+    "serve",
+    "--dir DIR [--port N] [--bind ADDR] [--web DIR] [--threads N]",
+    "Serve the database over HTTP: a page that draws the board, shows every\n"
+    "move's value and plays moves on a click (open http://127.0.0.1:8080/),\n"
+    "and a JSON API: /api/info, and /api/query?moves=...|dbn=...|cells=...|\n"
+    "position=... [&pv=1], which answers with the object `query --json`\n"
+    "prints. Read-only; runs until interrupted (Ctrl-C), then exits 0.",
+    serve_options};
+
+/* the request target as sent, kept from the URI callback for the handler */
+static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    return strdup(uri);
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **req,
+                         enum MHD_RequestTerminationCode why)
+{
+    (void)cls;
+    (void)c;
+    (void)why;
+    free(*req);
+    *req = NULL;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_size, void **req)
+{
+    (void)url; /* decoded by libmicrohttpd: the raw target is in *req */
+    (void)version;
+    (void)upload_data;
+    const rdb_serve_site *site = cls;
+    if (*upload_size) {
+        /* a body: nobody asked for one; drop it and refuse at the end */
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    rdb_serve_reply r;
+    rdb_serve_answer(site, method, *req ? (const char *)*req : "/", &r);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        r.len, r.body, r.owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!resp) {
+        rdb_serve_reply_free(&r);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r.type);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r.status == 405)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+/* The page's folder: --web, else the installed one beside the program
+ * (PREFIX/bin/retrodb -> PREFIX/share/retrodb/web), else the source
+ * tree's (bin/retrodb -> web/). NULL when none holds index.html. */
+static const char *find_web_dir(const char *given, char *buf, size_t size)
+{
+    if (given)
+        return given;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    const char *bin = dirname(exe);
+    static const char *const tries[] = {"%s/../share/retrodb/web", "%s/../web"};
+    for (int i = 0; i < 2; i++) {
+        char index[PATH_MAX + 64];
+        struct stat st;
+        snprintf(buf, size, tries[i], bin);
+        snprintf(index, sizeof index, "%s/index.html", buf);
+        if (stat(index, &st) == 0 && S_ISREG(st.st_mode))
+            return buf;
+    }
+    return NULL;
+}
+
+int rdb_cmd_serve(int argc, char **argv)
+{
+    const rdb_tool_command *cmd = &rdb_serve_command;
+    const char *dir = NULL, *bind_addr = "127.0.0.1", *web = NULL;
+    long port = 8080, threads = 2;
+    rdb_tool_args args;
+    rdb_tool_args_init(&args, cmd, argc, argv);
+    int id;
+    const char *v;
+    while ((id = rdb_tool_next_option(&args, &v)) > 0) {
+        switch (id) {
+        case RDB_OPT_DIR: dir = v; break;
+        case OPT_BIND: bind_addr = v; break;
+        case OPT_WEB: web = v; break;
+        case OPT_PORT:
+            if (rdb_parse_long(v, 0, 65535, &port) != 0)
+                return rdb_tool_bad(cmd, "bad --port '%s' (0..65535)", v);
+            break;
+        case OPT_THREADS:
+            if (rdb_parse_long(v, 1, 64, &threads) != 0)
+                return rdb_tool_bad(cmd, "bad --threads '%s' (1..64)", v);
+            break;
+        }
+    }
+    if (id < 0)
+        return rdb_tool_args_exit(id);
+    if (rdb_tool_args_left(&args))
+        return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next]);
+    if (!dir)
+        return rdb_tool_bad(cmd, "which database? (--dir DIR)");
+
+    struct sockaddr_storage addr;
+    memset(&addr, 0, sizeof addr);
+    struct sockaddr_in *a4 = (struct sockaddr_in *)&addr;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&addr;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    if (inet_pton(AF_INET, bind_addr, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, bind_addr, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        return rdb_tool_bad(cmd, "bad --bind '%s': an IPv4 or IPv6 address, such as 127.0.0.1",
+                            bind_addr);
+    }
+
+    char web_buf[PATH_MAX];
+    const char *web_dir = find_web_dir(web, web_buf, sizeof web_buf);
+    if (!web_dir)
+        fprintf(stderr, "retrodb: the explorer page is not installed; serving the API only "
+                        "(give --web DIR)\n");
+    rdb_serve_site site;
+    rdb_error err;
+    rdb_status st = rdb_serve_site_open(&site, dir, web_dir, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+
+    rdb_tool_catch_signals();
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, handle, &site,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+        MHD_OPTION_CONNECTION_LIMIT, 64u,
+        MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+        MHD_OPTION_END);
+    if (!d) {
+        rdb_serve_site_close(&site);
+        fprintf(stderr, "retrodb: cannot listen on %s port %ld (in use, or not this "
+                        "machine's address?)\n", bind_addr, port);
+        return 1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned bound = info ? info->port : (unsigned)port;
+    int v6 = (flags & MHD_USE_IPv6) != 0;
+    printf("serving '%s' at http://%s%s%s:%u/ (Ctrl-C stops)\n", dir, v6 ? "[" : "", bind_addr,
+           v6 ? "]" : "", bound);
+    fflush(stdout);
+    while (!rdb_stop_requested)
+        sleep(1);
+    MHD_stop_daemon(d);
+    rdb_serve_site_close(&site);
+    return 0;
+}
