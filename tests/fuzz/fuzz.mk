@@ -12,7 +12,8 @@
 # FUZZ_FLAGS=-jobs=2). clang is not installed by `make deps`: `make fuzz`
 # says so and stops when it is missing (apt-get install clang).
 
-FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_ledger
+FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_ledger \
+                serve_request
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
@@ -23,6 +24,12 @@ FUZZ_CFLAGS   = -std=gnu11 -O1 -g -Wall -Wextra -Werror -fopenmp -Iinclude -Isrc
 
 # Harness sources beyond its own file and fuzz_util.c.
 FUZZ_EXTRA_cram_tt := tests/naive_cram.c
+# serve_request drives the program's own request handling (tools/), which
+# answers through query's printers and position readers
+SERVE_TOOL_SRC := tools/serve_api.c tools/query_answer.c tools/dots_answer.c \
+                  tools/cram_answer.c tools/perfect_game.c tools/position_input.c tools/cli.c \
+                  tools/query_picture.c tools/picture.c tools/options.c
+FUZZ_EXTRA_serve_request := $(SERVE_TOOL_SRC) -Itools
 
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_BUILD)/src/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
@@ -72,6 +79,13 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_ut
                         $(BUILD)/tests/fuzz/replay_main.o $(LIB) $(BUILD)/tests/naive_cram.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(filter %.o,$^) $(LIB) $(LDLIBS_ALL) -o $@
+
+$(BUILD)/tools/%.o: tools/%.c $(wildcard tools/*.h) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools -c $< -o $@
+
+$(BUILD)/tests/fuzz/fuzz_serve_request.o: CFLAGS_ALL += -Itools
+$(BUILD)/fuzz/replay_serve_request: $(SERVE_TOOL_SRC:%.c=$(BUILD)/%.o)
 
 # Each target's corpus and the inputs that crashed it once; pending/ holds
 # inputs of bugs not fixed yet and is not replayed.
