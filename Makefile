@@ -80,7 +80,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib python check-python bench-python deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
+.PHONY: all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -172,6 +172,17 @@ python: $(SHLIB)
 
 bench-python: $(BIN)/retrodb $(SHLIB)
 	PYTHON=$(PYTHON) bash scripts/bench_python.sh $(BOARD)
+
+# A load test of `retrodb serve` on 127.0.0.1: 8 clients, 20,000 queries
+# of random positions of a 3x4 database (built in db/3x4 when missing).
+bench-web: $(BIN)/retrodb
+	[ -f db/3x4/PARAMS ] || $(BIN)/retrodb build dots 3x4 --dir db/3x4 --quiet
+	$(PYTHON) scripts/bench_web.py $(BIN)/retrodb db/3x4 8 20000
+
+# The API and the page in headless Chromium alone (part of make check);
+# SHOTS=docs/img writes the README's screenshots anew.
+check-web: $(BIN)/retrodb
+	RETRODB=$(BIN)/retrodb PYTHON=$(PYTHON) SHOTS=$(SHOTS) bash tests/web.sh
 
 check-python: $(BIN)/retrodb $(SHLIB)
 	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) bash tests/python.sh

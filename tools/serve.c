@@ -52,12 +52,24 @@ const rdb_tool_command rdb_serve_command = {
     "prints. Read-only; runs until interrupted (Ctrl-C), then exits 0.",
     serve_options};
 
-/* the request target as sent, kept from the URI callback for the handler */
+/* A request's state: its target as sent (from the URI callback, before
+ * libmicrohttpd decodes it) and whether the handler has seen it once. */
+typedef struct {
+    int seen;
+    char target[];
+} request;
+
 static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls;
     (void)c;
-    return strdup(uri);
+    size_t n = strlen(uri);
+    request *r = malloc(sizeof *r + n + 1);
+    if (r) {
+        r->seen = 0;
+        memcpy(r->target, uri, n + 1);
+    }
+    return r;
 }
 
 static void request_done(void *cls, struct MHD_Connection *c, void **req,
@@ -78,13 +90,22 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)version;
     (void)upload_data;
     const rdb_serve_site *site = cls;
+    request *rq = *req;
+    if (!rq)
+        return MHD_NO; /* no memory for it: drop the connection */
+    /* the first call comes with the headers; answering only once the
+     * request is read whole lets the connection stay open for the next */
+    if (!rq->seen) {
+        rq->seen = 1;
+        return MHD_YES;
+    }
     if (*upload_size) {
         /* a body: nobody asked for one; drop it and refuse at the end */
         *upload_size = 0;
         return MHD_YES;
     }
     rdb_serve_reply r;
-    rdb_serve_answer(site, method, *req ? (const char *)*req : "/", &r);
+    rdb_serve_answer(site, method, rq->target, &r);
     struct MHD_Response *resp = MHD_create_response_from_buffer(
         r.len, r.body, r.owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     if (!resp) {
