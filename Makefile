@@ -41,7 +41,7 @@ EDIT_LIBS   = $(shell pkg-config --libs libedit 2>/dev/null)
 HTTPD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 HTTPD_LIBS   = $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
-# src/ is one folder per concern (see the README's "How the code is laid out")
+# src/ is one folder per concern (see docs/internals.md, "How the code is laid out")
 LIB_SRC  := $(wildcard src/*.c src/*/*.c)
 LIB_HDR  := $(wildcard src/*.h src/*/*.h include/retrodb/*.h)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
@@ -238,6 +238,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check $(SHLIB)
 	RETRODB=$(BIN)/retrodb bash tests/cram_cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/svg.sh
 	RETRODB=$(BIN)/retrodb PYTHON=$(PYTHON) bash tests/web.sh
+	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) bash tests/docs_examples.sh
 	RETRODB=$(BIN)/retrodb EXPORT_CHECK=$(BUILD)/export_check bash tests/export.sh
 	RETRODB=$(BIN)/retrodb bash tests/hostile.sh
 	RETRODB=$(BIN)/retrodb MAKE="$(MAKE)" CC="$(CC)" bash tests/install.sh
@@ -311,6 +312,8 @@ check-long: deps
 	RETRODB=$(BIN)/retrodb bash tests/cram_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/dots_long.sh
 	RETRODB=$(BIN)/retrodb bash tests/quiet_long.sh
+	@$(MAKE) --no-print-directory $(SHLIB)
+	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) EXAMPLE_SECONDS=3600 bash tests/docs_examples.sh --long
 
 # The Dots-and-Boxes solver benchmark; BIG=1 adds 3x5 and 4x4.
 bench-dots: deps

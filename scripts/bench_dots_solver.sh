@@ -8,7 +8,7 @@
 # the speed-up of two searchers against one.
 #
 #   RETRODB=bin/retrodb bash scripts/bench_dots_solver.sh
-#   BIG=1     also 3x5 and 4x4 (long: see the README's table)
+#   BIG=1     also 3x5 and 4x4 (long: see the table in docs/solving.md)
 #   TT_MB=N   transposition table size (default 2048)
 set -u
 RETRODB=${RETRODB:-bin/retrodb}

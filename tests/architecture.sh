@@ -1,5 +1,5 @@
 #!/bin/bash
-# The include rules that keep the folders an architecture (README, "How the
+# The include rules that keep the folders an architecture (docs/internals.md, "How the
 # code is laid out"): data flows down, tools -> engine -> game.h -> games ->
 # layout, store -> common, and never back up.
 #   - the engine includes no game's header, only game.h;
