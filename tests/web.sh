@@ -157,5 +157,16 @@ else
     bad "chromium, chromium-driver or python3-selenium is missing (scripts/install-deps.sh installs them)"
 fi
 
+# every server stops on SIGINT with exit 0, and said nothing on stderr
+# (under make sanitize: no sanitizer report, no leak)
+for p in "${pids[@]}"; do
+    kill -INT "$p" 2> /dev/null
+    wait "$p" && ok || bad "a server exited $? on SIGINT"
+done
+pids=()
+for e in "$T"/*.err; do
+    [ -s "$e" ] && bad "$(basename "$e"): $(head -5 "$e")" || ok
+done
+
 echo "web: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
