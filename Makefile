@@ -58,6 +58,15 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
+# One installed program for any x86-64 (tools/cpu_variant.c): the baseline
+# build goes in BINDIR, and the x86-64-v3 (AVX2, BMI2) and x86-64-v4
+# (AVX-512) builds it runs when the processor has them go in
+# BINDIR/../libexec/retrodb/; the shared library's v3 and v4 builds go in
+# LIBDIR/glibc-hwcaps/<level>/, where the dynamic loader looks first.
+CPU_LEVELS   := x86-64-v3 x86-64-v4
+PORTABLE_OPT := -O3 -march=x86-64 -mtune=generic
+LIBEXECDIR    = $(BINDIR)/../libexec/retrodb
+
 # The installable library, built apart from $(LIB): bin/retrodb and the
 # tests call internal functions and want code tuned for this machine,
 # while a library others link must run on any machine of the architecture
@@ -80,7 +89,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
+.PHONY: portable all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -346,10 +355,27 @@ bench-cram: deps
 # No ldconfig: the soname link is made here, and an install into DESTDIR
 # (a package, a test) must not touch the system's cache. retrodb.pc holds
 # ${prefix} where it can, so that it still reads right when the tree moves.
-install: $(BIN)/retrodb $(SHLIB) $(STLIB)
+# the program and the library for each x86-64 level (see CPU_LEVELS)
+portable:
+	@$(MAKE) --no-print-directory BUILD=build-x86-64 BIN=bin-x86-64 OPT="$(PORTABLE_OPT)" \
+	    bin-x86-64/retrodb
+	@for l in $(CPU_LEVELS); do \
+	    $(MAKE) --no-print-directory BUILD=build-$$l BIN=bin-$$l OPT="-O3 -march=$$l" \
+	        bin-$$l/retrodb && \
+	    $(MAKE) --no-print-directory PIC_BUILD=build-pic-$$l PIC_OPT="-O2 -march=$$l" \
+	        build-pic-$$l/libretrodb.so.$(VERSION) || exit 1; \
+	done
+
+install: portable $(SHLIB) $(STLIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(INCLUDEDIR)/retrodb
-	install -m 755 $(BIN)/retrodb $(DESTDIR)$(BINDIR)/retrodb
+	    $(DESTDIR)$(INCLUDEDIR)/retrodb $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 bin-x86-64/retrodb $(DESTDIR)$(BINDIR)/retrodb
+	for l in $(CPU_LEVELS); do \
+	    install -m 755 bin-$$l/retrodb $(DESTDIR)$(LIBEXECDIR)/retrodb-$$l && \
+	    install -d $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$$l && \
+	    install -m 755 build-pic-$$l/libretrodb.so.$(VERSION) $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$$l/ && \
+	    ln -sf libretrodb.so.$(VERSION) $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$$l/$(SONAME) || exit 1; \
+	done
 	# bin/retrodb-mpi too, when `make mpi` has built it
 	if [ -x $(BIN)/retrodb-mpi ]; then install -m 755 $(BIN)/retrodb-mpi $(DESTDIR)$(BINDIR)/retrodb-mpi; fi
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
@@ -383,12 +409,18 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(INCLUDEDIR)/retrodb/,$(notdir $(PUBLIC_HDR))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3))) \
-	    $(addprefix $(DESTDIR)$(PREFIX)/share/retrodb/web/,$(notdir $(WEB_FILES)))
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/retrodb/web/,$(notdir $(WEB_FILES))) \
+	    $(foreach l,$(CPU_LEVELS),$(DESTDIR)$(LIBEXECDIR)/retrodb-$(l) \
+	        $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$(l)/libretrodb.so.$(VERSION) \
+	        $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$(l)/$(SONAME))
+	for l in $(CPU_LEVELS); do rmdir $(DESTDIR)$(LIBDIR)/glibc-hwcaps/$$l 2>/dev/null || true; done
+	rmdir $(DESTDIR)$(LIBDIR)/glibc-hwcaps $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(BINDIR)/../libexec 2>/dev/null || true
 	rmdir $(DESTDIR)$(INCLUDEDIR)/retrodb 2>/dev/null || true
 	rmdir $(DESTDIR)$(PREFIX)/share/retrodb/web $(DESTDIR)$(PREFIX)/share/retrodb 2>/dev/null || true
 
 clean:
-	rm -rf build build-san build-vg bin bin-san bin-vg $(PIC_BUILD)
+	rm -rf build build-san build-vg bin bin-san bin-vg $(PIC_BUILD) build-x86-64 bin-x86-64 \
+	    $(foreach l,$(CPU_LEVELS),build-$(l) bin-$(l) build-pic-$(l))
 
 # The fuzz harnesses: make fuzz, fuzz-smoke, fuzz-replay (tests/fuzz/README.md).
 include tests/fuzz/fuzz.mk

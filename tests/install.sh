@@ -6,8 +6,11 @@
 # compiles on its own in C and C++; examples/probe.c and examples/probe.cpp,
 # built with nothing but `pkg-config --cflags --libs retrodb` (and --static
 # once), probe a database and agree with `retrodb query --json` on every
-# move of a few positions; the man pages lint clean; `make uninstall`
-# leaves no file behind.
+# move of a few positions; the installed program runs the build for the
+# best x86-64 level the processor has (RETRODB_CPU picks one), and every
+# level gives the checksums of data/checksums/; the loader picks the
+# library's build for the level too; the man pages lint clean; `make
+# uninstall` leaves no file behind.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -50,6 +53,11 @@ fi
     echo "usr/lib/libretrodb.so.$version"
     echo usr/lib/pkgconfig/retrodb.pc
     for w in web/*.html web/*.js web/*.css; do echo "usr/share/retrodb/$w"; done
+    for l in x86-64-v3 x86-64-v4; do
+        echo "usr/libexec/retrodb/retrodb-$l"
+        echo "usr/lib/glibc-hwcaps/$l/libretrodb.so.$major"
+        echo "usr/lib/glibc-hwcaps/$l/libretrodb.so.$version"
+    done
     for m in man/*.1 man/*.3; do
         [ -e "$m" ] && echo "usr/share/man/man${m##*.}/${m#man/}"
     done
@@ -180,6 +188,39 @@ for prog in probe_c probe_cpp; do
     expect 2 'bad.txt: line 3, column 3' -- "$T/$prog" "$T/db" -f "$T/bad.txt"
     expect 1 'no such folder' -- "$T/$prog" "$T/nothing"
 done
+
+# ---- one program for any x86-64: each level it can run, the same values ----
+# the baseline build uses no AVX, AVX-512 nor BMI2 instruction
+if command -v objdump > /dev/null; then
+    n=$(objdump -d "$usr/bin/retrodb" | grep -c -E '%[yz]mm|pext|pdep')
+    [ "$n" = 0 ] && ok || bad "the x86-64 build of retrodb has $n AVX or BMI2 instructions"
+fi
+levels="x86-64"
+grep -q -w bmi2 /proc/cpuinfo && grep -q -w avx2 /proc/cpuinfo && levels="$levels x86-64-v3"
+grep -q -w avx512bw /proc/cpuinfo && grep -q -w avx512vl /proc/cpuinfo && levels="$levels x86-64-v4"
+best=${levels##* }
+want="retrodb $version"
+[ "$best" != x86-64 ] && want="$want ($best)"
+[ "$("$usr/bin/retrodb" --version)" = "$want" ] && ok || bad "the installed retrodb runs '$("$usr/bin/retrodb" --version)', want '$want'"
+for l in $levels; do
+    want="retrodb $version"
+    [ "$l" != x86-64 ] && want="$want ($l)"
+    got=$(RETRODB_CPU=$l "$usr/bin/retrodb" --version 2>&1)
+    [ "$got" = "$want" ] && ok || bad "RETRODB_CPU=$l: '$got', want '$want'"
+    if RETRODB_CPU=$l RETRODB="$usr/bin/retrodb" bash scripts/checksums.sh > "$T/sums-$l.log" 2>&1; then
+        ok
+    else
+        bad "RETRODB_CPU=$l: checksums differ: $(tail -5 "$T/sums-$l.log")"
+    fi
+done
+expect 0 'RETRODB_CPU=bogus is not' -- env RETRODB_CPU=bogus "$usr/bin/retrodb" --version
+# the loader takes the library built for the best level
+if [ "$best" != x86-64 ]; then
+    # (the program has the library linked in: load the shared one by itself)
+    LD_LIBRARY_PATH=$usr/lib LD_DEBUG=libs python3 -c 'import ctypes; ctypes.CDLL("libretrodb.so.'"$major"'")' 2> "$T/ld.log"
+    grep -q "calling init: $usr/lib/glibc-hwcaps/$best/libretrodb.so.$major" "$T/ld.log" && ok ||
+        bad "the loader did not take glibc-hwcaps/$best: $(grep retrodb "$T/ld.log" | head -3)"
+fi
 
 # ---- the installed program finds its explorer page ----
 if command -v curl > /dev/null; then

@@ -104,6 +104,11 @@ char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size)
  * read (a damaged file, an I/O error). */
 rdb_status rdb_tool_start_value(const char *dir, int *value, rdb_error *err);
 
+/* On an installed baseline x86-64 program: run the program built for the
+ * best x86-64 level the processor has, from libexec/ (cpu_variant.c);
+ * returns only when there is none to run. */
+void rdb_tool_run_best_variant(char **argv);
+
 /* s as a JSON string, quoted and escaped, on out (stdout); a byte that
  * is not part of well-formed UTF-8 becomes U+FFFD. */
 void rdb_tool_json_string_to(FILE *out, const char *s);

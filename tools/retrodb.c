@@ -99,6 +99,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    rdb_tool_run_best_variant(argv);
     rdb_tool_wait_passively(argv);
     if (argc < 2) {
         print_usage(stderr);
@@ -107,7 +108,10 @@ int main(int argc, char **argv)
     const char *first = argv[1];
     if (strcmp(first, "-V") == 0 || strcmp(first, "--version") == 0 ||
         strcmp(first, "version") == 0) {
-        printf("retrodb %s\n", RETRODB_VERSION);
+        /* an installed program says which build of it runs */
+        const char *variant = getenv("RETRODB_VARIANT");
+        printf("retrodb %s%s%s%s\n", RETRODB_VERSION, variant ? " (" : "", variant ? variant : "",
+               variant ? ")" : "");
         return 0;
     }
     if (is_help(first) && argc == 2) {

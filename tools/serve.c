@@ -125,7 +125,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 }
 
 /* The page's folder: --web, else the installed one beside the program
- * (PREFIX/bin/retrodb -> PREFIX/share/retrodb/web), else the source
+ * (PREFIX/bin/retrodb or PREFIX/libexec/retrodb/retrodb-<level> ->
+ * PREFIX/share/retrodb/web), else the source
  * tree's (bin/retrodb -> web/). NULL when none holds index.html. */
 static const char *find_web_dir(const char *given, char *buf, size_t size)
 {
@@ -137,8 +138,11 @@ static const char *find_web_dir(const char *given, char *buf, size_t size)
         return NULL;
     exe[n] = '\0';
     const char *bin = dirname(exe);
-    static const char *const tries[] = {"%s/../share/retrodb/web", "%s/../web"};
-    for (int i = 0; i < 2; i++) {
+    /* bin/, libexec/retrodb/ (a build for an x86-64 level: cpu_variant.c),
+     * and the source tree's bin/ */
+    static const char *const tries[] = {"%s/../share/retrodb/web", "%s/../../share/retrodb/web",
+                                        "%s/../web"};
+    for (int i = 0; i < 3; i++) {
         char index[PATH_MAX + 64];
         struct stat st;
         snprintf(buf, size, tries[i], bin);
