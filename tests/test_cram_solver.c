@@ -294,19 +294,26 @@ START_TEST(test_symmetric_positions)
      * answer is taken on the long boards, e.g. 3x19) */
     if (threads[_i] == 4) {
         /* whether a thread is idle when another still searches depends on
-         * the scheduler: on a busy machine, more positions until one is */
+         * the scheduler: on a busy machine, more positions until one is,
+         * larger and larger (a longer search leaves more time to join:
+         * from 19 free cells up to the whole board), each with a table of
+         * its own so that none is answered from an earlier one's */
         naive_cram *nv = naive_cram_new(5, 5);
-        solver_threads = 4;
-        cram_solver *s = new_solver(5, 5, CRAM_ASPIRATION, 64, 0);
-        solver_threads = 1;
-        for (int i = 0; i < 400 && st.helped == 0; i++) {
-            uint64_t x = random_position(&seed, 5, 5, 19);
+        for (int i = 0; i < 1500 && st.helped == 0; i++) {
+            solver_threads = 4;
+            cram_solver *s = new_solver(5, 5, CRAM_ASPIRATION, 4, 0);
+            solver_threads = 1;
+            int most = 19 + i / 25 < 25 ? 19 + i / 25 : 25;
+            int target = most - (int)(rng_next(&seed) % 3);
+            uint64_t x = (1ULL << 25) - 1;
+            while (__builtin_popcountll(x) > target)
+                x &= ~(1ULL << (rng_next(&seed) % 25));
             TU_ASSERT_EQ(solve(s, x), naive_cram_nimber(nv, x));
             cram_stats one;
             cram_solver_stats(s, &one);
             st.helped = one.helped;
+            cram_solver_free(s);
         }
-        cram_solver_free(s);
         naive_cram_free(nv);
         TU_ASSERT_MSG(st.helped > 0, "joined %llu times", (unsigned long long)st.helped);
     }
