@@ -297,8 +297,8 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
          * say keeps a level in one slice, as it was built */
         if (!params->slice_positions && max_slice_bytes != UINT64_MAX)
             params->slice_positions =
-                max_slice_bytes < RDB_SPARSE_SLICE_MAX ? (max_slice_bytes ? max_slice_bytes : 1)
-                                                       : RDB_SPARSE_SLICE_MAX;
+                max_slice_bytes < RDB_SPARSE_SLICE_DEFAULT ? (max_slice_bytes ? max_slice_bytes : 1)
+                                                           : RDB_SPARSE_SLICE_DEFAULT;
         db->params.slice_positions = params->slice_positions;
         st = cut_levels(db, err);
         if (st != RDB_OK)

@@ -96,7 +96,7 @@ static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan
 
 /* A new quiet build's slices: as large as half of what --memory leaves
  * beside the index and the least cache allows (a slice takes 1.5 bytes a
- * position, raw and compressed), at most RDB_SPARSE_SLICE_MAX. The index's size is known
+ * position, raw and compressed), at most RDB_SPARSE_SLICE_DEFAULT. The index's size is known
  * once it is set up, so the database is set up twice. */
 static rdb_status choose_slice_positions(const rdb_build_options *opt, rdb_params *p,
                                          rdb_error *err)
@@ -115,7 +115,9 @@ static rdb_status choose_slice_positions(const rdb_build_options *opt, rdb_param
      * cache is slow, a small slice only makes more files */
     const uint64_t most = budget > taken ? (budget - taken) / 3 : 0;
     /* too little memory for any slice: the plan's refusal says how much */
-    p->slice_positions = most < 1 ? 1 : most < RDB_SPARSE_SLICE_MAX ? most : RDB_SPARSE_SLICE_MAX;
+    p->slice_positions = most < 1                          ? 1
+                         : most < RDB_SPARSE_SLICE_DEFAULT ? most
+                                                           : RDB_SPARSE_SLICE_DEFAULT;
     return RDB_OK;
 }
 
