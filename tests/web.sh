@@ -130,6 +130,20 @@ get "/api/query?moves=h0,0+h0,1+h0,2+h1,0"
 get "/api/query?moves=h0,0"
 [ "$code" = 200 ] && ok || bad "after the damaged file the server answers $code"
 
+# the page's folder: one given without the page is refused; a program with
+# none beside it serves the API only, and says so
+expect 2 "cannot open '/nonexistent/index.html'" -- $R serve --dir "$T/d23" --web /nonexistent --port 0
+mkdir -p "$T/alone/bin" && cp "$R" "$T/alone/bin/retrodb"
+"$T/alone/bin/retrodb" serve --dir "$T/d23" --port 0 > "$T/alone.out" 2> "$T/alone.log" &
+alone=$!
+for _ in $(seq 100); do grep -qs http "$T/alone.out" && break; sleep 0.05; done
+url=$(grep -so 'http://[^ ]*' "$T/alone.out")
+grep -q "serving the API only (give --web DIR)" "$T/alone.log" && ok || bad "no word of the missing page: $(cat "$T/alone.log")"
+err 404 "no such page" "/"
+get /api/info
+[ "$code" = 200 ] && ok || bad "the API alone: $code"
+kill -INT $alone; wait $alone
+
 # --- a Cram table ---
 start "$T/c34" c34
 cram_url=$url

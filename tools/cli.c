@@ -230,6 +230,7 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     rdb_status st = rdb_build_plan_make(opt, &plan, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+    rdb_build_plan_disk(opt, &plan);
     const rdb_params *p = &opt->params;
     double seconds = (double)plan.positions / positions_per_second(p, opt->threads, plan.nbits);
     uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;

@@ -181,9 +181,6 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                                                           : plan->max_slice;
     }
     estimate_disk(&db, plan->keep_level, plan);
-    rdb_error ignored;
-    plan->disk_known = rdb_disk_free_bytes(opt->dir, &plan->free_disk_bytes, &ignored) == RDB_OK;
-    plan->held_disk_bytes = rdb_tree_bytes(opt->dir);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
     if (sparse && opt->keep_lines >= 0)
@@ -204,4 +201,12 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                         "(try --keep-lines)",
                         (double)plan->peak_disk_bytes / 1e9, opt->disk_gb);
     return RDB_OK;
+}
+
+void rdb_build_plan_disk(const rdb_build_options *opt, rdb_build_plan *plan)
+{
+    rdb_error ignored;
+    plan->disk_known =
+        rdb_disk_free_bytes(opt->dir, &plan->free_disk_bytes, &ignored) == RDB_OK &&
+        rdb_tree_bytes(opt->dir, &plan->held_disk_bytes, &ignored) == RDB_OK;
 }

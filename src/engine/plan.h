@@ -41,6 +41,13 @@ typedef struct {
 rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
                                rdb_error *err);
 
+/* The free space of the folder's file system and what the folder holds
+ * now (disk_known, free_disk_bytes, held_disk_bytes), for `build --plan`
+ * to set beside the peak; disk_known 0 when either cannot be read. A
+ * build does not ask: it meets a full disk when it comes, keeping every
+ * finished slice. */
+void rdb_build_plan_disk(const rdb_build_options *opt, rdb_build_plan *plan);
+
 /* Bytes of memory a build holds per position of its largest slice: the
  * slice, one neighbour, and up to two compressed slices (one being
  * written, one being handed over), which take well under half a raw slice

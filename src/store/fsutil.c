@@ -215,11 +215,17 @@ static int add_file_bytes(const char *path, const struct stat *st, int flag, str
     return 0;
 }
 
-uint64_t rdb_tree_bytes(const char *dir)
+rdb_status rdb_tree_bytes(const char *dir, uint64_t *bytes, rdb_error *err)
 {
     /* nftw takes no context pointer: the sum lives in a static, and only
      * the planning thread calls this */
+    struct stat st;
     tree_bytes_sum = 0;
-    nftw(dir, add_file_bytes, 16, FTW_PHYS);
-    return tree_bytes_sum;
+    *bytes = 0;
+    if (stat(dir, &st) != 0 && errno == ENOENT)
+        return RDB_OK;
+    if (nftw(dir, add_file_bytes, 16, FTW_PHYS) != 0)
+        return rdb_fail(err, RDB_E_IO, "cannot read the folder '%s': %s", dir, strerror(errno));
+    *bytes = tree_bytes_sum;
+    return RDB_OK;
 }

@@ -70,8 +70,9 @@ rdb_status rdb_commit_temp(int fd, const char *tmp, const char *path, rdb_status
 rdb_status rdb_disk_free_bytes(const char *path, uint64_t *bytes, rdb_error *err);
 
 /* The bytes the regular files under dir take on disk (allocated blocks,
- * not lengths; links not followed); 0 for a folder that does not exist. */
-uint64_t rdb_tree_bytes(const char *dir);
+ * not lengths; links not followed) in *bytes: 0 for a folder that does not
+ * exist; RDB_E_IO when the walk fails. */
+rdb_status rdb_tree_bytes(const char *dir, uint64_t *bytes, rdb_error *err);
 
 
 #endif
