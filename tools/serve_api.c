@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "query.h"
 
+#include "common/number.h"
 #include "common/text_input.h"
 #include "cram/cram.h"
 #include "dots/dots_board.h"
@@ -167,11 +168,11 @@ static rdb_status parse_query(const char *q, char *value[NPARAMS], rdb_error *er
 
 /* ---- the position ---- */
 
+/* board=RxC as query's --board reads it (a Cram position of at most 64
+ * cells) */
 static int parse_board(const char *s, int *rows, int *cols)
 {
-    char tail;
-    return sscanf(s, "%d%*[xX]%d%c", rows, cols, &tail) == 2 && *rows >= 1 && *cols >= 1 &&
-           *rows <= 64 && *cols <= 64 && *rows * *cols <= 64;
+    return rdb_parse_board(s, RDB_TOOL_MAX_SIDE, rows, cols) == 0 && *rows * *cols <= 64;
 }
 
 static rdb_status read_position(const rdb_serve_site *site, char *const v[NPARAMS],
