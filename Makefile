@@ -235,7 +235,8 @@ check: deps
 # machine has a /dev/shm with 2 GB free (a container's is often 64 MB),
 # since tests that damage a file and look it up again thousands of times
 # are bound by fsync on a busy disk (the probe suite: 50 s on /tmp beside a
-# running build, 8 s in /dev/shm); else TMPDIR or /tmp.
+# running build, 8 s in /dev/shm; they hold about 60 MB there at most);
+# else TMPDIR or /tmp.
 TEST_BASE ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
                 [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $$4}')" -ge 2097152 ] 2>/dev/null && \
                 echo /dev/shm)
