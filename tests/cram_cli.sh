@@ -14,7 +14,8 @@ S="$RETRODB solve cram"
 tt="$T/tt"
 
 # bad input: status 2, a message, no table file written
-expect 2 'at most 64 fit' -- $S 9x8 --tt-file "$tt"
+expect 2 'at most 127 fit' -- $S 9x9 --tt-file "$tt"
+expect 2 'at most 128 fit' -- $S 12x11 --tt-file "$tt"
 expect 2 'bad board' -- $S 5by7 --tt-file "$tt"
 expect 2 'unknown method' -- $S 3x4 --method fastest --tt-file "$tt"
 expect 2 'bad --tt-mb' -- $S 3x4 --tt-mb -3 --tt-file "$tt"
@@ -27,8 +28,8 @@ printf '...\n.x.\n' > "$T/bad1"
 expect 2 'line 2, column 2: unknown character' -- $S --position "$T/bad1" --tt-file "$tt"
 printf '...\n..\n' > "$T/bad2"
 expect 2 'line 2, column 3: row has 2 cells' -- $S --position "$T/bad2"
-for i in 1 2 3 4 5 6 7 8 9; do echo '........'; done > "$T/bad3"
-expect 2 'at most 64 fit' -- $S --position "$T/bad3"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo '...........'; done > "$T/bad3"
+expect 2 'at most 128 fit' -- $S --position "$T/bad3"
 expect 2 'cannot open' -- $S --position "$T/missing"
 [ -e "$tt" ] && bad "a table file was written for bad input" || ok
 
@@ -39,6 +40,16 @@ expect 2 'bad --threads' -- $S 3x7 --threads 0
 expect 2 'aspiration method only' -- $S 3x7 --threads 2 --method etc
 expect 0 '"nimber":1,' -- $S 3x7 --threads 2 --tt-mb 16 --json
 expect 0 '"nimber":3,.*"certificate":\[{"nimber":0,"cells":\[\[[0-9],[0-9]\],\[[0-9],[0-9]\]\]},{"nimber":1,"cells":.*},{"nimber":2,"cells":\[\[[0-9],[0-9]\],\[[0-9],[0-9]\]\]}\]}$' -- $S 4x7 --certificate --json --tt-mb 16
+# more than 64 cells: 2x33 is 1 (2xn is n mod 2), taking a short side
+# leaves 2x32, 0 by the mirror rule
+expect 0 '^{"game":"cram","rows":2,"cols":33,"nimber":1,.*"wide_expanded":[1-9][0-9]*,"certificate":\[{"nimber":0,"cells":\[\[0,0\],\[1,0\]\]}\]}$' -- $S 2x33 --certificate --json --tt-mb 16
+# a 22x3 position whose free cells fit 22x2: the same nimber on both boards
+{ echo '#.#'; for i in $(seq 21); do echo '..#'; done; } > "$T/wide22x3"
+{ echo '#.'; for i in $(seq 21); do echo '..'; done; } > "$T/narrow22x2"
+wide=$($S --position "$T/wide22x3" --json --tt-mb 16 2>&1 | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p')
+narrow=$($S --position "$T/narrow22x2" --json --tt-mb 16 2>&1 | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p')
+[ -n "$wide" ] && [ "$wide" = "$narrow" ] && ok || bad "22x3 position: nimber '$wide', on 22x2 '$narrow'"
+expect 0 '^#\.#$' -- $S --position "$T/wide22x3" --tt-mb 16
 expect 0 'to nimber 2: cover' -- $S 4x7 --certificate --tt-mb 16
 expect 2 'bad --tt-save-minutes' -- $S 3x7 --tt-save-minutes 0 --tt-file "$tt"
 for m in plain simple-cuts set-cuts etc aspiration; do

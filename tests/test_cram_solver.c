@@ -891,8 +891,8 @@ START_TEST(test_bad_input)
     cram_solver *s;
     rdb_error err;
     err.msg[0] = '\0';
-    TU_ASSERT_EQ(cram_solver_new(9, 8, &opt, &s, &err), RDB_E_INPUT);
-    TU_ASSERT(strstr(err.msg, "72 cells") != NULL);
+    TU_ASSERT_EQ(cram_solver_new(9, 9, &opt, &s, &err), RDB_E_INPUT);
+    TU_ASSERT(strstr(err.msg, "144 dominoes") != NULL);
     cram_solver_options threads_plain = {.method = CRAM_PLAIN, .tt_mb = 1, .threads = 2};
     TU_ASSERT_EQ(cram_solver_new(3, 3, &threads_plain, &s, &err), RDB_E_INPUT);
     TU_ASSERT(strstr(err.msg, "aspiration") != NULL);

@@ -76,10 +76,10 @@ static const rdb_tool_option solve_cram_options[] = {
 const rdb_tool_command rdb_solve_cram_command = {
     "solve cram", "RxC [options]\n--position FILE [options]",
     "The nimber of an empty Cram board or of any position, by search: 0 means\n"
-    "the player to move loses. Boards of up to 64 cells.",
+    "the player to move loses. Boards of up to 128 cells and 127 dominoes.",
     solve_cram_options};
 
-static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t *covered,
+static rdb_status read_position(const char *path, int *rows, int *cols, cram_wset *covered,
                                 rdb_error *err)
 {
     const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
@@ -87,39 +87,62 @@ static rdb_status read_position(const char *path, int *rows, int *cols, uint64_t
     rdb_status st = rdb_read_file(path, &text, err);
     if (st != RDB_OK)
         return st;
-    st = cram_diagram_parse(text, name, rows, cols, covered, err);
+    st = cram_diagram_parse_wide(text, name, rows, cols, covered, err);
     free(text);
     return st;
 }
 
-/* For each k below the nimber, a move to a position of nimber k (the
- * dominoes of cram_board, or -1 where none was asked for). */
+/* For each k below the nimber, a move to a position of nimber k: its two
+ * cells (r * cols + c). */
 typedef struct {
     int n;                 /* 0: no certificate asked for */
-    int move[128];
+    int cell[128][2];
 } certificate;
+
+/* The d-th domino of the board, as cram_board numbers them (the
+ * horizontal ones row by row, then the vertical ones), in cell; 0 when
+ * there is none. Boards of up to 128 cells. */
+static int domino_cells(int rows, int cols, int d, int *cell)
+{
+    int nh = rows * (cols - 1);
+    if (d < nh) {
+        cell[0] = d / (cols - 1) * cols + d % (cols - 1);
+        cell[1] = cell[0] + 1;
+        return 1;
+    }
+    d -= nh;
+    if (d >= (rows - 1) * cols)
+        return 0;
+    cell[0] = d;
+    cell[1] = d + cols;
+    return 1;
+}
 
 /* Find, for each k below `nimber`, a move of the position to one of nimber
  * k: the mex needs them all, so together with the solve (no move reaches
  * `nimber`) they show the answer. Each move is found by asking the
  * children "is it k?" in turn, mostly from the table the solve filled. */
-static rdb_status find_certificate(cram_solver *s, const cram_board *b, uint64_t free_cells,
+static rdb_status find_certificate(cram_solver *s, int rows, int cols, cram_wset free_cells,
                                    int nimber, certificate *c, rdb_error *err)
 {
     c->n = nimber;
     for (int k = 0; k < nimber; k++) {
-        c->move[k] = -1;
-        for (int d = 0; d < b->ndominoes && c->move[k] < 0; d++) {
-            if ((free_cells & b->domino[d]) != b->domino[d])
+        int found = 0, cell[2];
+        for (int d = 0; !found && domino_cells(rows, cols, d, cell); d++) {
+            cram_wset domino = cram_wbit(cell[0]) | cram_wbit(cell[1]);
+            if ((free_cells & domino) != domino)
                 continue;
             int is;
-            rdb_status st = cram_solver_test(s, free_cells & ~b->domino[d], k, &is, err);
+            rdb_status st = cram_solver_test_wide(s, free_cells & ~domino, k, &is, err);
             if (st != RDB_OK)
                 return st;
-            if (is)
-                c->move[k] = d;
+            if (is) {
+                found = 1;
+                c->cell[k][0] = cell[0];
+                c->cell[k][1] = cell[1];
+            }
         }
-        if (c->move[k] < 0)
+        if (!found)
             return rdb_fail(err, RDB_E_CORRUPT,
                             "no move reaches nimber %d, below the nimber %d found: the search is wrong", k,
                             nimber);
@@ -127,19 +150,19 @@ static rdb_status find_certificate(cram_solver *s, const cram_board *b, uint64_t
     return RDB_OK;
 }
 
-static void print_certificate_json(const cram_board *b, const certificate *c)
+static void print_certificate_json(int cols, const certificate *c)
 {
     printf(",\"certificate\":[");
     for (int k = 0; k < c->n; k++) {
-        const uint8_t *cell = b->domino_cell[c->move[k]];
-        printf("%s{\"nimber\":%d,\"cells\":[[%d,%d],[%d,%d]]}", k ? "," : "", k, cell[0] / b->cols,
-               cell[0] % b->cols, cell[1] / b->cols, cell[1] % b->cols);
+        const int *cell = c->cell[k];
+        printf("%s{\"nimber\":%d,\"cells\":[[%d,%d],[%d,%d]]}", k ? "," : "", k, cell[0] / cols,
+               cell[0] % cols, cell[1] / cols, cell[1] % cols);
     }
     printf("]");
 }
 
 static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st,
-                       const cram_board *b, const certificate *c)
+                       const certificate *c)
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
@@ -153,15 +176,17 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
            (unsigned long long)st->helper_first,
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
+    if (rows * cols > 64)
+        printf(",\"wide_expanded\":%llu", (unsigned long long)st->wide_expanded);
     if (c->n)
-        print_certificate_json(b, c);
+        print_certificate_json(cols, c);
     printf("}\n");
 }
 
-static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_method m,
-                       const cram_stats *st, const cram_board *b, const certificate *c)
+static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_method m,
+                       const cram_stats *st, const certificate *c)
 {
-    cram_diagram_print(stdout, rows, cols, covered);
+    cram_diagram_print_wide(stdout, rows, cols, covered);
     char words[64];
     printf("nimber %d: %s\n", nimber, rdb_tool_cram_outcome(nimber, "the player to move", words, sizeof words));
     printf("method %s: %.2f s, %llu nodes (%.0f per second), %llu expanded, tt hits %llu, "
@@ -174,14 +199,16 @@ static void print_text(int rows, int cols, uint64_t covered, int nimber, cram_me
         printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
     if (st->mirror_zero)
         printf(", parts 0 by the mirror rule %llu", (unsigned long long)st->mirror_zero);
+    if (st->wide_expanded)
+        printf(", of more than 64 cells %llu", (unsigned long long)st->wide_expanded);
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);
     printf(", tt %.0f MB %.0f%% full\n", st->tt_bytes / 1048576.0, 100.0 * st->tt_fill);
     for (int k = 0; k < c->n; k++) {
-        const uint8_t *cell = b->domino_cell[c->move[k]];
-        printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / b->cols, cell[0] % b->cols,
-               cell[1] / b->cols, cell[1] % b->cols);
+        const int *cell = c->cell[k];
+        printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / cols, cell[0] % cols,
+               cell[1] / cols, cell[1] % cols);
     }
 }
 
@@ -285,7 +312,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
 
     rdb_error err;
     int rows, cols;
-    uint64_t covered = 0;
+    cram_wset covered = 0;
     if (board) {
         if (rdb_tool_board(cmd, board, &rows, &cols))
             return 2;
@@ -294,10 +321,6 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
     }
-    cram_board b;
-    rdb_status bst = cram_board_init(&b, rows, cols, &err);
-    if (bst != RDB_OK)
-        return rdb_tool_report(bst, &err);
     opt.progress = !quiet && (progress || isatty(STDERR_FILENO));
 
     cram_solver *s;
@@ -320,12 +343,12 @@ int rdb_cmd_solve_cram(int argc, char **argv)
 
     rdb_tool_catch_signals();
     int ncells = rows * cols;
-    uint64_t all = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+    cram_wset all = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     int nimber = -1;
     certificate cert = {0};
-    st = cram_solver_solve(s, all & ~covered, &nimber, &err);
+    st = cram_solver_solve_wide(s, all & ~covered, &nimber, &err);
     if (st == RDB_OK && want_certificate)
-        st = find_certificate(s, &b, all & ~covered, nimber, &cert, &err);
+        st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
     if (tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
         rdb_error save_err;
         rdb_status sst = cram_solver_save_tt(s, tt_file, &save_err);
@@ -342,9 +365,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         cram_stats stats;
         cram_solver_stats(s, &stats);
         if (json)
-            print_json(rows, cols, nimber, opt.method, &stats, &b, &cert);
+            print_json(rows, cols, nimber, opt.method, &stats, &cert);
         else
-            print_text(rows, cols, covered, nimber, opt.method, &stats, &b, &cert);
+            print_text(rows, cols, covered, nimber, opt.method, &stats, &cert);
     }
     cram_solver_free(s);
     return rdb_tool_report(st, &err);

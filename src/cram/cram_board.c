@@ -78,11 +78,12 @@ static int is_trailing_space(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, int *cols,
-                              uint64_t *covered, rdb_error *err)
+/* A diagram of at most max_cells cells. */
+static rdb_status parse_diagram(const char *text, const char *source, int max_cells, int *rows,
+                                int *cols, cram_wset *covered, rdb_error *err)
 {
     int nrows = 0, width = 0, lineno = 0, first_lineno = 0, blank_after = 0;
-    uint64_t cov = 0;
+    cram_wset cov = 0;
 
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
@@ -104,10 +105,10 @@ rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, i
                             source, lineno, blank_after);
         if (nrows == 0) {
             first_lineno = lineno;
-            if (n > CRAM_MAX_CELLS)
+            if (n > (size_t)max_cells)
                 return rdb_fail(err, RDB_E_INPUT,
                                 "%s: line %d, column %d: row of %zu cells is too long; a board has at most %d cells",
-                                source, lineno, CRAM_MAX_CELLS + 1, n, CRAM_MAX_CELLS);
+                                source, lineno, max_cells + 1, n, max_cells);
             width = (int)n;
         } else if ((int)n != width) {
             return rdb_fail(err, RDB_E_INPUT,
@@ -115,14 +116,14 @@ rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, i
                             source, lineno, (int)n < width ? (int)n + 1 : width + 1, n, first_lineno,
                             width);
         }
-        if ((nrows + 1) * width > CRAM_MAX_CELLS)
+        if ((nrows + 1) * width > max_cells)
             return rdb_fail(err, RDB_E_INPUT,
                             "%s: line %d, column 1: the board would have %d cells (%d rows of %d); at most %d fit",
-                            source, lineno, (nrows + 1) * width, nrows + 1, width, CRAM_MAX_CELLS);
+                            source, lineno, (nrows + 1) * width, nrows + 1, width, max_cells);
         for (int x = 0; x < width; x++) {
             char c = p[x];
             if (c == '#')
-                cov |= 1ULL << (nrows * width + x);
+                cov |= cram_wbit(nrows * width + x);
             else if (c != '.')
                 return rdb_fail(err, RDB_E_INPUT,
                                 "%s: line %d, column %d: unknown character '%c' (a cell is '.' free or '#' covered)",
@@ -139,7 +140,28 @@ rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, i
     return RDB_OK;
 }
 
+rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, int *cols,
+                              uint64_t *covered, rdb_error *err)
+{
+    cram_wset cov;
+    rdb_status st = parse_diagram(text, source, CRAM_MAX_CELLS, rows, cols, &cov, err);
+    if (st == RDB_OK)
+        *covered = (uint64_t)cov;
+    return st;
+}
+
+rdb_status cram_diagram_parse_wide(const char *text, const char *source, int *rows, int *cols,
+                                   cram_wset *covered, rdb_error *err)
+{
+    return parse_diagram(text, source, CRAM_WIDE_MAX_CELLS, rows, cols, covered, err);
+}
+
 void cram_diagram_print(FILE *f, int rows, int cols, uint64_t covered)
+{
+    cram_diagram_print_wide(f, rows, cols, covered);
+}
+
+void cram_diagram_print_wide(FILE *f, int rows, int cols, cram_wset covered)
 {
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c < cols; c++)

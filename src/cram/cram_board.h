@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "cram/cram_wide.h"
 
 #define CRAM_MAX_CELLS 64
 #define CRAM_MAX_DOMINOES 112
@@ -61,5 +62,10 @@ rdb_status cram_diagram_parse(const char *text, const char *source, int *rows, i
 
 /* Print the diagram of a position (one line per row, newline-terminated). */
 void cram_diagram_print(FILE *f, int rows, int cols, uint64_t covered);
+
+/* The same for boards of up to 128 cells (the solver's, cram_wide.h). */
+rdb_status cram_diagram_parse_wide(const char *text, const char *source, int *rows, int *cols,
+                                   cram_wset *covered, rdb_error *err);
+void cram_diagram_print_wide(FILE *f, int rows, int cols, cram_wset covered);
 
 #endif

@@ -23,7 +23,7 @@
 
 void cram_geom_init(cram_geom *g, int height, int stride)
 {
-    assert(stride >= 1 && stride <= 8 && stride <= height && height * stride <= 64);
+    assert(stride >= 1 && stride <= 8 && height >= 1 && height * stride <= 64);
     g->height = height;
     g->stride = stride;
     int n = height * stride;
@@ -160,7 +160,9 @@ uint64_t cram_canonical_zero(const cram_geom *g, uint64_t x, int *hp, int *wp, i
     if (zero)
         *zero = half_turn_zero(g, x, reverse_bits(x) >> (64 - (h - 1) * s - w), h, w);
     uint64_t best = least_mirror(g, x, h, w);
-    if (h <= s) {
+    /* the transposed box, w x h, fits when h <= s (and w <= height, which
+     * only the layout of a wide board with stride 8, 7 rows, can fail) */
+    if (h <= s && w <= g->height) {
         uint64_t t = 0;
         for (int i = 0; i < h; i++)
             t |= g->spread[(x >> (i * s)) & g->row0] << i;

@@ -7,7 +7,9 @@
  * `stride` columns with stride <= height (a board wider than tall is
  * transposed once on the way in), cell (r, c) at bit r*stride + c. So the
  * stride is at most 8 and a row of cells fits in a byte, which keeps
- * mirrors and transposes to a handful of shifts and table lookups.
+ * mirrors and transposes to a handful of shifts and table lookups. (A
+ * board of more than 64 cells has a layout of 63 / stride rows for its
+ * components that fit, cram_wide.h: 7 rows of 8 on 8x9.)
  *
  * A component's canonical form is its least image, as a uint64_t, among
  * the shapes it takes under the symmetries of the rectangle that still fit
@@ -39,8 +41,9 @@ typedef struct {
                                      dear */
 } cram_geom;
 
-/* Set up the layout of height x stride cells (1 <= stride <= height,
- * stride*height <= 64). */
+/* Set up the layout of height x stride cells (1 <= stride <= 8,
+ * stride*height <= 64; stride <= height but on a board of more than 64
+ * cells, whose 64-bit layout keeps 63 / stride rows). */
 void cram_geom_init(cram_geom *g, int height, int stride);
 
 /* Free cells next to a cell of x (inside the layout, x itself excluded

@@ -41,6 +41,8 @@
 #include "cram/cram_reduce.h"
 #include "cram/cram_tables.h"
 #include "cram/cram_tt.h"
+#include "cram/cram_wide.h"
+#include "cram/cram_wide_tt.h"
 #include "common/job.h"
 
 #include <omp.h>
@@ -49,10 +51,13 @@
 /* A move's two cells touch at most six others, so removing it from a
  * connected component leaves at most six components. */
 #define CHILD_PARTS 6
-/* One ply per move: at most 32 dominoes fit on 64 cells. */
-#define MAX_PLY 34
+/* One ply per move: at most 64 dominoes fit on 128 cells. */
+#define MAX_PLY 66
 #define MAX_TABLES 16
-#define MAX_MOVES 112
+/* Moves of a component, and so of a board: at most 127 (its nimber, the
+ * mex of its children's, then fits a nimset). */
+#define MAX_MOVES 128
+#define MAX_BOARD_MOVES 127
 
 /* Returned by a search stopped by a signal or a failing nimber table. */
 #define STOPPED (-2)
@@ -138,6 +143,9 @@ typedef struct {
 typedef struct {
     struct cram_solver *s;
     cram_child (*ply)[MAX_MOVES];
+    /* the wide parts of the children of each ply (a board of more than 64
+     * cells only; see "Wide parts" below) */
+    cram_wset (*wide_key)[MAX_MOVES][CHILD_PARTS];
     cram_stats stats;
     int stopped;          /* unwind: a signal, a failing table, a contradiction */
     rdb_status fail;
@@ -152,7 +160,12 @@ typedef struct {
 struct cram_solver {
     int rows, cols;       /* the board as given */
     int transposed;       /* the layout is the board turned a quarter */
-    cram_geom g;
+    cram_geom g;          /* the 64-bit layout (on a wide board, as many rows
+                             as fit 63 bits) */
+    int wide;             /* the board does not fit g: wg and wtt are set */
+    cram_wide_geom wg;    /* the whole board's layout, on a wide board */
+    cram_wide_tt *wtt;    /* the table of the components taller than g */
+    cram_wset root_key[CRAM_MAX_COMPONENTS]; /* the root's wide parts */
     cram_solver_options opt;
     cram_tt tt;
     table_ref tables[MAX_TABLES];
@@ -180,6 +193,33 @@ struct cram_solver {
     cram_solver *verifier; /* checks entries of a loaded table file */
 };
 
+/* ---- wide parts ----
+ *
+ * On a board of more than 64 cells, a component taller than the 64-bit
+ * layout g is a *wide part*: a 64-bit word with bit 63 set (which no set
+ * of g has, g stopping at bit 62) and the address of the component's
+ * 128-bit canonical form in the rest. The form lies in the wide_key array
+ * of the ply whose children hold the part (or in root_key), which stays
+ * as it is while the part is in use: a child's parts are searched before
+ * the ply's children are listed again. So a wide part travels through the
+ * search as any part does; the few places that look inside a part (its
+ * cells, its children, its table) ask is_wide first, and only the table
+ * of wide parts (cram_wide_tt.h) keys them by their forms. */
+#define WIDE_PART (1ULL << 63)
+
+static inline int is_wide(const struct cram_solver *s, uint64_t p);
+
+static inline cram_wset wide_key(uint64_t p)
+{
+    return *(const cram_wset *)(uintptr_t)(p & ~WIDE_PART);
+}
+
+static inline uint64_t wide_part(const cram_wset *key)
+{
+    assert(((uintptr_t)key >> 63) == 0);
+    return (uint64_t)(uintptr_t)key | WIDE_PART;
+}
+
 static const char *const method_names[CRAM_NMETHODS] = {"plain", "simple-cuts", "set-cuts", "etc",
                                                         "aspiration"};
 
@@ -200,9 +240,13 @@ int cram_method_from_name(const char *name)
 rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
                            rdb_error *err)
 {
-    if (rows < 1 || cols < 1 || (long)rows * cols > 64)
-        return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld cells; at most 64 fit", rows, cols,
-                        (long)rows * cols);
+    const long ncells = (long)rows * cols, nmoves = 2 * ncells - rows - cols;
+    if (rows < 1 || cols < 1 || ncells > CRAM_WIDE_MAX_CELLS)
+        return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld cells; at most %d fit", rows, cols,
+                        ncells, CRAM_WIDE_MAX_CELLS);
+    if (nmoves > MAX_BOARD_MOVES)
+        return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld dominoes; at most %d fit", rows,
+                        cols, nmoves, MAX_BOARD_MOVES);
     if ((int)opt->method < 0 || opt->method >= CRAM_NMETHODS)
         return rdb_fail(err, RDB_E_INPUT, "unknown cram search method %d", (int)opt->method);
     int threads = opt->threads > 0 ? opt->threads : 1;
@@ -218,7 +262,19 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     s->cols = cols;
     s->transposed = cols > rows;
     s->opt = *opt;
-    cram_geom_init(&s->g, s->transposed ? cols : rows, s->transposed ? rows : cols);
+    /* at most 127 moves: no side of more than 8 cells */
+    const int height = s->transposed ? cols : rows, stride = s->transposed ? rows : cols;
+    int narrow = height;
+    if (ncells > 64 || (opt->narrow_rows > 0 && opt->narrow_rows < height)) {
+        /* Wide: components of more rows than fit 63 bits stay wide (the
+         * 64-bit layout keeps bit 63 free for the wide parts' mark). */
+        s->wide = 1;
+        narrow = 63 / stride;
+        if (opt->narrow_rows > 0 && opt->narrow_rows < narrow)
+            narrow = opt->narrow_rows;
+        cram_wide_geom_init(&s->wg, height, stride);
+    }
+    cram_geom_init(&s->g, narrow, stride);
     s->nworkers = threads;
     s->workers = calloc((size_t)threads, sizeof *s->workers);
     int ok = s->workers != NULL;
@@ -226,6 +282,10 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
         s->workers[i].s = s;
         s->workers[i].ply = calloc(MAX_PLY, sizeof *s->workers[i].ply);
         ok = s->workers[i].ply != NULL;
+        if (ok && s->wide) {
+            s->workers[i].wide_key = calloc(MAX_PLY, sizeof *s->workers[i].wide_key);
+            ok = s->workers[i].wide_key != NULL;
+        }
     }
     if (!ok) {
         cram_solver_free(s);
@@ -233,6 +293,9 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     }
     /* threads share the table, which then grows only while they wait */
     rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, threads > 1, err);
+    /* the wide parts' table: an eighth of the memory asked for */
+    if (st == RDB_OK && s->wide)
+        st = cram_wide_tt_new(opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16, &s->wtt, err);
     if (st != RDB_OK) {
         cram_solver_free(s);
         return st;
@@ -249,8 +312,11 @@ void cram_solver_free(cram_solver *s)
     for (int i = 0; i < s->ntables; i++)
         cram_table_close(s->tables[i].table);
     cram_tt_free(&s->tt);
-    for (int i = 0; s->workers && i < s->nworkers; i++)
+    cram_wide_tt_free(s->wtt);
+    for (int i = 0; s->workers && i < s->nworkers; i++) {
         free(s->workers[i].ply);
+        free(s->workers[i].wide_key);
+    }
     free(s->workers);
     free(s);
 }
@@ -289,10 +355,13 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
         st->helper_first += w->helper_first;
         st->twins += w->twins;
         st->mirror_zero += w->mirror_zero;
+        st->wide_expanded += w->wide_expanded;
     }
     st->tt_entries = s->tt.entries;
+    if (s->wtt)
+        st->tt_entries += cram_wide_tt_entries(s->wtt);
     st->tt_replaced = s->tt.replaced;
-    st->tt_bytes = s->tt.bytes;
+    st->tt_bytes = s->tt.bytes + (s->wtt ? cram_wide_tt_bytes(s->wtt) : 0);
     st->tt_fill = cram_tt_fill(&s->tt);
 }
 
@@ -315,8 +384,20 @@ static int solve_small(cram_solver *s, uint64_t key)
         rdb_error ignored;
         /* in the layout's own shape, which needs no turn: the layout's
          * coordinates are the verifier's board coordinates */
-        if (cram_solver_new(s->g.height, s->g.stride, &opt, &s->verifier, &ignored) != RDB_OK)
+        int rows = s->g.height > s->g.stride ? s->g.height : s->g.stride;
+        int cols = s->g.height + s->g.stride - rows;
+        if (cram_solver_new(rows, cols, &opt, &s->verifier, &ignored) != RDB_OK)
             return -1;
+    }
+    /* 8x9's layout of 7 rows of 8 is a board the verifier would turn:
+     * hand it the key turned (the same nimber) */
+    if (s->g.height < s->g.stride) {
+        uint64_t turned = 0;
+        for (uint64_t y = key; y; y &= y - 1) {
+            int cell = __builtin_ctzll(y);
+            turned |= 1ULL << (s->g.col_of[cell] * s->g.height + s->g.row_of[cell]);
+        }
+        key = turned;
     }
     int v;
     rdb_error why;
@@ -357,6 +438,39 @@ rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
     rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, tt_entry_possible, s, &n, err);
     s->stats.tt_loaded += n;
     return st;
+}
+
+static inline int is_wide(const cram_solver *s, uint64_t p)
+{
+    return s->wide && (p & WIDE_PART);
+}
+
+/* Cells of a part. */
+static inline int part_cells(const cram_solver *s, uint64_t p)
+{
+    return is_wide(s, p) ? cram_wpopcount(wide_key(p)) : __builtin_popcountll(p);
+}
+
+/* The transposition tables, either one. */
+static inline void tt_put(cram_solver *s, uint64_t x, int nimber, int work)
+{
+    if (is_wide(s, x))
+        cram_wide_tt_put(s->wtt, wide_key(x), nimber, work);
+    else
+        cram_tt_put(&s->tt, x, nimber, work);
+}
+
+static inline unsigned tt_excluded(cram_solver *s, uint64_t x)
+{
+    return is_wide(s, x) ? cram_wide_tt_excluded(s->wtt, wide_key(x)) : cram_tt_excluded(&s->tt, x);
+}
+
+static inline void tt_exclude(cram_solver *s, uint64_t x, unsigned excluded, int work)
+{
+    if (is_wide(s, x))
+        cram_wide_tt_exclude(s->wtt, wide_key(x), excluded, work);
+    else
+        cram_tt_exclude(&s->tt, x, excluded, work);
 }
 
 /* ---- looking components up ---- */
@@ -407,6 +521,11 @@ static int table_value(cram_worker *w, uint64_t x, int h, int width)
 static inline int known(cram_worker *w, uint64_t x)
 {
     cram_solver *s = w->s;
+    if (is_wide(s, x)) {
+        int v = cram_wide_tt_get(s->wtt, wide_key(x));
+        w->stats.tt_hits += v >= 0;
+        return v;
+    }
     int v = cram_tt_get(&s->tt, x);
     if (v >= 0) {
         w->stats.tt_hits++;
@@ -438,7 +557,7 @@ static void resolve(cram_worker *w, cram_child *c)
             c->known ^= (uint8_t)v;
         } else {
             c->part[k++] = c->part[j];
-            int n = __builtin_popcountll(c->part[j]);
+            int n = part_cells(w->s, c->part[j]);
             if (n > size)
                 size = n;
         }
@@ -448,6 +567,51 @@ static void resolve(cram_worker *w, cram_child *c)
 }
 
 /* ---- children ---- */
+
+/* Add a connected set of g, one component of a child, to the child c. */
+static inline void add_part(cram_worker *w, cram_child *c, uint64_t comp)
+{
+    const cram_solver *s = w->s;
+    /* Two or three connected cells leave one move whatever is played. */
+    if (__builtin_popcountll(comp) <= 3) {
+        c->known ^= 1;
+        return;
+    }
+    int zero = 0;
+    uint64_t key = s->opt.no_mirror ? cram_canonical(&s->g, comp, NULL, NULL)
+                                    : cram_canonical_zero(&s->g, comp, NULL, NULL, &zero);
+    /* A part the half turn maps onto itself, no domino meeting its
+     * image, is 0: the second player copies (cram_component.h). */
+    if (zero) {
+        w->stats.mirror_zero++;
+        return;
+    }
+    /* Two equal parts cancel: their nimbers xor to 0. */
+    int twin = -1;
+    for (int j = 0; j < c->nparts; j++)
+        if (c->part[j] == key)
+            twin = j;
+    if (twin >= 0) {
+        c->part[twin] = c->part[--c->nparts];
+        return;
+    }
+    assert(c->nparts < CHILD_PARTS);
+    /* the lookup comes soon: start fetching the bucket now */
+    __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
+    c->part[c->nparts++] = key;
+}
+
+/* c->size: the cells of the child's largest part. */
+static inline void set_size(const cram_solver *s, cram_child *c)
+{
+    int size = 0;
+    for (int j = 0; j < c->nparts; j++) {
+        int cells = part_cells(s, c->part[j]);
+        if (cells > size)
+            size = cells;
+    }
+    c->size = (uint8_t)size;
+}
 
 /* The child of the connected component x left by the domino whose top
  * left cell is `cell`. */
@@ -459,42 +623,59 @@ static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_
     c->nparts = 0;
     c->known = 0;
     c->done = 0;
+    for (int i = 0; i < n; i++)
+        add_part(w, c, comp[i]);
+    set_size(s, c);
+}
+
+/* The same for a wide part x (its canonical form) without the domino d;
+ * keys (CHILD_PARTS of them) receives the forms of the child's wide
+ * parts. A component that fits g goes there, reduced (cram_reduce.h);
+ * the wide ones are not reduced, which keeps their nimber all the same. */
+static void make_wide_child(cram_worker *w, cram_wset x, cram_wset d, cram_child *c, cram_wset *keys)
+{
+    const cram_solver *s = w->s;
+    cram_wset comp[CHILD_PARTS];
+    /* a domino's two cells touch at most six others */
+    int n = cram_wide_split(&s->wg, x & ~d, comp, CHILD_PARTS), nkeys = 0;
+    assert(n <= CHILD_PARTS);
+    c->nparts = 0;
+    c->known = 0;
+    c->done = 0;
     for (int i = 0; i < n; i++) {
-        /* Two or three connected cells leave one move whatever is played. */
-        if (__builtin_popcountll(comp[i]) <= 3) {
+        if (cram_wpopcount(comp[i]) <= 3) {
             c->known ^= 1;
             continue;
         }
+        if (cram_wide_rows(&s->wg, comp[i]) <= s->g.height) {
+            uint64_t y = cram_wide_to_narrow(&s->wg, comp[i]), sub[CRAM_MAX_COMPONENTS];
+            int m = cram_split_reduced(&s->g, y, sub);
+            if (c->nparts + m > CHILD_PARTS) /* room for it whole, unreduced */
+                add_part(w, c, y);
+            else
+                for (int j = 0; j < m; j++)
+                    add_part(w, c, sub[j]);
+            continue;
+        }
         int zero = 0;
-        uint64_t key = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
-                                        : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
-        /* A part the half turn maps onto itself, no domino meeting its
-         * image, is 0: the second player copies (cram_component.h). */
+        cram_wset key = cram_wide_canonical(&s->wg, comp[i], NULL, NULL, s->opt.no_mirror ? NULL : &zero);
         if (zero) {
             w->stats.mirror_zero++;
             continue;
         }
-        /* Two equal parts cancel: their nimbers xor to 0. */
         int twin = -1;
         for (int j = 0; j < c->nparts; j++)
-            if (c->part[j] == key)
+            if (is_wide(s, c->part[j]) && wide_key(c->part[j]) == key)
                 twin = j;
         if (twin >= 0) {
             c->part[twin] = c->part[--c->nparts];
             continue;
         }
-        assert(c->nparts < CHILD_PARTS);
-        /* the lookup comes soon: start fetching the bucket now */
-        __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
-        c->part[c->nparts++] = key;
+        assert(c->nparts < CHILD_PARTS && nkeys < CHILD_PARTS);
+        keys[nkeys] = key;
+        c->part[c->nparts++] = wide_part(&keys[nkeys++]);
     }
-    int size = 0;
-    for (int j = 0; j < c->nparts; j++) {
-        int cells = __builtin_popcountll(c->part[j]);
-        if (cells > size)
-            size = cells;
-    }
-    c->size = (uint8_t)size;
+    set_size(s, c);
 }
 
 /* Twice the Manhattan distance between a domino whose centre is
@@ -507,11 +688,40 @@ static inline int centre_dist(int r2, int c2, int h, int w)
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
-/* List the children of x in ch; returns how many. */
+/* The children of the wide part x (its canonical form) in ch, their wide
+ * parts' forms in keys; returns how many. */
+static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset (*keys)[CHILD_PARTS])
+{
+    const cram_solver *s = w->s;
+    w->stats.wide_expanded++;
+    const int st = s->wg.stride;
+    int n = 0, h = cram_whighest(x) / st + 1, width = 0;
+    for (int j = 0; j < st; j++)
+        if (x & s->wg.col[j])
+            width = j + 1;
+    for (cram_wset m = cram_wide_hmoves(&s->wg, x); m; m &= m - 1) {
+        int i = cram_wlowest(m);
+        make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + 1), &ch[n], keys[n]);
+        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
+        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+    }
+    for (cram_wset m = cram_wide_vmoves(&s->wg, x); m; m &= m - 1) {
+        int i = cram_wlowest(m);
+        make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + st), &ch[n], keys[n]);
+        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width);
+        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+    }
+    return n;
+}
+
+/* List the children of x in ch (one of the worker's plies); returns how
+ * many. */
 static int children(cram_worker *w, uint64_t x, cram_child *ch)
 {
     const cram_solver *s = w->s;
     w->stats.expanded++;
+    if (is_wide(s, x))
+        return wide_children(w, wide_key(x), ch, w->wide_key[(ch - w->ply[0]) / MAX_MOVES]);
     int n = 0;
     const int st = s->g.stride;
     int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
@@ -700,7 +910,7 @@ static int plain(cram_worker *w, uint64_t x, int ply)
         seen |= ns_bit(v);
     }
     int result = ns_min(~seen);
-    cram_tt_put(&s->tt, x, result, work_since(w, before));
+    tt_put(s, x, result, work_since(w, before));
     return result;
 }
 
@@ -729,8 +939,7 @@ static int child_value(cram_worker *w, cram_child *c, nimset want, int ply)
         return x;
     /* the largest part last: it alone is searched with a wanted set */
     for (int i = 1; i < c->nparts; i++)
-        for (int j = i; j > 0 && __builtin_popcountll(c->part[j]) < __builtin_popcountll(c->part[j - 1]);
-             j--) {
+        for (int j = i; j > 0 && part_cells(w->s, c->part[j]) < part_cells(w->s, c->part[j - 1]); j--) {
             uint64_t t = c->part[j];
             c->part[j] = c->part[j - 1];
             c->part[j - 1] = t;
@@ -786,7 +995,7 @@ static void exclude(cram_worker *w, uint64_t x, nimset excluded, uint64_t nodes_
     cram_solver *s = w->s;
     unsigned low = (unsigned)(uint64_t)excluded & ((1u << CRAM_TT_EXCLUDED_BITS) - 1);
     if (low)
-        cram_tt_exclude(&s->tt, x, low, work_since(w, nodes_before));
+        tt_exclude(s, x, low, work_since(w, nodes_before));
 }
 
 static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
@@ -795,7 +1004,7 @@ static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
     if (!count_node(w))
         return STOPPED;
     /* Nimbers an earlier search has ruled out need no asking again. */
-    unsigned ruled_out = cram_tt_excluded(&s->tt, x);
+    unsigned ruled_out = tt_excluded(s, x);
     if (ruled_out) {
         want &= ~(nimset)ruled_out;
         if (!want) {
@@ -876,7 +1085,7 @@ static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
     assert(p != 0 && (p & (p - 1)) == 0);
     int result = ns_min(p);
     if (exact || result <= want_max) {
-        cram_tt_put(&s->tt, x, result, work_since(w, before));
+        tt_put(s, x, result, work_since(w, before));
         return result;
     }
     /* P is right up to max(R) and holds nothing there: the nimber is
@@ -895,7 +1104,7 @@ static int sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
     cram_child c;
     int x = 0, k = 0;
     for (int i = 0; i < n; i++) {
-        if (__builtin_popcountll(comp[i]) <= 3) {
+        if (part_cells(s, comp[i]) <= 3) {
             x ^= 1;
             continue;
         }
@@ -1021,14 +1230,16 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
     s->trial_over = 0;
 }
 
-/* The parts of c in increasing order, in sorted (c->nparts of them). */
-static void sorted_parts(const cram_child *c, uint64_t *sorted)
+/* The parts of c (their canonical forms: a wide part has a cell where no
+ * part of g has one) in increasing order, in sorted (c->nparts of them). */
+static void sorted_parts(const cram_solver *s, const cram_child *c, cram_wset *sorted)
 {
     for (int i = 0; i < c->nparts; i++) {
+        cram_wset key = is_wide(s, c->part[i]) ? wide_key(c->part[i]) : c->part[i];
         int j = i;
-        for (; j > 0 && sorted[j - 1] > c->part[i]; j--)
+        for (; j > 0 && sorted[j - 1] > key; j--)
             sorted[j] = sorted[j - 1];
-        sorted[j] = c->part[i];
+        sorted[j] = key;
     }
 }
 
@@ -1042,11 +1253,11 @@ static void sorted_parts(const cram_child *c, uint64_t *sorted)
  * centre). */
 static void drop_twins(cram_worker *w, cram_child *ch, int n)
 {
-    uint64_t key[MAX_MOVES][CHILD_PARTS];
+    cram_wset key[MAX_MOVES][CHILD_PARTS];
     for (int i = 0; i < n; i++) {
         if (ch[i].done)
             continue;
-        sorted_parts(&ch[i], key[i]);
+        sorted_parts(w->s, &ch[i], key[i]);
         for (int j = 0; j < i; j++)
             if (!ch[j].done && ch[j].known == ch[i].known && ch[j].nparts == ch[i].nparts &&
                 memcmp(key[j], key[i], ch[i].nparts * sizeof key[i][0]) == 0) {
@@ -1116,7 +1327,7 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
         }
         k = kept;
         if (!found) {
-            cram_tt_put(&s->tt, x, r, work_since(w, before));
+            tt_put(s, x, r, work_since(w, before));
             return r;
         }
     }
@@ -1129,7 +1340,7 @@ static int aspire_sum(cram_worker *w, const uint64_t *comp, int n, int skip_zero
 {
     int x = 0;
     for (int i = 0; i < n; i++) {
-        int v = __builtin_popcountll(comp[i]) <= 3 ? 1 : aspire(w, comp[i], skip_zero && n == 1);
+        int v = part_cells(w->s, comp[i]) <= 3 ? 1 : aspire(w, comp[i], skip_zero && n == 1);
         if (v == STOPPED)
             return STOPPED;
         x ^= v;
@@ -1137,25 +1348,63 @@ static int aspire_sum(cram_worker *w, const uint64_t *comp, int n, int skip_zero
     return x;
 }
 
+/* A whole board's parts: at most one for every two of its 128 cells. */
+#define ROOT_PARTS 64
+
+/* The parts of the free cells in the layout that fits the board:
+ * canonical components, reduced when they fit g. */
+static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp)
+{
+    cram_wset whole[ROOT_PARTS];
+    int n = cram_wide_split(&s->wg, x, whole, ROOT_PARTS), k = 0, nkeys = 0;
+    for (int i = 0; i < n; i++) {
+        int zero = 0;
+        if (cram_wide_rows(&s->wg, whole[i]) > s->g.height) {
+            cram_wset key = cram_wide_canonical(&s->wg, whole[i], NULL, NULL, s->opt.no_mirror ? NULL : &zero);
+            if (zero) {
+                s->workers[0].stats.mirror_zero++;
+            } else {
+                s->root_key[nkeys] = key;
+                comp[k++] = wide_part(&s->root_key[nkeys++]);
+            }
+            continue;
+        }
+        uint64_t sub[CRAM_MAX_COMPONENTS];
+        int m = cram_split_reduced(&s->g, cram_wide_to_narrow(&s->wg, whole[i]), sub);
+        for (int j = 0; j < m; j++) {
+            comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, sub[j], NULL, NULL)
+                                       : cram_canonical_zero(&s->g, sub[j], NULL, NULL, &zero);
+            if (zero)
+                s->workers[0].stats.mirror_zero++;
+            else
+                k++;
+        }
+    }
+    return k;
+}
+
 /* The free cells of the board as canonical components of the layout, in
- * comp; returns how many, or -1 (with err) when cells lie off the board. */
-static int board_components(cram_solver *s, uint64_t free_cells, uint64_t *comp, rdb_error *err)
+ * comp (ROOT_PARTS entries); returns how many, or -1 (with err) when
+ * cells lie off the board. */
+static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp, rdb_error *err)
 {
     int ncells = s->rows * s->cols;
-    uint64_t board = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+    cram_wset board = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     if (free_cells & ~board) {
         rdb_fail(err, RDB_E_INPUT, "free cells outside the %dx%d board", s->rows, s->cols);
         return -1;
     }
-    uint64_t x = free_cells;
+    cram_wset x = free_cells;
     if (s->transposed) {
         x = 0;
-        for (uint64_t y = free_cells; y; y &= y - 1) {
-            int cell = __builtin_ctzll(y);
-            x |= 1ULL << ((cell % s->cols) * s->rows + cell / s->cols);
+        for (cram_wset y = free_cells; y; y &= y - 1) {
+            int cell = cram_wlowest(y);
+            x |= cram_wbit((cell % s->cols) * s->rows + cell / s->cols);
         }
     }
-    int n = cram_split_reduced(&s->g, x, comp), k = 0;
+    if (s->wide)
+        return wide_board_parts(s, x, comp);
+    int n = cram_split_reduced(&s->g, (uint64_t)x, comp), k = 0;
     for (int i = 0; i < n; i++) {
         int zero = 0;
         comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
@@ -1205,7 +1454,12 @@ static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
 
 rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err)
 {
-    uint64_t comp[CRAM_MAX_COMPONENTS];
+    return cram_solver_solve_wide(s, free_cells, nimber, err);
+}
+
+rdb_status cram_solver_solve_wide(cram_solver *s, cram_wset free_cells, int *nimber, rdb_error *err)
+{
+    uint64_t comp[ROOT_PARTS];
     int n = board_components(s, free_cells, comp, err);
     if (n < 0)
         return RDB_E_INPUT;
@@ -1217,7 +1471,7 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
          * first-player win (the nimber is not 0): that much of the answer
          * may be skipped, the nimber itself is still searched. */
         int ncells = s->rows * s->cols;
-        uint64_t board = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+        cram_wset board = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
         int first = free_cells == board && ncells % 2 == 0 && (s->rows % 2 || s->cols % 2);
         v = aspire_sum(w, comp, n, first);
     } else {
@@ -1231,9 +1485,14 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
 
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err)
 {
+    return cram_solver_test_wide(s, free_cells, k, is, err);
+}
+
+rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err)
+{
     if (k < 0 || k > 127)
         return rdb_fail(err, RDB_E_INPUT, "no nimber %d to test", k);
-    uint64_t comp[CRAM_MAX_COMPONENTS];
+    uint64_t comp[ROOT_PARTS];
     int n = board_components(s, free_cells, comp, err);
     if (n < 0)
         return RDB_E_INPUT;

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "cram/cram_wide.h"
 
 typedef enum {
     CRAM_PLAIN,
@@ -66,6 +67,9 @@ typedef struct {
                             only; 0 or 1: one) */
     int no_mirror;       /* do not value symmetric parts 0 by the mirror rule
                             (cram_canonical_zero; for measuring) */
+    int narrow_rows;     /* for tests: search every component of more rows
+                            than this as on a board of more than 64 cells
+                            (0: only on such a board) */
 } cram_solver_options;
 
 #define CRAM_MAX_THREADS 64
@@ -79,6 +83,8 @@ typedef struct {
     uint64_t db_hits;     /* components answered by a nimber table */
     uint64_t cuts;        /* nodes left early because no wanted nimber remained */
     uint64_t mirror_zero; /* parts valued 0 by the mirror rule, unsearched */
+    uint64_t wide_expanded; /* of the expanded, those too tall for 64 bits
+                             (a board of more than 64 cells) */
     uint64_t helped;      /* times a thread with no root child left joined one
                              that another thread was searching */
     uint64_t helper_first; /* root children whose answer a joining thread
@@ -109,6 +115,8 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
  * r*cols + c). RDB_E_STOPPED when rdb_stop_requested was set meanwhile;
  * what was found stays in the transposition table. */
 rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, rdb_error *err);
+/* The same on a board of up to 128 cells (cram_wide.h's sets). */
+rdb_status cram_solver_solve_wide(cram_solver *s, cram_wset free_cells, int *nimber, rdb_error *err);
 
 /* Call hook(s, ctx) every `every` seconds while a solve runs (from the
  * search, between two nodes: the table is in a consistent state), e.g. to
@@ -119,6 +127,7 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
  * k (*is 1 or 0): a search asked for k alone, much cheaper than the whole
  * nimber when the answer is no. One thread. */
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
+rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err);
 
 /* Statistics since the solver was made. */
 void cram_solver_stats(const cram_solver *s, cram_stats *st);

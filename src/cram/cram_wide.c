@@ -1,0 +1,117 @@
+/*
+ * cram_wide.c — components and canonical forms on 128-bit sets; see
+ * cram_wide.h. The same steps as cram_component.c, on two words.
+ */
+#include "cram/cram_wide.h"
+
+#include <assert.h>
+
+void cram_wide_geom_init(cram_wide_geom *g, int height, int stride)
+{
+    assert(stride >= 1 && stride <= 8 && stride <= height && height * stride <= CRAM_WIDE_MAX_CELLS);
+    g->height = height;
+    g->stride = stride;
+    int n = height * stride;
+    g->all = n == 128 ? ~(cram_wset)0 : cram_wbit(n) - 1;
+    for (int j = 0; j < 8; j++) {
+        g->col[j] = 0;
+        if (j < stride)
+            for (int i = 0; i < height; i++)
+                g->col[j] |= cram_wbit(i * stride + j);
+    }
+    g->not_first_col = g->all & ~g->col[0];
+    g->not_last_col = g->all & ~g->col[stride - 1];
+}
+
+int cram_wide_split(const cram_wide_geom *g, cram_wset x, cram_wset *comp, int max)
+{
+    x &= cram_wide_neighbours(g, x);
+    int n = 0;
+    while (x) {
+        cram_wset c = x & -x, prev;
+        do {
+            prev = c;
+            c = (c | cram_wide_neighbours(g, c)) & x;
+        } while (c != prev);
+        if (n < max)
+            comp[n] = c;
+        n++;
+        x &= ~c;
+    }
+    return n;
+}
+
+int cram_wide_rows(const cram_wide_geom *g, cram_wset x)
+{
+    return cram_whighest(x) / g->stride - cram_wlowest(x) / g->stride + 1;
+}
+
+uint64_t cram_wide_to_narrow(const cram_wide_geom *g, cram_wset x)
+{
+    assert(cram_wide_rows(g, x) * g->stride <= 64);
+    return (uint64_t)(x >> (cram_wlowest(x) / g->stride * g->stride));
+}
+
+static inline cram_wset wmin(cram_wset a, cram_wset b)
+{
+    return a < b ? a : b;
+}
+
+static inline uint64_t reverse64(uint64_t x)
+{
+    x = __builtin_bswap64(x);
+    x = (x & 0x0f0f0f0f0f0f0f0fULL) << 4 | (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
+    x = (x & 0x3333333333333333ULL) << 2 | (x >> 2 & 0x3333333333333333ULL);
+    return (x & 0x5555555555555555ULL) << 1 | (x >> 1 & 0x5555555555555555ULL);
+}
+
+/* Bit b to bit 127 - b. */
+static inline cram_wset reverse128(cram_wset x)
+{
+    return (cram_wset)reverse64((uint64_t)x) << 64 | reverse64((uint64_t)(x >> 64));
+}
+
+/* Columns of a box w wide in the corner mirrored (column j to w-1-j). */
+static inline cram_wset mirror_columns(const cram_wide_geom *g, cram_wset x, int w)
+{
+    cram_wset m = w & 1 ? x & g->col[w / 2] : 0;
+    for (int j = 0, k = w - 1; j < k; j++, k--)
+        m |= (x & g->col[j]) << (k - j) | (x & g->col[k]) >> (k - j);
+    return m;
+}
+
+cram_wset cram_wide_canonical(const cram_wide_geom *g, cram_wset x, int *hp, int *wp, int *zero)
+{
+    assert(x != 0 && (x & ~g->all) == 0);
+    const int s = g->stride;
+    x >>= cram_wlowest(x) / s * s;
+    int left = 0;
+    while (!(x & g->col[left]))
+        left++;
+    x >>= left;
+    int w = s - left;
+    while (!(x & g->col[w - 1]))
+        w--;
+    int h = cram_whighest(x) / s + 1;
+    if (hp)
+        *hp = h;
+    if (wp)
+        *wp = w;
+    /* the half turn: cell (i, j) to (h-1-i, w-1-j), as in cram_component.c */
+    cram_wset half = reverse128(x) >> (128 - (h - 1) * s - w);
+    if (zero) {
+        /* the rule of cram_component.c's half_turn_zero */
+        const int r = h / 2, c = w / 2;
+        if (half != x)
+            *zero = 0;
+        else if (h & 1 && w & 1)
+            *zero = !(int)(x >> (r * s + c) & 1);
+        else if (h & 1)
+            *zero = (int)(x >> (r * s + c - 1) & 3) != 3;
+        else if (w & 1)
+            *zero = !((int)(x >> ((r - 1) * s + c) & 1) && (int)(x >> (r * s + c) & 1));
+        else
+            *zero = 1;
+    }
+    return wmin(wmin(x, mirror_columns(g, x, w)), wmin(half, mirror_columns(g, half, w)));
+}

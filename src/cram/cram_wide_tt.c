@@ -1,0 +1,177 @@
+/*
+ * cram_wide_tt.c — the table of cram_wide_tt.h.
+ */
+#define _GNU_SOURCE
+#include "cram/cram_wide_tt.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "cram/cram_tt.h"
+
+#define WAYS 4
+#define NLOCKS 4096
+#define WORK_SHIFT 12
+/* set in every word in use, so that a word of 0 is an empty slot */
+#define USED (1ULL << 62)
+
+typedef struct {
+    cram_wset key;
+    uint64_t word; /* USED | work << WORK_SHIFT | CRAM_TT_KNOWN? | payload */
+    uint64_t unused;
+} entry;
+
+_Static_assert(sizeof(entry) == 32, "two entries a cache line");
+
+struct cram_wide_tt {
+    entry *e;         /* nbuckets * WAYS */
+    uint64_t nbuckets; /* a power of two */
+    size_t bytes;
+    uint64_t entries;
+    char lock[NLOCKS];
+};
+
+rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err)
+{
+    cram_wide_tt *t = calloc(1, sizeof *t);
+    if (!t)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the wide transposition table");
+    uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20, n = 1024;
+    while (2 * n * WAYS * sizeof(entry) <= want)
+        n *= 2;
+    t->bytes = n * WAYS * sizeof(entry);
+    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        free(t);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for a wide transposition table of %ld MB", mb);
+    }
+    t->e = p;
+    t->nbuckets = n;
+    *out = t;
+    return RDB_OK;
+}
+
+void cram_wide_tt_free(cram_wide_tt *t)
+{
+    if (!t)
+        return;
+    munmap(t->e, t->bytes);
+    free(t);
+}
+
+static uint64_t bucket_of(const cram_wide_tt *t, cram_wset key)
+{
+    uint64_t h = cram_tt_hash((uint64_t)key ^ cram_tt_hash((uint64_t)(key >> 64) + 0x9e3779b97f4a7c15ULL));
+    return h & (t->nbuckets - 1);
+}
+
+static void lock(cram_wide_tt *t, uint64_t b)
+{
+    char *l = &t->lock[b % NLOCKS];
+    while (__atomic_test_and_set(l, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+            __builtin_ia32_pause();
+}
+
+static void unlock(cram_wide_tt *t, uint64_t b)
+{
+    __atomic_clear(&t->lock[b % NLOCKS], __ATOMIC_RELEASE);
+}
+
+/* The word of key (0 when absent). */
+static uint64_t find(cram_wide_tt *t, cram_wset key)
+{
+    uint64_t b = bucket_of(t, key), word = 0;
+    entry *e = t->e + b * WAYS;
+    lock(t, b);
+    for (int i = 0; i < WAYS; i++)
+        if (e[i].word && e[i].key == key) {
+            word = e[i].word;
+            break;
+        }
+    unlock(t, b);
+    return word;
+}
+
+int cram_wide_tt_get(cram_wide_tt *t, cram_wset key)
+{
+    uint64_t w = find(t, key);
+    return w & CRAM_TT_KNOWN ? (int)(w & CRAM_TT_PAYLOAD) : -1;
+}
+
+unsigned cram_wide_tt_excluded(cram_wide_tt *t, cram_wset key)
+{
+    uint64_t w = find(t, key);
+    if (!w)
+        return 0;
+    unsigned payload = (unsigned)w & CRAM_TT_PAYLOAD, all = (1u << CRAM_TT_EXCLUDED_BITS) - 1;
+    if (w & CRAM_TT_KNOWN)
+        return ~(1u << (payload < 32 ? payload : 31)) & all;
+    return payload;
+}
+
+static unsigned work_of(uint64_t word)
+{
+    return (unsigned)(word >> WORK_SHIFT) & 15;
+}
+
+/* Merge into key's entry, as cram_tt.c's store does. */
+static void store(cram_wide_tt *t, cram_wset key, int known, unsigned payload, int work)
+{
+    int half = (work + 1) / 2;
+    unsigned w = (unsigned)(half < 0 ? 0 : half > 15 ? 15 : half);
+    uint64_t b = bucket_of(t, key);
+    entry *e = t->e + b * WAYS;
+    lock(t, b);
+    int slot = -1, victim = 0;
+    unsigned victim_cost = ~0u;
+    for (int i = 0; i < WAYS; i++) {
+        if (e[i].word && e[i].key == key) {
+            slot = i;
+            break;
+        }
+        unsigned cost = e[i].word ? work_of(e[i].word) + 1 : 0;
+        if (cost < victim_cost) {
+            victim = i;
+            victim_cost = cost;
+        }
+    }
+    if (slot >= 0) {
+        uint64_t was = e[slot].word;
+        if (!(was & CRAM_TT_KNOWN)) {
+            unsigned data = known ? CRAM_TT_KNOWN | payload : ((unsigned)was & CRAM_TT_PAYLOAD) | payload;
+            if (work_of(was) > w)
+                w = work_of(was);
+            e[slot].word = USED | (uint64_t)w << WORK_SHIFT | data;
+        }
+    } else {
+        if (!e[victim].word)
+            __atomic_fetch_add(&t->entries, 1, __ATOMIC_RELAXED);
+        e[victim].key = key;
+        e[victim].word = USED | (uint64_t)w << WORK_SHIFT | (known ? CRAM_TT_KNOWN | payload : payload);
+    }
+    unlock(t, b);
+}
+
+void cram_wide_tt_put(cram_wide_tt *t, cram_wset key, int nimber, int work)
+{
+    if (nimber >= 0 && (unsigned)nimber <= CRAM_TT_PAYLOAD)
+        store(t, key, 1, (unsigned)nimber, work);
+}
+
+void cram_wide_tt_exclude(cram_wide_tt *t, cram_wset key, unsigned excluded, int work)
+{
+    excluded &= (1u << CRAM_TT_EXCLUDED_BITS) - 1;
+    if (excluded)
+        store(t, key, 0, excluded, work);
+}
+
+uint64_t cram_wide_tt_entries(const cram_wide_tt *t)
+{
+    return t->entries;
+}
+
+size_t cram_wide_tt_bytes(const cram_wide_tt *t)
+{
+    return t->bytes;
+}

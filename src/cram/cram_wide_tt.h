@@ -1,0 +1,44 @@
+/*
+ * cram_wide_tt.h — the transposition table of the components that only
+ * a board of more than 64 cells has (cram_wide.h): those too tall for the
+ * 64-bit layout.
+ *
+ * They are few (a percent or two of the positions a search expands) but
+ * they are the dearest, the ones near the root, so the table keeps each
+ * key whole (16 bytes: exact, as the 64-bit table is) with the same
+ * fields as cram_tt.h's entries, in buckets of four chosen by a hash of
+ * the key, the entry that cost least giving way when a bucket is full. A
+ * bucket is read and written under one of many spin locks, taken for a
+ * few dozen instructions: the threads of a search meet there rarely.
+ * The table has a fixed size and is not saved with the 64-bit table (a
+ * resumed solve finds these again from the 64-bit table's entries below
+ * them).
+ */
+#ifndef RDB_CRAM_WIDE_TT_H
+#define RDB_CRAM_WIDE_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "cram/cram_wide.h"
+
+typedef struct cram_wide_tt cram_wide_tt;
+
+/* A table of about `mb` megabytes (at least 1). */
+rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err);
+void cram_wide_tt_free(cram_wide_tt *t);
+
+/* Nimber stored for key, or -1. */
+int cram_wide_tt_get(cram_wide_tt *t, cram_wset key);
+/* The nimbers below CRAM_TT_EXCLUDED_BITS key is known not to have. */
+unsigned cram_wide_tt_excluded(cram_wide_tt *t, cram_wset key);
+/* As cram_tt_put and cram_tt_exclude. */
+void cram_wide_tt_put(cram_wide_tt *t, cram_wset key, int nimber, int work);
+void cram_wide_tt_exclude(cram_wide_tt *t, cram_wset key, unsigned excluded, int work);
+
+/* Entries in use, and the table's size in bytes. */
+uint64_t cram_wide_tt_entries(const cram_wide_tt *t);
+size_t cram_wide_tt_bytes(const cram_wide_tt *t);
+
+#endif

@@ -1,0 +1,264 @@
+/*
+ * test_cram_wide.c — the Cram solver on boards of more than 64 cells
+ * (src/cram/cram_wide.c, cram_wide_tt.c and the wide parts of
+ * cram_solver.c): the 128-bit split and canonical form against the 64-bit
+ * ones; the wide search, forced onto small boards (narrow_rows), against
+ * the naive reference with every method, one and two threads, with and
+ * without the mirror rule; and positions of 3x22, 3x23, 8x9 and 4x17
+ * against the 64-bit solver on the board their free cells fit (a column or
+ * a row of the big board covered whole), the wide search then working on
+ * components too tall for 64 bits.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cram/cram_component.h"
+#include "cram/cram_solver.h"
+#include "cram/cram_wide.h"
+#include "naive_cram.h"
+#include "test_util.h"
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static cram_solver *new_solver(int rows, int cols, const cram_solver_options *opt)
+{
+    cram_solver *s = NULL;
+    rdb_error err;
+    err.msg[0] = '\0';
+    rdb_status st = cram_solver_new(rows, cols, opt, &s, &err);
+    TU_ASSERT_MSG(st == RDB_OK, "cram_solver_new %dx%d: %s", rows, cols, err.msg);
+    return s;
+}
+
+static int solve_wide(cram_solver *s, cram_wset free_cells)
+{
+    int v = -1;
+    rdb_error err;
+    err.msg[0] = '\0';
+    rdb_status st = cram_solver_solve_wide(s, free_cells, &v, &err);
+    TU_ASSERT_MSG(st == RDB_OK, "solve: %s", err.msg);
+    return v;
+}
+
+/* ---- the 128-bit sets against the 64-bit ones ---- */
+
+/* Split and canonical form of random sets of a 4x16 layout (64 cells, so
+ * both kinds take them) agree. The 64-bit canonical form also tries the
+ * transposed images when the box is no taller than the layout is wide;
+ * only taller boxes are compared there. */
+START_TEST(test_wide_geometry)
+{
+    cram_geom g;
+    cram_wide_geom wg;
+    cram_geom_init(&g, 16, 4);
+    cram_wide_geom_init(&wg, 16, 4);
+    uint64_t seed = 0xabcdef12345ULL;
+    int compared = 0;
+    for (int i = 0; i < 3000; i++) {
+        uint64_t x = rng_next(&seed) & rng_next(&seed) ? rng_next(&seed) | rng_next(&seed) : rng_next(&seed);
+        uint64_t comp[CRAM_MAX_COMPONENTS];
+        cram_wset wcomp[64];
+        int n = cram_split(&g, x, comp), wn = cram_wide_split(&wg, x, wcomp, 64);
+        TU_ASSERT_EQ(n, wn);
+        for (int k = 0; k < n; k++) {
+            TU_ASSERT(wcomp[k] == comp[k]);
+            int h, w, wh, ww, zero, wzero;
+            uint64_t can = cram_canonical_zero(&g, comp[k], &h, &w, &zero);
+            cram_wset wcan = cram_wide_canonical(&wg, comp[k], &wh, &ww, &wzero);
+            TU_ASSERT_EQ(h, wh);
+            TU_ASSERT_EQ(w, ww);
+            TU_ASSERT_EQ(zero, wzero);
+            TU_ASSERT_EQ(cram_wide_rows(&wg, comp[k]), h);
+            if (h > 4) {
+                TU_ASSERT_MSG(wcan == can, "canonical of %llx", (unsigned long long)comp[k]);
+                compared++;
+            }
+            TU_ASSERT(cram_wide_canonical(&wg, wcan, NULL, NULL, NULL) == wcan);
+            TU_ASSERT(cram_wide_to_narrow(&wg, comp[k] << 8) == comp[k] >> (__builtin_ctzll(comp[k]) / 4 * 4) ||
+                      (comp[k] >> 56) != 0);
+        }
+    }
+    TU_ASSERT_MSG(compared > 500, "%d compared", compared);
+
+    /* sets above bit 63: a component on rows 15..20 of a 3x30 layout */
+    cram_wide_geom_init(&wg, 30, 3);
+    cram_wset snake = 0;
+    for (int r = 15; r <= 20; r++)
+        snake |= cram_wbit(r * 3 + (r & 1 ? 2 : 0)) | cram_wbit(r * 3 + 1);
+    cram_wset comp[4];
+    TU_ASSERT_EQ(cram_wide_split(&wg, snake | cram_wbit(3 * 29 + 2), comp, 4), 1);
+    TU_ASSERT(comp[0] == snake);
+    int h, w;
+    cram_wset can = cram_wide_canonical(&wg, snake, &h, &w, NULL);
+    TU_ASSERT_EQ(h, 6);
+    TU_ASSERT_EQ(w, 3);
+    TU_ASSERT((can & ~(cram_wbit(18) - 1)) == 0);
+    TU_ASSERT_EQ(cram_wpopcount(can), 12);
+    TU_ASSERT_EQ(cram_wide_rows(&wg, snake), 6);
+    TU_ASSERT(cram_wide_to_narrow(&wg, snake) == (uint64_t)(snake >> 45));
+    TU_ASSERT_EQ(cram_wlowest(cram_wbit(100)), 100);
+    TU_ASSERT_EQ(cram_whighest(cram_wbit(100) | 1), 100);
+}
+END_TEST
+
+/* ---- the wide search forced onto small boards ---- */
+
+typedef struct {
+    int rows, cols, max_free, narrow_rows;
+} shape;
+
+static const shape forced[] = {{3, 8, 20, 3}, {4, 6, 20, 4}, {2, 12, 20, 2}, {5, 5, 20, 5},
+                               {6, 4, 20, 4}, {1, 20, 20, 1}, {3, 10, 22, 4}, {5, 7, 22, 5}};
+
+/* Every component taller than narrow_rows is searched by the wide code:
+ * random positions against the naive solver, for method m (loop index),
+ * with and without the mirror rule, with two threads for aspiration. */
+START_TEST(test_forced_wide_vs_naive)
+{
+    cram_method m = (cram_method)_i;
+    uint64_t seed = 0x5151ULL + (uint64_t)m;
+    uint64_t wide_expanded = 0;
+    for (size_t k = 0; k < sizeof forced / sizeof forced[0]; k++) {
+        const shape *sh = &forced[k];
+        naive_cram *nv = naive_cram_new(sh->rows, sh->cols);
+        TU_ASSERT(nv != NULL);
+        for (int mirror = 0; mirror < 2; mirror++) {
+            cram_solver_options opt = {.method = m, .tt_mb = 4, .narrow_rows = sh->narrow_rows,
+                                       .no_mirror = !mirror,
+                                       .threads = m == CRAM_ASPIRATION ? 2 : 1};
+            cram_solver *s = new_solver(sh->rows, sh->cols, &opt);
+            int n = sh->rows * sh->cols;
+            for (int i = 0; i < 40; i++) {
+                uint64_t x = (1ULL << n) - 1;
+                int target = sh->max_free / 2 + (int)(rng_next(&seed) % (uint64_t)(sh->max_free / 2 + 1));
+                while (__builtin_popcountll(x) > target)
+                    x &= ~(1ULL << (rng_next(&seed) % (uint64_t)n));
+                int want = naive_cram_nimber(nv, x);
+                int got = solve_wide(s, x);
+                TU_ASSERT_MSG(got == want, "%s %dx%d (wide above %d rows, mirror %d) free %llx: %d, naive %d",
+                              cram_method_name(m), sh->rows, sh->cols, sh->narrow_rows, mirror,
+                              (unsigned long long)x, got, want);
+                if (i % 8 == 0) {
+                    int is = -1;
+                    rdb_error err;
+                    TU_ASSERT_EQ(cram_solver_test_wide(s, x, want, &is, &err), RDB_OK);
+                    TU_ASSERT_EQ(is, 1);
+                    TU_ASSERT_EQ(cram_solver_test_wide(s, x, want + 1, &is, &err), RDB_OK);
+                    TU_ASSERT_EQ(is, 0);
+                }
+            }
+            cram_stats st;
+            cram_solver_stats(s, &st);
+            wide_expanded += st.wide_expanded;
+            cram_solver_free(s);
+        }
+        naive_cram_free(nv);
+    }
+    TU_ASSERT_MSG(wide_expanded > 1000, "%llu wide positions expanded", (unsigned long long)wide_expanded);
+}
+END_TEST
+
+/* ---- positions of boards of more than 64 cells ---- */
+
+typedef struct {
+    int rows, cols;       /* the big board */
+    int small_rows, small_cols; /* the part of it left free: its top left */
+    int keep;             /* free cells to keep (the rest covered at random) */
+} big_case;
+
+static const big_case big[] = {{3, 22, 2, 22, 34}, {3, 23, 2, 23, 36}, {22, 3, 22, 2, 34},
+                               {9, 8, 8, 3, 22}, {4, 17, 3, 17, 36}, {3, 22, 3, 21, 40}};
+
+/* Positions of a big board whose free cells all lie in its top left
+ * small_rows x small_cols cells (at most 64): the wide search on the big
+ * board against the 64-bit search on the small one. The free cells are
+ * thinned at random along long paths, so that many components stay taller
+ * than the 64-bit layout. */
+START_TEST(test_big_boards)
+{
+    const big_case *c = &big[_i];
+    uint64_t seed = 0x77ULL + (uint64_t)_i;
+    cram_solver_options opt = {.method = CRAM_ASPIRATION, .tt_mb = 32, .threads = _i % 2 + 1};
+    cram_solver *wide = new_solver(c->rows, c->cols, &opt);
+    cram_solver_options small_opt = {.method = CRAM_ASPIRATION, .tt_mb = 32};
+    cram_solver *small = new_solver(c->small_rows, c->small_cols, &small_opt);
+    int n = c->small_rows * c->small_cols;
+    for (int i = 0; i < 12; i++) {
+        uint64_t x = n == 64 ? ~0ULL : (1ULL << n) - 1;
+        while (__builtin_popcountll(x) > c->keep)
+            x &= ~(1ULL << (rng_next(&seed) % (uint64_t)n));
+        cram_wset big_x = 0;
+        for (int cell = 0; cell < n; cell++)
+            if (x >> cell & 1)
+                big_x |= cram_wbit(cell / c->small_cols * c->cols + cell % c->small_cols);
+        int want = -1;
+        rdb_error err;
+        TU_ASSERT_EQ(cram_solver_solve(small, x, &want, &err), RDB_OK);
+        int got = solve_wide(wide, big_x);
+        TU_ASSERT_MSG(got == want, "%dx%d, free cells in %dx%d %llx: %d, the %dx%d board says %d", c->rows,
+                      c->cols, c->small_rows, c->small_cols, (unsigned long long)x, got, c->small_rows,
+                      c->small_cols, want);
+    }
+    cram_stats st;
+    cram_solver_stats(wide, &st);
+    TU_ASSERT_MSG(st.wide_expanded > 0 || c->small_rows * c->small_cols <= 63,
+                  "%llu wide positions expanded", (unsigned long long)st.wide_expanded);
+    cram_solver_free(small);
+    cram_solver_free(wide);
+}
+END_TEST
+
+/* The limits: 128 cells and 127 dominoes; the empty boards that the
+ * mirror rule values at once. */
+START_TEST(test_wide_limits)
+{
+    cram_solver_options opt = {.method = CRAM_ASPIRATION, .tt_mb = 16};
+    cram_solver *s;
+    rdb_error err;
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_new(9, 9, &opt, &s, &err), RDB_E_INPUT);
+    TU_ASSERT(strstr(err.msg, "144 dominoes") != NULL);
+    TU_ASSERT_EQ(cram_solver_new(12, 11, &opt, &s, &err), RDB_E_INPUT);
+    TU_ASSERT(strstr(err.msg, "132 cells") != NULL);
+    /* 4x18 (72 cells): even x even, 0 with no search */
+    s = new_solver(4, 18, &opt);
+    TU_ASSERT_EQ(solve_wide(s, cram_wbit(72) - 1), 0);
+    cram_stats st;
+    cram_solver_stats(s, &st);
+    TU_ASSERT_EQ(st.nodes, 0);
+    int v;
+    TU_ASSERT_EQ(cram_solver_solve_wide(s, cram_wbit(72), &v, &err), RDB_E_INPUT);
+    cram_solver_free(s);
+    /* 2x33 (66 cells): 2xn is n mod 2 (the centre domino, then copying) */
+    s = new_solver(2, 33, &opt);
+    TU_ASSERT_EQ(solve_wide(s, cram_wbit(66) - 1), 1);
+    cram_solver_free(s);
+    s = new_solver(2, 34, &opt);
+    TU_ASSERT_EQ(solve_wide(s, cram_wbit(68) - 1), 0);
+    cram_solver_free(s);
+}
+END_TEST
+
+Suite *cram_wide_suite(void)
+{
+    Suite *s = suite_create("cram_wide");
+    TCase *tc = tcase_create("sets");
+    tcase_add_test(tc, test_wide_geometry);
+    tcase_add_test(tc, test_wide_limits);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("search");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_forced_wide_vs_naive, 0, CRAM_NMETHODS);
+    tcase_add_loop_test(tc, test_big_boards, 0, (int)(sizeof big / sizeof big[0]));
+    suite_add_tcase(s, tc);
+    return s;
+}
