@@ -216,6 +216,65 @@ START_TEST(test_big_boards)
 }
 END_TEST
 
+/* The wide parts' table saved beside the 64-bit one (F.wide) and loaded
+ * again: the same nimber from far fewer nodes; a file with an entry that
+ * is no wide part of the board, or a damaged one, is refused. */
+START_TEST(test_wide_tt_file)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], wpath[TU_DIR_MAX + 40];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt", dir);
+    snprintf(wpath, sizeof wpath, "%s/tt.wide", dir);
+    cram_solver_options opt = {.method = CRAM_ASPIRATION, .tt_mb = 16};
+    /* 22x3 with the last column and a corner covered: components of 22 rows */
+    cram_wset x = 0;
+    for (int r = 0; r < 22; r++)
+        x |= cram_wbit(3 * r) | cram_wbit(3 * r + 1);
+    x &= ~cram_wbit(0);
+    cram_solver *s = new_solver(22, 3, &opt);
+    int want = solve_wide(s, x);
+    cram_stats first;
+    cram_solver_stats(s, &first);
+    TU_ASSERT(first.wide_expanded > 0);
+    rdb_error err;
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+    cram_solver_free(s);
+    FILE *f = fopen(wpath, "rb");
+    TU_ASSERT(f != NULL);
+    fclose(f);
+
+    s = new_solver(22, 3, &opt);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(solve_wide(s, x), want);
+    cram_stats again;
+    cram_solver_stats(s, &again);
+    TU_ASSERT(again.tt_loaded > 0);
+    TU_ASSERT_MSG(again.nodes * 10 < first.nodes, "%llu nodes again, %llu first",
+                  (unsigned long long)again.nodes, (unsigned long long)first.nodes);
+    cram_solver_free(s);
+
+    /* one byte of a key flipped: refused (the key or the checksum) */
+    f = fopen(wpath, "r+b");
+    TU_ASSERT(f != NULL);
+    TU_ASSERT(fseek(f, 24 + 3, SEEK_SET) == 0);
+    int c = fgetc(f);
+    TU_ASSERT(fseek(f, 24 + 3, SEEK_SET) == 0);
+    fputc(c ^ 0x10, f);
+    fclose(f);
+    s = new_solver(22, 3, &opt);
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_E_CORRUPT);
+    TU_ASSERT_MSG(strstr(err.msg, "tt.wide") != NULL, "%s", err.msg);
+    cram_solver_free(s);
+    /* a file saved without wide parts (no F.wide) loads */
+    TU_ASSERT_EQ(remove(wpath), 0);
+    s = new_solver(22, 3, &opt);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(solve_wide(s, x), want);
+    cram_solver_free(s);
+}
+END_TEST
+
 /* The limits: 128 cells and 127 dominoes; the empty boards that the
  * mirror rule values at once. */
 START_TEST(test_wide_limits)
@@ -253,6 +312,7 @@ Suite *cram_wide_suite(void)
     TCase *tc = tcase_create("sets");
     tcase_add_test(tc, test_wide_geometry);
     tcase_add_test(tc, test_wide_limits);
+    tcase_add_test(tc, test_wide_tt_file);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("search");

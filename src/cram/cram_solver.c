@@ -33,6 +33,7 @@
 #include "cram/cram_solver.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,9 +366,21 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
     st->tt_fill = cram_tt_fill(&s->tt);
 }
 
+/* The wide parts' table goes beside the 64-bit one, in F.wide. */
+static rdb_status wide_path(const char *path, char *out, rdb_error *err)
+{
+    if (snprintf(out, PATH_MAX, "%s.wide", path) >= PATH_MAX)
+        return rdb_fail(err, RDB_E_INPUT, "table file name '%s' is too long", path);
+    return RDB_OK;
+}
+
 rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err)
 {
-    return cram_tt_save(&s->tt, path, s->g.stride, err);
+    rdb_status st = cram_tt_save(&s->tt, path, s->g.stride, err);
+    char wpath[PATH_MAX];
+    if (st == RDB_OK && s->wide && (st = wide_path(path, wpath, err)) == RDB_OK)
+        st = cram_wide_tt_save(s->wtt, wpath, s->g.stride, err);
+    return st;
 }
 
 /* Entries of a transposition-table file with at most this many cells are
@@ -432,11 +445,34 @@ static int tt_entry_possible(void *ctx, uint64_t key, int nimber, unsigned exclu
     return nimber != CRAM_TT_UNKNOWN ? v == nimber : v >= 16 || !(excluded >> v & 1);
 }
 
+/* The same for an entry of the wide parts' file: a canonical connected
+ * set of the board taller than g, no nimber above its moves. */
+static int wide_entry_possible(void *ctx, cram_wset key, int nimber, unsigned excluded)
+{
+    cram_solver *s = ctx;
+    cram_wset comp[2];
+    if ((key & ~s->wg.all) || cram_wide_split(&s->wg, key, comp, 2) != 1 || comp[0] != key ||
+        cram_wide_rows(&s->wg, key) <= s->g.height || cram_wide_canonical(&s->wg, key, NULL, NULL, NULL) != key)
+        return 0;
+    int moves = cram_wpopcount(cram_wide_hmoves(&s->wg, key)) + cram_wpopcount(cram_wide_vmoves(&s->wg, key));
+    if (nimber != CRAM_TT_UNKNOWN && nimber > moves)
+        return 0;
+    return nimber != CRAM_TT_UNKNOWN || moves >= 16 || (((2u << moves) - 1) & ~excluded) != 0;
+}
+
 rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
 {
     uint64_t n = 0;
     rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, tt_entry_possible, s, &n, err);
     s->stats.tt_loaded += n;
+    char wpath[PATH_MAX];
+    if (st == RDB_OK && s->wide && (st = wide_path(path, wpath, err)) == RDB_OK) {
+        n = 0;
+        st = cram_wide_tt_load(s->wtt, wpath, s->g.stride, wide_entry_possible, s, &n, err);
+        s->stats.tt_loaded += n;
+        if (st == RDB_E_MISSING) /* saved before the wide parts had one: fine */
+            st = RDB_OK;
+    }
     return st;
 }
 

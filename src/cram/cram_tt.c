@@ -293,11 +293,12 @@ static rdb_status checksum_file(int fd, uint64_t len, const char *name, uint64_t
     return RDB_OK;
 }
 
-/* Other threads may go on storing while the table is saved (each bucket
+/* Other threads may go on storing while a table is saved (each bucket
  * is copied while no writer holds it), so the number of entries is known
  * only at the end: the head is written again then, and the checksum read
  * back from the file. */
-rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
+rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
+                             uint64_t units, cram_tt_unit_fn fill, void *ctx, rdb_error *err)
 {
     char tmp[PATH_MAX];
     rdb_temp_name(path, tmp, sizeof tmp);
@@ -306,29 +307,20 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
         return rdb_fail_errno(err, RDB_E_IO, "cannot create '%s'", tmp);
 
     unsigned char head[24];
-    memcpy(head, TT_MAGIC, 8);
+    memcpy(head, magic, 8);
     rdb_put_le(head + 8, (uint64_t)stride, 4);
     rdb_put_le(head + 12, 0, 4);
     rdb_put_le(head + 16, 0, 8);
     rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
 
-    unsigned char buf[TT_CHUNK * TT_RECORD];
+    unsigned char buf[TT_CHUNK * 32];
     size_t used = 0;
     uint64_t written = 0;
-    for (uint64_t i = 0; st == RDB_OK && i < t->nbuckets; i++) {
-        for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            uint64_t e = __atomic_load_n(&t->bucket[i].entry[k], __ATOMIC_RELAXED);
-            if (!e)
-                continue;
-            unsigned payload = (unsigned)e & CRAM_TT_PAYLOAD, known = e & CRAM_TT_KNOWN;
-            rdb_put_le(buf + used, key_of(hash_of(e, i, t->shift)), 8);
-            buf[used + 8] = known ? (unsigned char)payload : CRAM_TT_UNKNOWN;
-            buf[used + 9] = (unsigned char)(2 * entry_work(e));
-            rdb_put_le(buf + used + 10, known ? 0 : payload, 2);
-            used += TT_RECORD;
-            written++;
-        }
-        if (used + CRAM_TT_WAYS * TT_RECORD > sizeof buf || i + 1 == t->nbuckets) {
+    for (uint64_t i = 0; st == RDB_OK && i < units; i++) {
+        size_t n = fill(ctx, i, buf + used);
+        used += n * record;
+        written += n;
+        if (used + CRAM_TT_UNIT_MAX * record > sizeof buf || i + 1 == units) {
             st = rdb_write_all(fd, buf, used, tmp, err);
             used = 0;
         }
@@ -340,7 +332,7 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
     }
     uint64_t sum = 0;
     if (st == RDB_OK)
-        st = checksum_file(fd, sizeof head + written * TT_RECORD, tmp, &sum, err);
+        st = checksum_file(fd, sizeof head + written * record, tmp, &sum, err);
     if (st == RDB_OK) {
         unsigned char tail[8];
         rdb_put_le(tail, sum, 8);
@@ -349,8 +341,8 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_erro
     return rdb_commit_temp(fd, tmp, path, st, err);
 }
 
-rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
-                        void *ctx, uint64_t *loaded, rdb_error *err)
+rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
+                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, rdb_error *err)
 {
     *loaded = 0;
     /* O_NONBLOCK: a FIFO given as the file must not hang the solver */
@@ -367,7 +359,7 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
         return st != RDB_OK ? st : rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
     }
     unsigned char head[24];
-    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, TT_MAGIC, 8) != 0) {
+    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8) != 0) {
         st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a cram transposition table file", path);
         goto done;
     }
@@ -386,26 +378,22 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
             st = rdb_fail_errno(err, RDB_E_IO, "cannot seek in '%s'", path);
             break;
         }
-        unsigned char rec[TT_RECORD];
+        unsigned char rec[32];
         for (uint64_t i = 0; i < count; i++) {
-            if (fread(rec, 1, TT_RECORD, f) != TT_RECORD) {
+            if (fread(rec, 1, record, f) != record) {
                 st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is truncated", path);
                 break;
             }
-            uint64_t key = rdb_get_le(rec, 8);
             if (pass == 0) {
-                sum = rdb_fnv1a(sum, rec, TT_RECORD);
-                if (key == 0 || (rec[8] > 127 && rec[8] != CRAM_TT_UNKNOWN) ||
-                    !check(ctx, key, rec[8], (unsigned)rdb_get_le(rec + 10, 2))) {
+                sum = rdb_fnv1a(sum, rec, record);
+                if (!each(ctx, rec, 0)) {
                     st = rdb_fail(err, RDB_E_CORRUPT,
                                   "'%s' holds entry %llu, which is no position of this board or has an impossible nimber",
                                   path, (unsigned long long)i + 1);
                     break;
                 }
-            } else if (rec[8] != CRAM_TT_UNKNOWN) {
-                cram_tt_put(t, key, rec[8], rec[9]);
             } else {
-                cram_tt_exclude(t, key, (unsigned)rdb_get_le(rec + 10, 2), rec[9]);
+                each(ctx, rec, 1);
             }
         }
         if (pass == 0 && st == RDB_OK) {
@@ -419,4 +407,73 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
 done:
     fclose(f);
     return st;
+}
+
+/* The records of bucket i (cram_tt_unit_fn). */
+static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
+{
+    const cram_tt *t = ctx;
+    size_t n = 0;
+    for (int k = 0; k < CRAM_TT_WAYS; k++) {
+        uint64_t e = __atomic_load_n(&t->bucket[i].entry[k], __ATOMIC_RELAXED);
+        if (!e)
+            continue;
+        unsigned payload = (unsigned)e & CRAM_TT_PAYLOAD, known = e & CRAM_TT_KNOWN;
+        unsigned char *rec = buf + n++ * TT_RECORD;
+        rdb_put_le(rec, key_of(hash_of(e, i, t->shift)), 8);
+        cram_tt_put_fields(rec + 8, known, payload, entry_work(e));
+    }
+    return n;
+}
+
+rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
+{
+    return cram_tt_file_save(path, TT_MAGIC, stride, TT_RECORD, t->nbuckets, bucket_records, (void *)t,
+                             err);
+}
+
+typedef struct {
+    cram_tt *t;
+    cram_tt_entry_check check;
+    void *ctx;
+} loading;
+
+/* One record of a file (cram_tt_record_fn). */
+static int load_record(void *ctx, const unsigned char *rec, int apply)
+{
+    const loading *l = ctx;
+    uint64_t key = rdb_get_le(rec, 8);
+    int nimber, work;
+    unsigned excluded;
+    if (!cram_tt_get_fields(rec + 8, &nimber, &work, &excluded))
+        return 0;
+    if (!apply)
+        return key != 0 && l->check(l->ctx, key, nimber, excluded);
+    if (nimber != CRAM_TT_UNKNOWN)
+        cram_tt_put(l->t, key, nimber, work);
+    else
+        cram_tt_exclude(l->t, key, excluded, work);
+    return 1;
+}
+
+rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
+                        void *ctx, uint64_t *loaded, rdb_error *err)
+{
+    loading l = {t, check, ctx};
+    return cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, err);
+}
+
+void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work)
+{
+    out[0] = known ? (unsigned char)payload : CRAM_TT_UNKNOWN;
+    out[1] = (unsigned char)(2 * work);
+    rdb_put_le(out + 2, known ? 0 : payload, 2);
+}
+
+int cram_tt_get_fields(const unsigned char *in, int *nimber, int *work, unsigned *excluded)
+{
+    *nimber = in[0];
+    *work = in[1];
+    *excluded = (unsigned)rdb_get_le(in + 2, 2);
+    return !(in[0] > 127 && in[0] != CRAM_TT_UNKNOWN);
 }

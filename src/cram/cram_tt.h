@@ -190,4 +190,28 @@ typedef int (*cram_tt_entry_check)(void *ctx, uint64_t key, int nimber, unsigned
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err);
 
+/* ---- the file format, shared with the wide table (cram_wide_tt.h) ----
+ * A file is the head (8-byte magic, u32 stride, u32 0, u64 count), count
+ * records of a fixed size, each ending in the four bytes that
+ * cram_tt_put_fields writes (nimber or 255, work, u16 nimbers excluded),
+ * and the FNV-1a of everything before. */
+
+/* Records of table unit i (a bucket) written to buf; returns how many
+ * (at most CRAM_TT_UNIT_MAX). */
+#define CRAM_TT_UNIT_MAX 8
+typedef size_t (*cram_tt_unit_fn)(void *ctx, uint64_t i, unsigned char *buf);
+/* Write the records of units 0..units-1 to path atomically. */
+rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
+                             uint64_t units, cram_tt_unit_fn fill, void *ctx, rdb_error *err);
+/* Called on every record twice: with apply 0 to check it (0: not a
+ * record this table could hold), then, once the whole file is known to
+ * be sound, with apply 1 to add it. */
+typedef int (*cram_tt_record_fn)(void *ctx, const unsigned char *rec, int apply);
+rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
+                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, rdb_error *err);
+/* A record's last four bytes. get returns 0 when the nimber byte is
+ * impossible. */
+void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work);
+int cram_tt_get_fields(const unsigned char *in, int *nimber, int *work, unsigned *excluded);
+
 #endif

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "cram/cram_tt.h"
+#include "store/bytes.h"
 
 #define WAYS 4
 #define NLOCKS 4096
@@ -174,4 +175,64 @@ uint64_t cram_wide_tt_entries(const cram_wide_tt *t)
 size_t cram_wide_tt_bytes(const cram_wide_tt *t)
 {
     return t->bytes;
+}
+
+/* ---- the file (cram_tt.h's format, 16-byte keys) ---- */
+
+#define WIDE_MAGIC "RDBCRTW1"
+#define WIDE_RECORD 20
+
+/* The records of bucket i (cram_tt_unit_fn), copied under its lock. */
+static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
+{
+    cram_wide_tt *t = ctx;
+    const entry *e = t->e + i * WAYS;
+    size_t n = 0;
+    lock(t, i);
+    for (int k = 0; k < WAYS; k++) {
+        if (!e[k].word)
+            continue;
+        unsigned char *rec = buf + n++ * WIDE_RECORD;
+        rdb_put_le(rec, (uint64_t)e[k].key, 8);
+        rdb_put_le(rec + 8, (uint64_t)(e[k].key >> 64), 8);
+        cram_tt_put_fields(rec + 16, (e[k].word & CRAM_TT_KNOWN) != 0,
+                           (unsigned)e[k].word & CRAM_TT_PAYLOAD, work_of(e[k].word));
+    }
+    unlock(t, i);
+    return n;
+}
+
+rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, rdb_error *err)
+{
+    return cram_tt_file_save(path, WIDE_MAGIC, stride, WIDE_RECORD, t->nbuckets, bucket_records, t, err);
+}
+
+typedef struct {
+    cram_wide_tt *t;
+    cram_wide_tt_check check;
+    void *ctx;
+} loading;
+
+static int load_record(void *ctx, const unsigned char *rec, int apply)
+{
+    const loading *l = ctx;
+    cram_wset key = (cram_wset)rdb_get_le(rec + 8, 8) << 64 | rdb_get_le(rec, 8);
+    int nimber, work;
+    unsigned excluded;
+    if (!cram_tt_get_fields(rec + 16, &nimber, &work, &excluded))
+        return 0;
+    if (!apply)
+        return key != 0 && l->check(l->ctx, key, nimber, excluded);
+    if (nimber != CRAM_TT_UNKNOWN)
+        cram_wide_tt_put(l->t, key, nimber, work);
+    else
+        cram_wide_tt_exclude(l->t, key, excluded, work);
+    return 1;
+}
+
+rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram_wide_tt_check check,
+                             void *ctx, uint64_t *loaded, rdb_error *err)
+{
+    loading l = {t, check, ctx};
+    return cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, err);
 }

@@ -10,9 +10,8 @@
  * the key, the entry that cost least giving way when a bucket is full. A
  * bucket is read and written under one of many spin locks, taken for a
  * few dozen instructions: the threads of a search meet there rarely.
- * The table has a fixed size and is not saved with the 64-bit table (a
- * resumed solve finds these again from the 64-bit table's entries below
- * them).
+ * The table has a fixed size. It is saved beside the 64-bit table, in a
+ * file of that table's format with 16-byte keys (cram_tt.h).
  */
 #ifndef RDB_CRAM_WIDE_TT_H
 #define RDB_CRAM_WIDE_TT_H
@@ -36,6 +35,13 @@ unsigned cram_wide_tt_excluded(cram_wide_tt *t, cram_wset key);
 /* As cram_tt_put and cram_tt_exclude. */
 void cram_wide_tt_put(cram_wide_tt *t, cram_wset key, int nimber, int work);
 void cram_wide_tt_exclude(cram_wide_tt *t, cram_wset key, unsigned excluded, int work);
+
+/* Write every entry to path atomically (cram_tt_file_save), and add the
+ * entries of such a file, each first passing `check` (as cram_tt_load). */
+rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, rdb_error *err);
+typedef int (*cram_wide_tt_check)(void *ctx, cram_wset key, int nimber, unsigned excluded);
+rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram_wide_tt_check check,
+                             void *ctx, uint64_t *loaded, rdb_error *err);
 
 /* Entries in use, and the table's size in bytes. */
 uint64_t cram_wide_tt_entries(const cram_wide_tt *t);
