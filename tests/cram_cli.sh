@@ -84,6 +84,11 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     expect 0 '"nimber":0,.*"db_hits":[1-9]' -- $S 4x6 --json --tt-mb 16 --db "$T/c34" --no-mirror
     expect 0 '"nimber":1,.*"db_hits":[1-9]' -- $S 3x9 --json --tt-mb 16 --db "$T/c34"
     expect 0 '"nimber":3,' -- $S 4x7 --json --tt-mb 16 --db "$T/c34" --method plain
+    # a board of more than 64 cells probes the table for the parts that fit
+    # it: a path of 22 cells through a 4x3 block, the same nimber without
+    { echo '.##'; for i in $(seq 21); do case $i in 5|6|7|8) echo '...';; *) echo '.##';; esac; done; } > "$T/path22x3"
+    plain=$($S --position "$T/path22x3" --json --tt-mb 16 2>&1 | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p')
+    expect 0 "\"nimber\":$plain,.*\"db_hits\":[1-9]" -- $S --position "$T/path22x3" --json --tt-mb 16 --db "$T/c34"
 else
     bad "build cram 3x4 failed"
 fi
