@@ -337,7 +337,7 @@ Suite *builder_suite(void)
 {
     Suite *s = suite_create("builder");
     TCase *tc = tcase_create("builder");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 300); /* a hang guard: about 20 s alone, 120 s and more on two busy cores */
     tcase_add_test(tc, test_empty_1x1);
     tcase_add_test(tc, test_lock_waits_for_readers);
     tcase_add_test(tc, test_time_left);

@@ -21,6 +21,8 @@
 #include <assert.h>
 #include <stddef.h>
 
+#include "common/bits.h"
+
 void cram_geom_init(cram_geom *g, int height, int stride)
 {
     assert(stride >= 1 && stride <= 8 && height >= 1 && height * stride <= 64);
@@ -79,15 +81,6 @@ static inline uint64_t min2(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* x with its bits in the opposite order: bit b goes to bit 63 - b. */
-static inline uint64_t reverse_bits(uint64_t x)
-{
-    x = __builtin_bswap64(x);
-    x = (x & 0x0f0f0f0f0f0f0f0fULL) << 4 | (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
-    x = (x & 0x3333333333333333ULL) << 2 | (x >> 2 & 0x3333333333333333ULL);
-    return (x & 0x5555555555555555ULL) << 1 | (x >> 1 & 0x5555555555555555ULL);
-}
-
 /* x, whose box is w columns wide in the corner, with its columns mirrored
  * (column j to w-1-j): a pass over the columns, at most 8. */
 static inline uint64_t mirror_columns(const cram_geom *g, uint64_t x, int w)
@@ -107,7 +100,7 @@ static inline uint64_t mirror_columns(const cram_geom *g, uint64_t x, int w)
  * boards. */
 static inline uint64_t least_mirror(const cram_geom *g, uint64_t x, int h, int w)
 {
-    uint64_t mrc = reverse_bits(x) >> (64 - (h - 1) * g->stride - w);
+    uint64_t mrc = rdb_reverse64(x) >> (64 - (h - 1) * g->stride - w);
     uint64_t mc = mirror_columns(g, x, w), mr = mirror_columns(g, mrc, w);
     return min2(min2(x, mc), min2(mr, mrc));
 }
@@ -158,7 +151,7 @@ uint64_t cram_canonical_zero(const cram_geom *g, uint64_t x, int *hp, int *wp, i
         *wp = w;
 
     if (zero)
-        *zero = half_turn_zero(g, x, reverse_bits(x) >> (64 - (h - 1) * s - w), h, w);
+        *zero = half_turn_zero(g, x, rdb_reverse64(x) >> (64 - (h - 1) * s - w), h, w);
     uint64_t best = least_mirror(g, x, h, w);
     /* the transposed box, w x h, fits when h <= s (and w <= height, which
      * only the layout of a wide board with stride 8, 7 rows, can fail) */

@@ -6,6 +6,8 @@
 
 #include <assert.h>
 
+#include "common/bits.h"
+
 void cram_wide_geom_init(cram_wide_geom *g, int height, int stride)
 {
     assert(stride >= 1 && stride <= 8 && stride <= height && height * stride <= CRAM_WIDE_MAX_CELLS);
@@ -57,18 +59,10 @@ static inline cram_wset wmin(cram_wset a, cram_wset b)
     return a < b ? a : b;
 }
 
-static inline uint64_t reverse64(uint64_t x)
-{
-    x = __builtin_bswap64(x);
-    x = (x & 0x0f0f0f0f0f0f0f0fULL) << 4 | (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
-    x = (x & 0x3333333333333333ULL) << 2 | (x >> 2 & 0x3333333333333333ULL);
-    return (x & 0x5555555555555555ULL) << 1 | (x >> 1 & 0x5555555555555555ULL);
-}
-
 /* Bit b to bit 127 - b. */
 static inline cram_wset reverse128(cram_wset x)
 {
-    return (cram_wset)reverse64((uint64_t)x) << 64 | reverse64((uint64_t)(x >> 64));
+    return (cram_wset)rdb_reverse64((uint64_t)x) << 64 | rdb_reverse64((uint64_t)(x >> 64));
 }
 
 /* Columns of a box w wide in the corner mirrored (column j to w-1-j). */
