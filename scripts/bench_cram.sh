@@ -27,6 +27,12 @@
 #                 default the 4x6 and 5x6 tables, built (and timed) first
 #   LIMIT=S       give up on a run after S seconds (default 600; targets
 #                 7200)
+#   IGSOLVE=PATH  also solve each target with igsolve (P. Beling's solver,
+#                 github beling/impartial-games; docs/cram.md says how to
+#                 build it offline), one thread, with its default table and
+#                 with its hash-map table, and print the better wall time
+#                 beside retrodb's and the ratio (retrodb's wall time, the
+#                 whole process, over igsolve's: below 1, retrodb is ahead)
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
 TT_MB=${TT_MB:-1024}
@@ -55,13 +61,15 @@ if [ -n "${BASE:-}" ]; then
     fi
 fi
 
-# target BINARY BOARD [ARGS]: one solve; prints "nimber seconds nodes expanded peak_KB"
+# target BINARY BOARD [ARGS]: one solve; prints "nimber seconds nodes expanded
+# peak_KB wall_seconds" (seconds: the solve, from its JSON; wall: the whole
+# process)
 target() {
     local bin=$1 board=$2
     shift 2
-    if ! /usr/bin/time -f '%M' -o "$T/tmem" timeout "${LIMIT:-7200}" "$bin" solve cram "$board" \
+    if ! /usr/bin/time -f '%M %e' -o "$T/tmem" timeout "${LIMIT:-7200}" "$bin" solve cram "$board" \
             --tt-mb "${TARGET_TT_MB:-4096}" --json --quiet "$@" > "$T/tout" 2> "$T/terr"; then
-        echo "- - - - -"
+        echo "- - - - - -"
         return
     fi
     local exp
@@ -69,20 +77,47 @@ target() {
     echo "$(field nimber "$T/tout") $(field seconds "$T/tout") $(field nodes "$T/tout") ${exp:--} $(tail -1 "$T/tmem")"
 }
 
+# igsolve_wall BOARD [IGSOLVE OPTIONS]: igsolve on the board; prints "nimber
+# wall_seconds" ("- -" when it fails or runs out of time)
+igsolve_wall() {
+    local rows=${1%x*} cols=${1#*x}
+    shift
+    if ! /usr/bin/time -f '%e' -o "$T/igtime" timeout "${LIMIT:-7200}" "$IGSOLVE" "$@" cram -r "$rows" \
+            -c "$cols" > "$T/igout" 2> "$T/igerr"; then
+        echo "- -"
+        return
+    fi
+    local nim
+    nim=$(sed -n 's/^Nimber of initial position: *\([0-9]*\).*/\1/p' "$T/igout")
+    echo "${nim:--} $(tail -1 "$T/igtime")"
+}
+
 echo "targets: $(nproc) cores, ${THREADS:-1} thread(s), tt up to ${TARGET_TT_MB:-4096} MB${base_bin:+, against $BASE}"
-printf '%-5s %6s %9s %12s %12s %10s' board nimber seconds nodes expanded peak_KB
+printf '%-5s %6s %9s %12s %12s %10s %7s' board nimber seconds nodes expanded peak_KB wall_s
 [ -n "$base_bin" ] && printf ' | %9s %12s %10s %7s %7s' base_s base_nodes base_KB speedup fewer
+[ -n "${IGSOLVE:-}" ] && printf ' | %9s %9s %7s' igsolve_s hashmap_s ratio
 printf '\n'
 for board in $TARGETS; do
-    read -r nim sec nodes exp mem <<< "$(target "$RETRODB" "$board" --threads "${THREADS:-1}")"
-    printf '%-5s %6s %9s %12s %12s %10s' "$board" "$nim" "$sec" "$nodes" "$exp" "$mem"
+    read -r nim sec nodes exp mem wall <<< "$(target "$RETRODB" "$board" --threads "${THREADS:-1}")"
+    printf '%-5s %6s %9s %12s %12s %10s %7s' "$board" "$nim" "$sec" "$nodes" "$exp" "$mem" "$wall"
     if [ -n "$base_bin" ]; then
-        read -r bnim bsec bnodes _ bmem <<< "$(target "$base_bin" "$board")"
+        read -r bnim bsec bnodes _ bmem _ <<< "$(target "$base_bin" "$board")"
         [ "$bnim" != - ] && [ "$nim" != - ] && [ "$bnim" != "$nim" ] && echo " NIMBERS DIFFER"
         # the old solver counted expanded positions as nodes
         awk -v s="$sec" -v e="$exp" -v bs="$bsec" -v bn="$bnodes" -v bm="$bmem" 'BEGIN {
             printf " | %9s %12s %10s", bs, bn, bm
             if (s > 0 && bs > 0) printf " %6.1fx %6.1fx", bs / s, bn / e; else printf " %7s %7s", "-", "-" }'
+    fi
+    if [ -n "${IGSOLVE:-}" ]; then
+        read -r inim iwall <<< "$(igsolve_wall "$board")"
+        read -r hnim hwall <<< "$(igsolve_wall "$board" --tt hash-map)"
+        for n in "$inim" "$hnim"; do
+            [ "$n" != - ] && [ "$nim" != - ] && [ "$n" != "$nim" ] && printf ' NIMBERS DIFFER (igsolve %s)' "$n"
+        done
+        awk -v w="$wall" -v a="$iwall" -v b="$hwall" 'BEGIN {
+            best = a; if (a == "-" || (b != "-" && b + 0 < a + 0)) best = b
+            printf " | %9s %9s", a, b
+            if (best != "-" && best > 0 && w != "-") printf " %7.2f", w / best; else printf " %7s", "-" }'
     fi
     printf '\n'
 done
