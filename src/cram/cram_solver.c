@@ -1,9 +1,9 @@
 /*
  * cram_solver.c — the search behind cram_solver.h.
  *
- * Sets of nimbers are 128-bit masks (bit v = nimber v): a component of at
- * most 64 cells has at most 112 moves, so its nimber is below 128, and so
- * is any xor of such nimbers.
+ * Sets of nimbers are 128-bit masks (bit v = nimber v): a board has at
+ * most 127 dominoes (cram_solver_new refuses more), so every nimber of its
+ * positions is below 128, and so is any xor of such nimbers.
  *
  * Every search call works on one connected component in canonical form
  * that the transposition table and the nimber tables do not know. Its

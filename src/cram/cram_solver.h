@@ -101,7 +101,9 @@ typedef struct {
 
 typedef struct cram_solver cram_solver;
 
-/* A solver for positions of the rows x cols board. */
+/* A solver for positions of the rows x cols board: at most 128 cells and
+ * 127 dominoes (RDB_E_INPUT saying which, beyond). Boards of more than 64
+ * cells take positions through the _wide calls. */
 rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
                            rdb_error *err);
 void cram_solver_free(cram_solver *s);
