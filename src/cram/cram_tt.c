@@ -37,9 +37,7 @@ _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 
 #define WORK_SHIFT 12
 
-/* The 4-bit work of an entry from the solver's log2 of nodes (1..64):
- * halved, so that 15 stands for subtrees of 2^30 nodes and more. */
-static unsigned work_code(int work)
+unsigned cram_tt_work_code(int work)
 {
     int w = (work + 1) / 2;
     return (unsigned)(w < 0 ? 0 : w > 15 ? 15 : w);
@@ -219,7 +217,7 @@ static void store(cram_tt *t, uint64_t key, int known, unsigned payload, int wor
 {
     uint64_t h = cram_tt_hash(key), tag = h << CRAM_TT_TAG_SHIFT;
     cram_tt_bucket *b = bucket_to_store(t, h);
-    const unsigned w = work_code(work);
+    const unsigned w = cram_tt_work_code(work);
     for (;;) {
         int slot = -1, victim = 0;
         unsigned victim_cost = UINT_MAX;

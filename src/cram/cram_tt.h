@@ -167,6 +167,9 @@ static inline unsigned cram_tt_excluded(const cram_tt *t, uint64_t key)
     return cram_tt_read(t, key, &v, &ex) ? ex : 0;
 }
 
+/* An entry's 4-bit work from the solver's log2 of nodes (1..64), halved:
+ * 15 stands for subtrees of 2^30 nodes and more (the wide table's too). */
+unsigned cram_tt_work_code(int work);
 /* Store key's nimber (below 2048), which cost `work` (log2 of the nodes
  * searched; more is dearer). */
 void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work);

@@ -119,8 +119,7 @@ static unsigned work_of(uint64_t word)
 /* Merge into key's entry, as cram_tt.c's store does. */
 static void store(cram_wide_tt *t, cram_wset key, int known, unsigned payload, int work)
 {
-    int half = (work + 1) / 2;
-    unsigned w = (unsigned)(half < 0 ? 0 : half > 15 ? 15 : half);
+    unsigned w = cram_tt_work_code(work);
     uint64_t b = bucket_of(t, key);
     entry *e = t->e + b * WAYS;
     lock(t, b);
