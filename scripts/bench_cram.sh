@@ -29,10 +29,13 @@
 #                 7200)
 #   IGSOLVE=PATH  also solve each target with igsolve (P. Beling's solver,
 #                 github beling/impartial-games; docs/cram.md says how to
-#                 build it offline), one thread, with its default table and
-#                 with its hash-map table, and print the better wall time
-#                 beside retrodb's and the ratio (retrodb's wall time, the
-#                 whole process, over igsolve's: below 1, retrodb is ahead)
+#                 build it offline), one thread, with each of its tables in
+#                 IGSOLVE_TT, and print the better wall time beside
+#                 retrodb's and the ratio (retrodb's wall time, the whole
+#                 process, over igsolve's: below 1, retrodb is ahead)
+#   IGSOLVE_TT="..." igsolve's tables to try (default "default hash-map";
+#                 "default" is the one it picks, a succinct table of 8 GB
+#                 above 40 cells: leave it out where 8 GB is not free)
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
 TT_MB=${TT_MB:-1024}
@@ -82,8 +85,8 @@ target() {
 igsolve_wall() {
     local rows=${1%x*} cols=${1#*x}
     shift
-    if ! /usr/bin/time -f '%e' -o "$T/igtime" timeout "${LIMIT:-7200}" "$IGSOLVE" "$@" cram -r "$rows" \
-            -c "$cols" > "$T/igout" 2> "$T/igerr"; then
+    if ! /usr/bin/time -f '%e' -o "$T/igtime" timeout "${LIMIT:-7200}" "$IGSOLVE" "$@" cram "$rows" "$cols" \
+            > "$T/igout" 2> "$T/igerr"; then
         echo "- -"
         return
     fi
@@ -95,7 +98,12 @@ igsolve_wall() {
 echo "targets: $(nproc) cores, ${THREADS:-1} thread(s), tt up to ${TARGET_TT_MB:-4096} MB${base_bin:+, against $BASE}"
 printf '%-5s %6s %9s %12s %12s %10s %7s' board nimber seconds nodes expanded peak_KB wall_s
 [ -n "$base_bin" ] && printf ' | %9s %12s %10s %7s %7s' base_s base_nodes base_KB speedup fewer
-[ -n "${IGSOLVE:-}" ] && printf ' | %9s %9s %7s' igsolve_s hashmap_s ratio
+IGSOLVE_TT=${IGSOLVE_TT:-default hash-map}
+if [ -n "${IGSOLVE:-}" ]; then
+    printf ' |'
+    for tt in $IGSOLVE_TT; do printf ' %9s' "ig_${tt}_s"; done
+    printf ' %7s' ratio
+fi
 printf '\n'
 for board in $TARGETS; do
     read -r nim sec nodes exp mem wall <<< "$(target "$RETRODB" "$board" --threads "${THREADS:-1}")"
@@ -109,14 +117,21 @@ for board in $TARGETS; do
             if (s > 0 && bs > 0) printf " %6.1fx %6.1fx", bs / s, bn / e; else printf " %7s %7s", "-", "-" }'
     fi
     if [ -n "${IGSOLVE:-}" ]; then
-        read -r inim iwall <<< "$(igsolve_wall "$board")"
-        read -r hnim hwall <<< "$(igsolve_wall "$board" --tt hash-map)"
-        for n in "$inim" "$hnim"; do
-            [ "$n" != - ] && [ "$nim" != - ] && [ "$n" != "$nim" ] && printf ' NIMBERS DIFFER (igsolve %s)' "$n"
+        best=- walls=""
+        for tt in $IGSOLVE_TT; do
+            if [ "$tt" = default ]; then
+                read -r inim iwall <<< "$(igsolve_wall "$board")"
+            else
+                read -r inim iwall <<< "$(igsolve_wall "$board" --tt "$tt")"
+            fi
+            [ "$inim" != - ] && [ "$nim" != - ] && [ "$inim" != "$nim" ] && printf ' NIMBERS DIFFER (igsolve %s)' "$inim"
+            walls="$walls $iwall"
+            if [ "$iwall" != - ] && { [ "$best" = - ] || awk -v a="$iwall" -v b="$best" 'BEGIN { exit !(a < b) }'; }; then
+                best=$iwall
+            fi
         done
-        awk -v w="$wall" -v a="$iwall" -v b="$hwall" 'BEGIN {
-            best = a; if (a == "-" || (b != "-" && b + 0 < a + 0)) best = b
-            printf " | %9s %9s", a, b
+        awk -v w="$wall" -v best="$best" -v walls="$walls" 'BEGIN {
+            printf " |"; n = split(walls, a, " "); for (i = 1; i <= n; i++) printf " %9s", a[i]
             if (best != "-" && best > 0 && w != "-") printf " %7.2f", w / best; else printf " %7s", "-" }'
     fi
     printf '\n'

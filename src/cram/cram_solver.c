@@ -724,9 +724,49 @@ static inline int centre_dist(int r2, int c2, int h, int w)
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
+/* The enhanced transposition cutoff, child by child: with want set
+ * (nonzero), each child is looked up as soon as it is made, and a child
+ * whose parts are all known is done and removes its nimber from *p (the
+ * largest element when its nimber is not in *p). Once *p holds nothing
+ * wanted the node is cut, and the children not made yet never are: that
+ * is the same cut the whole list would give (*p only shrinks), made
+ * before most of the listing in most cut nodes, where the listing (split
+ * and canonical form of every child) is most of a node's cost. */
+static inline int etc_cuts(cram_worker *w, cram_child *c, nimset want, nimset *p)
+{
+    resolve(w, c);
+    if (c->nparts)
+        return 0;
+    c->done = 1;
+    int v = c->known;
+    *p &= ns_has(*p, v) ? ~ns_bit(v) : ~ns_bit(ns_max(*p));
+    return !(*p & want);
+}
+
+/* The cutoff looks a child up ETC_LAG children after making it, so that
+ * the table's bucket, fetched when the child's parts were made
+ * (add_part), has arrived: looked up at once, two loads in three of the
+ * search waited on memory. */
+#ifndef ETC_LAG
+#define ETC_LAG 2
+#endif
+
+/* The cutoff for the last ETC_LAG of the n children made; returns n, or
+ * -1 when it ended the node. */
+static inline int etc_rest(cram_worker *w, cram_child *ch, int n, nimset want, nimset *p)
+{
+    if (want)
+        for (int i = n > ETC_LAG ? n - ETC_LAG : 0; i < n; i++)
+            if (etc_cuts(w, &ch[i], want, p))
+                return -1;
+    return n;
+}
+
 /* The children of the wide part x (its canonical form) in ch, their wide
- * parts' forms in keys; returns how many. */
-static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset (*keys)[CHILD_PARTS])
+ * parts' forms in keys; returns how many, or -1 when the cutoff (want
+ * nonzero: see etc_cuts) ended the node. *p is set to {0..moves}. */
+static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset (*keys)[CHILD_PARTS],
+                         nimset want, nimset *p)
 {
     const cram_solver *s = w->s;
     w->stats.wide_expanded++;
@@ -735,48 +775,61 @@ static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset 
     for (int j = 0; j < st; j++)
         if (x & s->wg.col[j])
             width = j + 1;
-    for (cram_wset m = cram_wide_hmoves(&s->wg, x); m; m &= m - 1) {
+    cram_wset hm = cram_wide_hmoves(&s->wg, x), vm = cram_wide_vmoves(&s->wg, x);
+    *p = ns_upto(cram_wpopcount(hm) + cram_wpopcount(vm));
+    for (cram_wset m = hm; m; m &= m - 1) {
         int i = cram_wlowest(m);
         make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + 1), &ch[n], keys[n]);
         int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
-        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
+        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+            return -1;
     }
-    for (cram_wset m = cram_wide_vmoves(&s->wg, x); m; m &= m - 1) {
+    for (cram_wset m = vm; m; m &= m - 1) {
         int i = cram_wlowest(m);
         make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + st), &ch[n], keys[n]);
         int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width);
-        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
+        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+            return -1;
     }
-    return n;
+    return etc_rest(w, ch, n, want, p);
 }
 
 /* List the children of x in ch (one of the worker's plies); returns how
- * many. */
-static int children(cram_worker *w, uint64_t x, cram_child *ch)
+ * many, or -1 when the cutoff (want nonzero: see etc_cuts) ended the
+ * node. *p is set to {0..moves}, less what the cutoff removed. */
+static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nimset *p)
 {
     const cram_solver *s = w->s;
     w->stats.expanded++;
     if (is_wide(s, x))
-        return wide_children(w, wide_key(x), ch, w->wide_key[(ch - w->ply[0]) / MAX_MOVES]);
+        return wide_children(w, wide_key(x), ch, w->wide_key[(ch - w->ply[0]) / MAX_MOVES], want, p);
     int n = 0;
     const int st = s->g.stride;
     int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
     for (int j = 0; j < st; j++)
         if (x & s->g.col[j])
             width = j + 1;
-    for (uint64_t m = cram_hmoves(&s->g, x); m; m &= m - 1) {
+    uint64_t hm = cram_hmoves(&s->g, x), vm = cram_vmoves(&s->g, x);
+    *p = ns_upto(__builtin_popcountll(hm) + __builtin_popcountll(vm));
+    for (uint64_t m = hm; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         make_child(w, x, i, 0, &ch[n]);
         int d = centre_dist(2 * s->g.row_of[i], 2 * s->g.col_of[i] + 1, h, width);
-        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
+        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+            return -1;
     }
-    for (uint64_t m = cram_vmoves(&s->g, x); m; m &= m - 1) {
+    for (uint64_t m = vm; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         make_child(w, x, i, 1, &ch[n]);
         int d = centre_dist(2 * s->g.row_of[i] + 1, 2 * s->g.col_of[i], h, width);
-        ch[n++].dist = (uint8_t)(d > 255 ? 255 : d);
+        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
+        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+            return -1;
     }
-    return n;
+    return etc_rest(w, ch, n, want, p);
 }
 
 /* ---- progress and stopping ---- */
@@ -931,7 +984,8 @@ static int plain(cram_worker *w, uint64_t x, int ply)
         return STOPPED;
     uint64_t before = w->stats.nodes;
     cram_child *ch = w->ply[ply];
-    int n = children(w, x, ch);
+    nimset all;
+    int n = children(w, x, ch, 0, &all);
     nimset seen = 0;
     for (int i = 0; i < n; i++) {
         int v = ch[i].known;
@@ -1052,26 +1106,15 @@ static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
     const int capped = m >= CRAM_SET_CUTS;
     uint64_t before = w->stats.nodes;
     cram_child *ch = w->ply[ply];
-    int n = children(w, x, ch);
-    nimset p = ns_upto(n);
+    nimset p;
+    int n = children(w, x, ch, m >= CRAM_ETC ? want : 0, &p);
+    if (n < 0) {
+        w->stats.cuts++;
+        exclude(w, x, want, before);
+        return -1;
+    }
     int exact = 1, want_max = ns_max(want);
     nimset cap = ns_upto(want_max);
-
-    if (m >= CRAM_ETC) {
-        for (int i = 0; i < n; i++) {
-            resolve(w, &ch[i]);
-            if (ch[i].nparts == 0) {
-                ch[i].done = 1;
-                int v = ch[i].known;
-                p &= ns_has(p, v) ? ~ns_bit(v) : ~ns_bit(ns_max(p));
-            }
-        }
-        if (!(p & want)) {
-            w->stats.cuts++;
-            exclude(w, x, want, before);
-            return -1;
-        }
-    }
     if (ply == 0)
         s->root_moves = n;
 
@@ -1323,7 +1366,8 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
         return STOPPED;
     uint64_t before = w->stats.nodes;
     cram_child *ch = w->ply[0];
-    int n = children(w, x, ch);
+    nimset all;
+    int n = children(w, x, ch, 0, &all);
     nimset seen = 0; /* nimbers some child has */
     for (int i = 0; i < n; i++) {
         resolve(w, &ch[i]);
