@@ -35,11 +35,15 @@ LDLIBS_ALL = $(shell pkg-config --libs libzstd) -fopenmp $(SAN) $(LDLIBS)
 CHECK_LIBS = $(shell pkg-config --libs check)
 # line editing and history for `retrodb play` when libedit is installed;
 # without it play reads plain lines
-EDIT_CFLAGS = $(shell pkg-config --exists libedit 2>/dev/null && echo -DRDB_HAVE_LIBEDIT $$(pkg-config --cflags libedit))
-EDIT_LIBS   = $(shell pkg-config --libs libedit 2>/dev/null)
-# the HTTP server of `retrodb serve` (scripts/install-deps.sh installs it)
-HTTPD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-HTTPD_LIBS   = $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+# (loaded by play when it reads a terminal, not linked: see tools/play.c)
+EDIT_SONAME = $(shell objdump -p "$$(pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+EDIT_CFLAGS = $(shell pkg-config --exists libedit 2>/dev/null && echo -DRDB_HAVE_LIBEDIT $$(pkg-config --cflags libedit)) $(if $(EDIT_SONAME),-DRDB_EDIT_SONAME='"$(EDIT_SONAME)"')
+# the HTTP server of `retrodb serve` (scripts/install-deps.sh installs it),
+# loaded by serve (dlopen) rather than linked: it brings GnuTLS with it,
+# which would cost every start of the program 1.7 ms; its soname is the
+# one of the library found here (tools/serve.c has a default)
+HTTPD_SONAME = $(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd 2>/dev/null)/libmicrohttpd.so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+HTTPD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null) $(if $(HTTPD_SONAME),-DRDB_HTTPD_SONAME='"$(HTTPD_SONAME)"')
 
 # src/ is one folder per concern (see docs/internals.md, "How the code is laid out")
 LIB_SRC  := $(wildcard src/*.c src/*/*.c)
@@ -125,7 +129,7 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/retrodb: $(TOOL_SRC) $(wildcard tools/*.h) $(LIB_HDR) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) $(HTTPD_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) $(EDIT_LIBS) $(HTTPD_LIBS) -o $@
+	$(CC) $(CFLAGS_ALL) $(EDIT_CFLAGS) $(HTTPD_CFLAGS) -Itools $(TOOL_SRC) $(LIB) $(LDLIBS_ALL) -o $@
 
 # bin/retrodb-mpi: the build subcommands and their helpers with the MPI
 # distribution of tools/mpi/, the only files compiled with mpi.h (by

@@ -96,5 +96,21 @@ fi
 expect 2 'not a cram table' -- $S 3x4 --db "$T/d11"
 expect 1 '' -- $S 3x4 --db "$T/nothing"
 
+# Start-up: a search on one thread does not restart the program for the
+# passive OpenMP wait (cli.c), one with threads does, whatever the spelling
+if command -v strace > /dev/null && strace -f -e trace=execve true > /dev/null 2>&1; then
+    execs() { strace -f -e trace=execve "$@" 2>&1 >/dev/null | grep -c 'execve('; }
+    for args in "" "--threads 1" "--threads=1" "-t 1" "-t1"; do
+        n=$(execs $S 4x5 $args)
+        [ "$n" = 1 ] && ok || bad "solve cram 4x5 $args: $n starts, not 1"
+    done
+    for args in "--threads 2" "--threads=2" "--thr 2" "-t 2" "-t2" "-qt2"; do
+        n=$(execs $S 4x5 $args)
+        [ "$n" = 2 ] && ok || bad "solve cram 4x5 $args: $n starts, not 2"
+    done
+    n=$(OMP_WAIT_POLICY=active execs $S 4x5 --threads 2)
+    [ "$n" = 1 ] && ok || bad "a policy the user chose: $n starts, not 1"
+fi
+
 echo "cram cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -419,12 +419,53 @@ void rdb_tool_catch_signals(void)
  * OMP_WAIT_POLICY once, as it loads, before main: so the program sets it
  * and starts itself again, unless the user chose a policy. (retrodb-mpi
  * calls it before MPI starts, so that the launcher sees the same process.) */
-void rdb_tool_wait_passively(char **argv)
+int rdb_tool_prefer_passive_wait(void)
 {
-    if (getenv("OMP_WAIT_POLICY"))
-        return;
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
-        return;
+    return !getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0;
+}
+
+void rdb_tool_restart(char **argv)
+{
     execv("/proc/self/exe", argv);
     /* no /proc: carry on with the default policy */
+}
+
+void rdb_tool_wait_passively(char **argv)
+{
+    if (rdb_tool_prefer_passive_wait())
+        rdb_tool_restart(argv);
+}
+
+/* Whether the option words hold a thread count other than 1: --threads
+ * (or a prefix of it, down to --th, as getopt takes it) with its value,
+ * or a cluster of short options holding t. In doubt, yes: the cost of a
+ * wrong yes is only a restart. */
+static int threads_asked(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : "";
+        if (strncmp(a, "--th", 4) == 0) {
+            const char *eq = strchr(a, '=');
+            if (eq ? strcmp(eq + 1, "1") != 0 : strcmp(next, "1") != 0)
+                return 1;
+        } else if (a[0] == '-' && a[1] != '-' && strchr(a, 't')) {
+            if (strcmp(a, "-t1") != 0 && !(strcmp(a, "-t") == 0 && strcmp(next, "1") == 0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int rdb_tool_needs_threads(int argc, char **argv)
+{
+    if (argc < 2)
+        return 0;
+    const char *w = argv[1];
+    if (strcmp(w, "-V") == 0 || strcmp(w, "--version") == 0 || strcmp(w, "version") == 0 ||
+        strcmp(w, "-h") == 0 || strcmp(w, "--help") == 0 || strcmp(w, "help") == 0)
+        return 0;
+    /* a search runs on one thread unless told otherwise */
+    if (strcmp(w, "solve") == 0)
+        return threads_asked(argc - 2, argv + 2);
+    return 1;
 }

@@ -124,6 +124,17 @@ rdb_status rdb_tool_database_game(const char *dir, int *game, rdb_error *err);
  * reads it only as it loads). Returns only when it does not restart. */
 void rdb_tool_wait_passively(char **argv);
 
+/* The two halves of it: set OMP_WAIT_POLICY=passive in the environment
+ * unless the user chose a policy (1: set, this process must restart to
+ * take it), and start the program again with the same words. */
+int rdb_tool_prefer_passive_wait(void);
+void rdb_tool_restart(char **argv);
+
+/* Whether the command line (the whole argv) may run several OpenMP
+ * threads: every command but the version, the help and a search without
+ * --threads (or with --threads 1). Only those spare the restart. */
+int rdb_tool_needs_threads(int argc, char **argv);
+
 /* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
 void rdb_tool_catch_signals(void);
 

@@ -99,8 +99,14 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Start-up is most of a small search's time (6x6 Cram: none at all),
+     * so only a command that may run several threads restarts for the
+     * passive wait, and an installed program sets the policy before it
+     * runs its processor's build, which then needs no restart of its own. */
+    int restart = rdb_tool_needs_threads(argc, argv) && rdb_tool_prefer_passive_wait();
     rdb_tool_run_best_variant(argv);
-    rdb_tool_wait_passively(argv);
+    if (restart)
+        rdb_tool_restart(argv);
     if (argc < 2) {
         print_usage(stderr);
         return 2;

@@ -20,11 +20,13 @@
  *                nimber the caller wants (more cuts, some results inexact
  *                and then not stored);
  *   etc          set-cuts plus enhanced transposition cutoff: every child
- *                already in the table is used before any child is searched;
+ *                already in the table is used before any child is searched,
+ *                and a node those children decide ends before the rest of
+ *                its children are listed;
  *   aspiration   the root's moves listed once, each child asked "is your
- *                nimber r?" for r = 0, 1, ... until no child has r (the
- *                default: the fastest); several threads may share each
- *                trial's children.
+ *                nimber r?" for r = 0, 1, ... until no child has r, and
+ *                searched below as etc (the default: the fastest); several
+ *                threads may share each trial's children.
  *
  * A solver belongs to one board shape (R x C) and is used by one caller at
  * a time (its own threads are its business). Its table
