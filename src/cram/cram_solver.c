@@ -168,6 +168,7 @@ struct cram_solver {
     cram_wide_tt *wtt;    /* the table of the components taller than g */
     cram_wset root_key[CRAM_MAX_COMPONENTS]; /* the root's wide parts */
     cram_solver_options opt;
+    struct box_moves *boxes; /* [h - 1][w - 1], stride w's: see box_moves */
     cram_tt tt;
     table_ref tables[MAX_TABLES];
     int ntables;
@@ -193,6 +194,20 @@ struct cram_solver {
     int root_moves, trial;
     cram_solver *verifier; /* checks entries of a loaded table file */
 };
+
+/* The moves of a component in the corner box of h rows and w columns of
+ * g (its cells' rows and columns), nearest the box's centre first, equals
+ * in the order children() once listed them (the horizontal dominoes by
+ * cell, then the vertical ones). Children are made in this order, so that
+ * the transposition cutoff meets the child that ends a node sooner (a
+ * centre move's parts are small and often known): 16% fewer children made
+ * on 4x11, 21% on 3x14, than in the order of the cells; each child is
+ * still stored at its place in that order, so the search is the same. */
+#define MAX_BOX_MOVES 128
+typedef struct box_moves {
+    uint8_t n;
+    uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES];
+} box_moves;
 
 /* ---- wide parts ----
  *
@@ -220,6 +235,8 @@ static inline uint64_t wide_part(const cram_wset *key)
     assert(((uintptr_t)key >> 63) == 0);
     return (uint64_t)(uintptr_t)key | WIDE_PART;
 }
+
+static void make_box_moves(const cram_geom *g, int h, int w, box_moves *b);
 
 static const char *const method_names[CRAM_NMETHODS] = {"plain", "simple-cuts", "set-cuts", "etc",
                                                         "aspiration"};
@@ -276,6 +293,14 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
         cram_wide_geom_init(&s->wg, height, stride);
     }
     cram_geom_init(&s->g, narrow, stride);
+    s->boxes = malloc((size_t)narrow * stride * sizeof *s->boxes);
+    if (!s->boxes) {
+        free(s);
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the cram solver");
+    }
+    for (int h = 1; h <= narrow; h++)
+        for (int w = 1; w <= stride; w++)
+            make_box_moves(&s->g, h, w, &s->boxes[(h - 1) * stride + (w - 1)]);
     s->nworkers = threads;
     s->workers = calloc((size_t)threads, sizeof *s->workers);
     int ok = s->workers != NULL;
@@ -314,6 +339,7 @@ void cram_solver_free(cram_solver *s)
         cram_table_close(s->tables[i].table);
     cram_tt_free(&s->tt);
     cram_wide_tt_free(s->wtt);
+    free(s->boxes);
     for (int i = 0; s->workers && i < s->nworkers; i++) {
         free(s->workers[i].ply);
         free(s->workers[i].wide_key);
@@ -724,6 +750,36 @@ static inline int centre_dist(int r2, int c2, int h, int w)
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
+static void make_box_moves(const cram_geom *g, int h, int w, box_moves *b)
+{
+    /* every domino of the box in the cells' order, then a counting sort
+     * (stable) by distance */
+    uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES];
+    int n = 0, start[256] = {0};
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r + v < h; r++)
+            for (int c = 0; c + 1 - v < w; c++) {
+                assert(n < MAX_BOX_MOVES);
+                int d = v ? centre_dist(2 * r + 1, 2 * c, h, w) : centre_dist(2 * r, 2 * c + 1, h, w);
+                cell[n] = (uint8_t)(r * g->stride + c);
+                vertical[n] = (uint8_t)v;
+                dist[n] = (uint8_t)(d > 255 ? 255 : d);
+                start[dist[n++]]++;
+            }
+    for (int d = 0, sum = 0; d < 256; d++) {
+        int k = start[d];
+        start[d] = sum;
+        sum += k;
+    }
+    b->n = (uint8_t)n;
+    for (int i = 0; i < n; i++) {
+        int j = start[dist[i]]++;
+        b->cell[j] = cell[i];
+        b->vertical[j] = vertical[i];
+        b->dist[j] = dist[i];
+    }
+}
+
 /* The enhanced transposition cutoff, child by child: with want set
  * (nonzero), each child is looked up as soon as it is made, and a child
  * whose parts are all known is done and removes its nimber from *p (the
@@ -751,13 +807,15 @@ static inline int etc_cuts(cram_worker *w, cram_child *c, nimset want, nimset *p
 #define ETC_LAG 2
 #endif
 
-/* The cutoff for the last ETC_LAG of the n children made; returns n, or
- * -1 when it ended the node. */
-static inline int etc_rest(cram_worker *w, cram_child *ch, int n, nimset want, nimset *p)
+/* The cutoff for the last ETC_LAG of the n children made, the i-th made
+ * at ch[made[i]] (at ch[i] when made is NULL); returns n, or -1 when it
+ * ended the node. */
+static inline int etc_rest(cram_worker *w, cram_child *ch, const uint8_t *made, int n, nimset want,
+                           nimset *p)
 {
     if (want)
         for (int i = n > ETC_LAG ? n - ETC_LAG : 0; i < n; i++)
-            if (etc_cuts(w, &ch[i], want, p))
+            if (etc_cuts(w, &ch[made ? made[i] : i], want, p))
                 return -1;
     return n;
 }
@@ -793,7 +851,7 @@ static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset 
         if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
             return -1;
     }
-    return etc_rest(w, ch, n, want, p);
+    return etc_rest(w, ch, NULL, n, want, p);
 }
 
 /* List the children of x in ch (one of the worker's plies); returns how
@@ -805,31 +863,33 @@ static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nim
     w->stats.expanded++;
     if (is_wide(s, x))
         return wide_children(w, wide_key(x), ch, w->wide_key[(ch - w->ply[0]) / MAX_MOVES], want, p);
-    int n = 0;
     const int st = s->g.stride;
     int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
     for (int j = 0; j < st; j++)
         if (x & s->g.col[j])
             width = j + 1;
     uint64_t hm = cram_hmoves(&s->g, x), vm = cram_vmoves(&s->g, x);
-    *p = ns_upto(__builtin_popcountll(hm) + __builtin_popcountll(vm));
-    for (uint64_t m = hm; m; m &= m - 1) {
-        int i = __builtin_ctzll(m);
-        make_child(w, x, i, 0, &ch[n]);
-        int d = centre_dist(2 * s->g.row_of[i], 2 * s->g.col_of[i] + 1, h, width);
-        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
-        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+    const int nh = __builtin_popcountll(hm), n = nh + __builtin_popcountll(vm);
+    *p = ns_upto(n);
+    /* made in the box's order (box_moves), each at its place in the
+     * order of the cells: the horizontal dominoes, then the vertical */
+    const box_moves *b = &s->boxes[(h - 1) * st + (width - 1)];
+    uint8_t made[MAX_MOVES];
+    int k = 0;
+    for (int j = 0; k < n; j++) {
+        assert(j < b->n);
+        const int v = b->vertical[j];
+        const uint64_t bit = 1ULL << b->cell[j], below = bit - 1;
+        if (!((v ? vm : hm) & bit))
+            continue;
+        const int slot = v ? nh + __builtin_popcountll(vm & below) : __builtin_popcountll(hm & below);
+        make_child(w, x, b->cell[j], v, &ch[slot]);
+        ch[slot].dist = b->dist[j];
+        made[k++] = (uint8_t)slot;
+        if (k > ETC_LAG && want && etc_cuts(w, &ch[made[k - 1 - ETC_LAG]], want, p))
             return -1;
     }
-    for (uint64_t m = vm; m; m &= m - 1) {
-        int i = __builtin_ctzll(m);
-        make_child(w, x, i, 1, &ch[n]);
-        int d = centre_dist(2 * s->g.row_of[i] + 1, 2 * s->g.col_of[i], h, width);
-        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
-        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
-            return -1;
-    }
-    return etc_rest(w, ch, n, want, p);
+    return etc_rest(w, ch, made, n, want, p);
 }
 
 /* ---- progress and stopping ---- */
