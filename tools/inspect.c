@@ -448,7 +448,7 @@ int rdb_cmd_status(int argc, char **argv)
         printf("time        %s so far; about %s left at %.1f M positions/s\n",
                rdb_human_duration(bp.seconds, h1, sizeof h1),
                rdb_human_duration(left, h2, sizeof h2), (double)bp.timed_positions / bp.seconds / 1e6);
-    else if (!complete && bp.seconds > 0)
+    else if (!complete) /* (levels of a few positions may count 0 s) */
         printf("time        %s so far; estimating the time left\n",
                rdb_human_duration(bp.seconds, h1, sizeof h1));
     else
