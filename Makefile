@@ -36,13 +36,16 @@ CHECK_LIBS = $(shell pkg-config --libs check)
 # line editing and history for `retrodb play` when libedit is installed;
 # without it play reads plain lines
 # (loaded by play when it reads a terminal, not linked: see tools/play.c)
-EDIT_SONAME = $(shell objdump -p "$$(pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+# $(call soname,PACKAGE,LIBRARY): the soname of pkg-config's PACKAGE's
+# lib/LIBRARY.so, empty when not found
+soname = $(shell objdump -p "$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2).so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+EDIT_SONAME = $(call soname,libedit,libedit)
 EDIT_CFLAGS = $(shell pkg-config --exists libedit 2>/dev/null && echo -DRDB_HAVE_LIBEDIT $$(pkg-config --cflags libedit)) $(if $(EDIT_SONAME),-DRDB_EDIT_SONAME='"$(EDIT_SONAME)"')
 # the HTTP server of `retrodb serve` (scripts/install-deps.sh installs it),
 # loaded by serve (dlopen) rather than linked: it brings GnuTLS with it,
 # which would cost every start of the program 1.7 ms; its soname is the
 # one of the library found here (tools/serve.c has a default)
-HTTPD_SONAME = $(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd 2>/dev/null)/libmicrohttpd.so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+HTTPD_SONAME = $(call soname,libmicrohttpd,libmicrohttpd)
 HTTPD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null) $(if $(HTTPD_SONAME),-DRDB_HTTPD_SONAME='"$(HTTPD_SONAME)"')
 
 # src/ is one folder per concern (see docs/internals.md, "How the code is laid out")

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include "common/human.h"
@@ -467,5 +468,21 @@ int rdb_tool_needs_threads(int argc, char **argv)
     /* a search runs on one thread unless told otherwise */
     if (strcmp(w, "solve") == 0)
         return threads_asked(argc - 2, argv + 2);
+    return 1;
+}
+
+int rdb_tool_load_library(const char *soname, const char *const *names, void **slots, int n,
+                          const char **why)
+{
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        *why = dlerror();
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(slots[i] = dlsym(lib, names[i]))) {
+            *why = names[i];
+            return 0;
+        }
     return 1;
 }

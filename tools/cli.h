@@ -135,6 +135,13 @@ void rdb_tool_restart(char **argv);
  * --threads (or with --threads 1). Only those spare the restart. */
 int rdb_tool_needs_threads(int argc, char **argv);
 
+/* Load the shared library `soname` (a library a command needs that the
+ * program does not link, so that other commands start without it) and
+ * look up the n functions `names` into slots; 0 when it or one of them is
+ * missing, with the loader's message or the missing name in *why. */
+int rdb_tool_load_library(const char *soname, const char *const *names, void **slots, int n,
+                          const char **why);
+
 /* Install the SIGINT/SIGTERM handlers that ask long jobs to stop cleanly. */
 void rdb_tool_catch_signals(void);
 

@@ -17,7 +17,6 @@
  * lines are read plainly.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,24 +322,22 @@ static void help(void)
 #endif
 
 /* libedit's readline and add_history, once loaded. */
-static __typeof__(readline) *edit_readline;
-static __typeof__(add_history) *edit_add_history;
+static struct {
+    __typeof__(readline) *readline;
+    __typeof__(add_history) *add_history;
+} edit;
 
 /* Whether libedit is loaded (tried once). */
 static int have_libedit(void)
 {
-    static int tried;
+    static int tried, loaded;
     if (!tried) {
+        static const char *const names[] = {"readline", "add_history"};
+        const char *why;
         tried = 1;
-        void *lib = dlopen(RDB_EDIT_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (lib) {
-            *(void **)&edit_readline = dlsym(lib, "readline");
-            *(void **)&edit_add_history = dlsym(lib, "add_history");
-        }
-        if (!edit_readline || !edit_add_history)
-            edit_readline = NULL;
+        loaded = rdb_tool_load_library(RDB_EDIT_SONAME, names, (void **)&edit, 2, &why);
     }
-    return edit_readline != NULL;
+    return loaded;
 }
 #endif
 
@@ -349,9 +346,9 @@ static char *read_command(int terminal)
 {
 #ifdef RDB_HAVE_LIBEDIT
     if (terminal && have_libedit()) {
-        char *line = edit_readline("play> ");
+        char *line = edit.readline("play> ");
         if (line && *line)
-            edit_add_history(line);
+            edit.add_history(line);
         return line;
     }
 #endif

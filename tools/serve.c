@@ -15,7 +15,6 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
 #include <microhttpd.h>
@@ -57,7 +56,7 @@ const rdb_tool_command rdb_serve_command = {
     "prints. Read-only; runs until interrupted (Ctrl-C), then exits 0.",
     serve_options};
 
-/* The library's soname, from the one linked against at build time. */
+/* The library's soname, from the one found at build time. */
 #ifndef RDB_HTTPD_SONAME
 #define RDB_HTTPD_SONAME "libmicrohttpd.so.12"
 #endif
@@ -77,25 +76,15 @@ static struct {
  * library or one of them is missing. */
 static int load_httpd(void)
 {
-    void *lib = dlopen(RDB_HTTPD_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "retrodb serve: cannot load libmicrohttpd (%s): %s\n", RDB_HTTPD_SONAME,
-                dlerror());
-        return 0;
-    }
     static const char *const names[] = {"MHD_start_daemon", "MHD_stop_daemon",
                                         "MHD_get_daemon_info", "MHD_create_response_from_buffer",
                                         "MHD_add_response_header", "MHD_queue_response",
                                         "MHD_destroy_response"};
-    void **slot = (void **)&mhd;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        slot[i] = dlsym(lib, names[i]);
-        if (!slot[i]) {
-            fprintf(stderr, "retrodb serve: %s has no %s\n", RDB_HTTPD_SONAME, names[i]);
-            return 0;
-        }
-    }
-    return 1;
+    const char *why;
+    if (rdb_tool_load_library(RDB_HTTPD_SONAME, names, (void **)&mhd, sizeof names / sizeof *names, &why))
+        return 1;
+    fprintf(stderr, "retrodb serve: cannot load libmicrohttpd (%s): %s\n", RDB_HTTPD_SONAME, why);
+    return 0;
 }
 
 /* A request's state: its target as sent (from the URI callback, before

@@ -803,9 +803,7 @@ static inline int etc_cuts(cram_worker *w, cram_child *c, nimset want, nimset *p
  * the table's bucket, fetched when the child's parts were made
  * (add_part), has arrived: looked up at once, two loads in three of the
  * search waited on memory. */
-#ifndef ETC_LAG
 #define ETC_LAG 2
-#endif
 
 /* The cutoff for the last ETC_LAG of the n children made, the i-th made
  * at ch[made[i]] (at ch[i] when made is NULL); returns n, or -1 when it
