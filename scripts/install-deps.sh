@@ -10,7 +10,8 @@
 # which the Python package installs and is tested offline; libmicrohttpd-dev,
 # the HTTP server of `retrodb serve`, and curl, chromium, chromium-driver
 # and python3-selenium, with which tests/web.sh asks its API and drives its
-# page in a headless browser). With
+# page in a headless browser; strace, with which tests/cram_cli.sh counts
+# how often the program starts itself). With
 # --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
 # with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need.
@@ -20,7 +21,7 @@ set -eu
 
 packages="libzstd-dev check pkg-config gcc make g++ mandoc jq libedit-dev libxml2-utils librsvg2-bin python3
 python3-numpy python3-pytest python3-pip python3-setuptools
-libmicrohttpd-dev curl chromium chromium-driver python3-selenium"
+libmicrohttpd-dev curl chromium chromium-driver python3-selenium strace"
 case "${1:-}" in
 --fuzz) packages="$packages clang libclang-rt-dev" ;;
 --mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;

@@ -36,34 +36,50 @@ empty33='+ + + +
 + + + +'
 
 "$RETRODB" build dots 3x3 --dir "$T/ref33" --quiet || bad "reference 3x3 build"
-"$RETRODB" build dots 3x4 --dir "$T/ref34" --quiet || bad "reference 3x4 build"
+timed_build() { # GAME BOARD DIR: builds, prints its wall time in ms
+    local start
+    start=$(date +%s%N)
+    "$RETRODB" build "$1" "$2" --dir "$3" --quiet > /dev/null || return 1
+    echo $((($(date +%s%N) - start) / 1000000))
+}
+ms34=$(timed_build dots 3x4 "$T/ref34") || bad "reference 3x4 build"
 
 # --- kill -9 at random moments, resume each time ---
-# Until KILLS builds have been killed: each run resumes the same directory;
-# a run that finishes before its kill completes the chain, which is then
-# checked and a new chain starts.
+# kill_chains GAME BOARD REFERENCE-DIR KILLS: until KILLS builds have been
+# killed, each run resumes the same directory and is killed with SIGKILL
+# after a random delay below the reference build's own time (measured here,
+# so that the kills land inside the build on a fast machine as on a slow
+# one); a run that finishes before its kill completes the chain, which is
+# then checked, a new chain starts and the delays shrink. Threads alternate between 1 and 2.
+kill_chains() {
+    local game=$1 board=$2 ref=$3 want=$4 ms=$5 dir=$T/killed-$2
+    local kills=0 chains=0 attempts=0 delay pid
+    while [ "$kills" -lt "$want" ] && [ "$attempts" -lt $((4 * want)) ]; do
+        attempts=$((attempts + 1))
+        "$RETRODB" build "$game" "$board" --dir "$dir" --quiet --threads $((1 + attempts % 2)) > /dev/null 2>&1 &
+        pid=$!
+        delay=$((ms / 20 + RANDOM % (ms * 4 / 5 + 1)))
+        sleep "$((delay / 1000)).$(printf '%03d' $((delay % 1000)))"
+        if kill -9 "$pid" 2>/dev/null; then
+            kills=$((kills + 1))
+            wait "$pid" 2>/dev/null
+        else
+            wait "$pid" 2>/dev/null
+            chains=$((chains + 1))
+            ms=$((ms * 2 / 3 + 1)) # the reference may have run slow: aim earlier
+            same_as "$dir" "$ref" "$game $board chain $chains, finished after kills"
+            rm -rf "$dir"
+        fi
+    done
+    "$RETRODB" build "$game" "$board" --dir "$dir" --quiet > /dev/null || bad "$game $board resume after $kills kills"
+    [ "$kills" -ge "$want" ] && ok || bad "$game $board: only $kills of $want builds were still running when killed ($attempts runs, reference build $ms ms)"
+    same_as "$dir" "$ref" "$game $board killed $kills times"
+    ls "$dir"/*/*.tmp "$dir"/*/*/*.tmp > /dev/null 2>&1 && bad "$game $board: temporary files left after resume" || ok
+    echo "kill -9, $game $board: $kills kills over $attempts runs, $chains chains finished in between (reference build $ms ms)" >&2
+}
 RANDOM=12345
-kills=0 chains=0 attempts=0
-while [ "$kills" -lt "$KILLS" ] && [ "$attempts" -lt $((3 * KILLS)) ]; do
-    attempts=$((attempts + 1))
-    "$RETRODB" build dots 3x4 --dir "$T/killed" --quiet --threads $((1 + attempts % 2)) 2>/dev/null &
-    pid=$!
-    sleep "0.$(printf '%03d' $((RANDOM % 700 + 50)))"
-    if kill -9 "$pid" 2>/dev/null; then
-        kills=$((kills + 1))
-        wait "$pid" 2>/dev/null
-    else
-        wait "$pid" 2>/dev/null
-        chains=$((chains + 1))
-        same_as "$T/killed" "$T/ref34" "3x4 chain $chains, finished after kills"
-        rm -rf "$T/killed"
-    fi
-done
-"$RETRODB" build dots 3x4 --dir "$T/killed" --quiet || bad "resume after $kills kills"
-[ "$kills" -ge "$KILLS" ] && ok || bad "only $kills of $KILLS builds were still running when killed"
-same_as "$T/killed" "$T/ref34" "3x4 killed $kills times"
-ls "$T"/killed/*/*.tmp "$T"/killed/*/*/*.tmp > /dev/null 2>&1 && bad "temporary files left after resume" || ok
-echo "kill -9: $kills kills over $attempts runs, $chains chains finished in between" >&2
+kill_chains dots 3x4 "$T/ref34" "$KILLS" "$ms34"
+
 # --- damaged slice files: verify names them, query refuses, resume redoes ---
 damage() { # kind file
     case $1 in
@@ -163,24 +179,12 @@ rc=$?
 [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q "GB of disk" && ok || bad "--disk 1 for 3x5: exit $rc: $out"
 
 # --- a Cram table killed and resumed gives the same table ---
-# 5x5 takes a third of a second (more under sanitizers); the first kill
-# lands well inside it, later ones may find a resumed build already done
-"$RETRODB" build cram 5x5 --dir "$T/cram-ref" --quiet || bad "reference cram 5x5 build"
-cram_kills=0
-for i in 1 2 3 4 5 6; do
-    "$RETRODB" build cram 5x5 --dir "$T/cram-killed" --quiet --threads $((1 + i % 2)) 2>/dev/null &
-    pid=$!
-    sleep "0.$(printf '%03d' $((RANDOM % 120 + 30)))"
-    kill -9 "$pid" 2>/dev/null && cram_kills=$((cram_kills + 1))
-    wait "$pid" 2>/dev/null
-done
-"$RETRODB" build cram 5x5 --dir "$T/cram-killed" --quiet || bad "cram resume after $cram_kills kills"
-[ "$cram_kills" -ge 1 ] && ok || bad "no cram build was still running when killed"
-same_as "$T/cram-killed" "$T/cram-ref" "cram 5x5 killed $cram_kills times"
+ms55=$(timed_build cram 5x5 "$T/cram-ref") || bad "reference cram 5x5 build"
+kill_chains cram 5x5 "$T/cram-ref" 6 "$ms55"
 out=$("$RETRODB" build dots 4x5 --dir "$T/cram-ref" 2>&1)
 rc=$?
 [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q "game" && ok || bad "dots build in a cram folder: exit $rc: $out"
-same_as "$T/cram-ref" "$T/cram-killed" "cram table after a refused dots build"
+same_as "$T/cram-ref" "$T/killed-5x5" "cram table after a refused dots build"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
