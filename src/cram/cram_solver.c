@@ -820,36 +820,51 @@ static inline int etc_rest(cram_worker *w, cram_child *ch, const uint8_t *made, 
 
 /* The children of the wide part x (its canonical form) in ch, their wide
  * parts' forms in keys; returns how many, or -1 when the cutoff (want
- * nonzero: see etc_cuts) ended the node. *p is set to {0..moves}. */
+ * nonzero: see etc_cuts) ended the node. *p is set to {0..moves}. Made
+ * nearest the centre first, as children() makes a part's (no box table
+ * here: wide parts are few), each at its place in the cells' order. */
 static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset (*keys)[CHILD_PARTS],
                          nimset want, nimset *p)
 {
     const cram_solver *s = w->s;
     w->stats.wide_expanded++;
     const int st = s->wg.stride;
-    int n = 0, h = cram_whighest(x) / st + 1, width = 0;
+    int h = cram_whighest(x) / st + 1, width = 0;
     for (int j = 0; j < st; j++)
         if (x & s->wg.col[j])
             width = j + 1;
-    cram_wset hm = cram_wide_hmoves(&s->wg, x), vm = cram_wide_vmoves(&s->wg, x);
-    *p = ns_upto(cram_wpopcount(hm) + cram_wpopcount(vm));
-    for (cram_wset m = hm; m; m &= m - 1) {
-        int i = cram_wlowest(m);
-        make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + 1), &ch[n], keys[n]);
-        int d = centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
-        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
-        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
+    const cram_wset hm = cram_wide_hmoves(&s->wg, x), vm = cram_wide_vmoves(&s->wg, x);
+    const int nh = cram_wpopcount(hm), n = nh + cram_wpopcount(vm);
+    *p = ns_upto(n);
+    /* each move's cell and distance at its slot, then the slots counting-
+     * sorted by distance (stable: the cells' order among equals) */
+    uint8_t cell[MAX_MOVES], dist[MAX_MOVES], order[MAX_MOVES];
+    int start[256] = {0}, k = 0;
+    for (int v = 0; v < 2; v++)
+        for (cram_wset m = v ? vm : hm; m; m &= m - 1) {
+            const int i = cram_wlowest(m);
+            const int d = v ? centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width)
+                            : centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
+            cell[k] = (uint8_t)i;
+            dist[k] = (uint8_t)(d > 255 ? 255 : d);
+            start[dist[k++]]++;
+        }
+    for (int d = 0, sum = 0; d < 256; d++) {
+        const int c = start[d];
+        start[d] = sum;
+        sum += c;
+    }
+    for (int slot = 0; slot < n; slot++)
+        order[start[dist[slot]]++] = (uint8_t)slot;
+    for (k = 0; k < n; k++) {
+        const int slot = order[k], i = cell[slot];
+        make_wide_child(w, x, cram_wbit(i) | cram_wbit(slot < nh ? i + 1 : i + st), &ch[slot],
+                        keys[slot]);
+        ch[slot].dist = dist[slot];
+        if (k + 1 > ETC_LAG && want && etc_cuts(w, &ch[order[k - ETC_LAG]], want, p))
             return -1;
     }
-    for (cram_wset m = vm; m; m &= m - 1) {
-        int i = cram_wlowest(m);
-        make_wide_child(w, x, cram_wbit(i) | cram_wbit(i + st), &ch[n], keys[n]);
-        int d = centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width);
-        ch[n].dist = (uint8_t)(d > 255 ? 255 : d);
-        if (++n > ETC_LAG && want && etc_cuts(w, &ch[n - 1 - ETC_LAG], want, p))
-            return -1;
-    }
-    return etc_rest(w, ch, NULL, n, want, p);
+    return etc_rest(w, ch, order, n, want, p);
 }
 
 /* List the children of x in ch (one of the worker's plies); returns how
