@@ -750,12 +750,27 @@ static inline int centre_dist(int r2, int c2, int h, int w)
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
+/* order[0..n-1]: the indices 0..n-1 by increasing dist, a counting sort
+ * (stable: the cells' order among equals). */
+static void order_by_dist(const uint8_t *dist, int n, uint8_t *order)
+{
+    int start[256] = {0};
+    for (int i = 0; i < n; i++)
+        start[dist[i]]++;
+    for (int d = 0, sum = 0; d < 256; d++) {
+        const int k = start[d];
+        start[d] = sum;
+        sum += k;
+    }
+    for (int i = 0; i < n; i++)
+        order[start[dist[i]]++] = (uint8_t)i;
+}
+
 static void make_box_moves(const cram_geom *g, int h, int w, box_moves *b)
 {
-    /* every domino of the box in the cells' order, then a counting sort
-     * (stable) by distance */
-    uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES];
-    int n = 0, start[256] = {0};
+    /* every domino of the box in the cells' order, then ordered by distance */
+    uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES], order[MAX_BOX_MOVES];
+    int n = 0;
     for (int v = 0; v < 2; v++)
         for (int r = 0; r + v < h; r++)
             for (int c = 0; c + 1 - v < w; c++) {
@@ -763,20 +778,14 @@ static void make_box_moves(const cram_geom *g, int h, int w, box_moves *b)
                 int d = v ? centre_dist(2 * r + 1, 2 * c, h, w) : centre_dist(2 * r, 2 * c + 1, h, w);
                 cell[n] = (uint8_t)(r * g->stride + c);
                 vertical[n] = (uint8_t)v;
-                dist[n] = (uint8_t)(d > 255 ? 255 : d);
-                start[dist[n++]]++;
+                dist[n++] = (uint8_t)(d > 255 ? 255 : d);
             }
-    for (int d = 0, sum = 0; d < 256; d++) {
-        int k = start[d];
-        start[d] = sum;
-        sum += k;
-    }
+    order_by_dist(dist, n, order);
     b->n = (uint8_t)n;
-    for (int i = 0; i < n; i++) {
-        int j = start[dist[i]]++;
-        b->cell[j] = cell[i];
-        b->vertical[j] = vertical[i];
-        b->dist[j] = dist[i];
+    for (int j = 0; j < n; j++) {
+        b->cell[j] = cell[order[j]];
+        b->vertical[j] = vertical[order[j]];
+        b->dist[j] = dist[order[j]];
     }
 }
 
@@ -836,26 +845,19 @@ static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset 
     const cram_wset hm = cram_wide_hmoves(&s->wg, x), vm = cram_wide_vmoves(&s->wg, x);
     const int nh = cram_wpopcount(hm), n = nh + cram_wpopcount(vm);
     *p = ns_upto(n);
-    /* each move's cell and distance at its slot, then the slots counting-
-     * sorted by distance (stable: the cells' order among equals) */
+    /* each move's cell and distance at its slot, then the slots ordered
+     * by distance */
     uint8_t cell[MAX_MOVES], dist[MAX_MOVES], order[MAX_MOVES];
-    int start[256] = {0}, k = 0;
+    int k = 0;
     for (int v = 0; v < 2; v++)
         for (cram_wset m = v ? vm : hm; m; m &= m - 1) {
             const int i = cram_wlowest(m);
             const int d = v ? centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width)
                             : centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
             cell[k] = (uint8_t)i;
-            dist[k] = (uint8_t)(d > 255 ? 255 : d);
-            start[dist[k++]]++;
+            dist[k++] = (uint8_t)(d > 255 ? 255 : d);
         }
-    for (int d = 0, sum = 0; d < 256; d++) {
-        const int c = start[d];
-        start[d] = sum;
-        sum += c;
-    }
-    for (int slot = 0; slot < n; slot++)
-        order[start[dist[slot]]++] = (uint8_t)slot;
+    order_by_dist(dist, n, order);
     for (k = 0; k < n; k++) {
         const int slot = order[k], i = cell[slot];
         make_wide_child(w, x, cram_wbit(i) | cram_wbit(slot < nh ? i + 1 : i + st), &ch[slot],
