@@ -2,7 +2,8 @@
 # Command-line tests of `retrodb solve cram`: exit status 2 and a message
 # for bad input with nothing written, the JSON shape, published nimbers of
 # empty boards, positions from a file and from standard input, a nimber
-# table probed with --db, and a transposition table file saved and reused.
+# table probed with --db, a transposition table file saved and reused, and
+# scripts/cram-two-routes.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -89,6 +90,20 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     { echo '.##'; for i in $(seq 21); do case $i in 5|6|7|8) echo '...';; *) echo '.##';; esac; done; } > "$T/path22x3"
     plain=$($S --position "$T/path22x3" --json --tt-mb 16 2>&1 | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p')
     expect 0 "\"nimber\":$plain,.*\"db_hits\":[1-9]" -- $S --position "$T/path22x3" --json --tt-mb 16 --db "$T/c34"
+    # scripts/cram-two-routes.sh: both routes, the published 3x12 = 1 with
+    # a certificate; a second run makes neither run again; a lost result
+    # is made again alone; a folder of another board is refused
+    expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
+    grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
+    expect 0 'nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
+    [ "$(grep -c '^=== route' "$T/two/route1.log")" = 1 ] && ok || bad "cram-two-routes: route 1 made again"
+    rm "$T/two/route2.json"
+    expect 0 'route 2: nimber 1' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
+    [ "$(grep -c '^=== route' "$T/two/route1.log") $(grep -c '^=== route' "$T/two/route2.log")" = "1 2" ] && ok ||
+        bad "cram-two-routes: a lost route 2 was not made again alone"
+    expect 2 'holds the runs of 3x12, not 3x13' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x13 "$T/two" "$T/c34"
+    expect 2 'not a board' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x1z "$T/two2" "$T/c34"
+    expect 2 'refused its command line' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 12x11 "$T/two3" "$T/c34"
 else
     bad "build cram 3x4 failed"
 fi

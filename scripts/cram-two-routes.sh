@@ -1,0 +1,103 @@
+#!/bin/bash
+# cram-two-routes.sh — the nimber of a Cram board by two independent runs
+# of `retrodb solve cram`, the way data/known-values.md records a new
+# value (3x21's two runs):
+#
+#   route 1: two threads sharing the root's trials, its own table DIR/T1;
+#   route 2: one thread (the serial root loop: another order of search), a
+#            fresh table DIR/T2, the values of small components read from a
+#            nimber table built by the retrograde engine (--db TABLE), and a
+#            certificate (a move to each smaller nimber).
+#
+# usage: scripts/cram-two-routes.sh BOARD DIR TABLE [TT_MB]
+#        scripts/cram-two-routes.sh -h|--help
+#
+#   BOARD  the board, such as 3x22
+#   DIR    a folder for one board's runs: the tables, the logs (route1.log,
+#          route2.log) and the results (route1.json, route2.json); made if
+#          missing
+#   TABLE  a Cram nimber table (`retrodb build cram 3x10 --dir TABLE`)
+#   TT_MB  each run's table, in megabytes (default 16384)
+#
+# Each run saves its table every SAVE_MINUTES minutes and when stopped by
+# SIGINT or SIGTERM, so running the same command again after a stop (a
+# kill, a reboot, the end of a session) goes on from the saved table; a
+# finished run's JSON is kept and that run is not made again. The runs go
+# one after the other, niced (NICE).
+#
+# Prints each route's nimber and the certificate, and exits 0 when both
+# routes are finished and agree, 1 when they disagree or a run failed
+# (its log says why; run the command again to go on), 2 on a wrong
+# command line.
+#
+# Environment (defaults): RETRODB (bin/retrodb beside this script),
+# SAVE_MINUTES (15), NICE (10).
+set -u
+
+usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
+case ${1:-} in
+-h | --help)
+    usage
+    exit 0
+    ;;
+esac
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then
+    usage >&2
+    exit 2
+fi
+board=$1 dir=$2 table=$3 mb=${4:-16384}
+RETRODB=${RETRODB:-$(dirname "$0")/../bin/retrodb}
+SAVE_MINUTES=${SAVE_MINUTES:-15}
+NICE=${NICE:-10}
+if ! [[ $board =~ ^[0-9]+x[0-9]+$ ]]; then
+    echo "cram-two-routes: '$board' is not a board such as 3x22" >&2
+    exit 2
+fi
+[ -d "$table" ] || {
+    echo "cram-two-routes: no nimber table at '$table' (retrodb build cram 3x10 --dir $table)" >&2
+    exit 2
+}
+mkdir -p "$dir" || exit 1
+# a folder holds one board's runs: its tables and results are that board's
+if [ -s "$dir/BOARD" ] && [ "$(cat "$dir/BOARD")" != "$board" ]; then
+    echo "cram-two-routes: '$dir' holds the runs of $(cat "$dir/BOARD"), not $board" >&2
+    exit 2
+fi
+echo "$board" > "$dir/BOARD" || exit 1
+
+# run_route N OPTION...: route N unless its JSON is there already
+run_route() {
+    local n=$1
+    shift
+    [ -s "$dir/route$n.json" ] && return 0
+    echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n" >> "$dir/route$n.log"
+    nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
+        --tt-save-minutes "$SAVE_MINUTES" --json --progress > "$dir/route$n.json.part" 2>> "$dir/route$n.log"
+    local rc=$?
+    if [ "$rc" -ne 0 ]; then
+        rm -f "$dir/route$n.json.part"
+        if [ "$rc" -eq 2 ]; then
+            echo "cram-two-routes: route $n refused its command line ($dir/route$n.log says why)" >&2
+            exit 2
+        fi
+        echo "cram-two-routes: route $n stopped (exit $rc; $dir/route$n.log says why): the same command goes on from its table" >&2
+        exit 1
+    fi
+    mv "$dir/route$n.json.part" "$dir/route$n.json"
+}
+
+run_route 1 --threads 2
+run_route 2 --threads 1 --db "$table" --certificate
+
+field() { jq -r "$2" "$dir/route$1.json"; }
+n1=$(field 1 .nimber) n2=$(field 2 .nimber)
+for n in 1 2; do
+    echo "route $n: nimber $(field $n .nimber), $(field $n .expanded) positions expanded, $(field $n .seconds) s"
+done
+echo "certificate: $(jq -c '.certificate' "$dir/route2.json")"
+if [ "$n1" = "$n2" ]; then
+    echo "$board: nimber $n1, the two routes agree"
+    exit 0
+fi
+echo "$board: the routes disagree ($n1 and $n2)" >&2
+exit 1
