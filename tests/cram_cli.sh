@@ -111,6 +111,15 @@ fi
 expect 2 'not a cram table' -- $S 3x4 --db "$T/d11"
 expect 1 '' -- $S 3x4 --db "$T/nothing"
 
+# A table that would outgrow the memory left stops growing there, says so,
+# and the search goes on to the same nimber (RDB_MEMORY_AVAILABLE_MB stands
+# for a machine with 40 MB left: not even a first doubling fits)
+expect 0 '"nimber":1,.*"tt_mb":16,.*"tt_held":true' -- env RDB_MEMORY_AVAILABLE_MB=40 $S 4x11 --tt-mb 1024 --json
+out=$($S 4x11 --tt-mb 1024 --json 2>&1)
+printf '%s' "$out" | grep -q '"tt_mb":128,' && ! printf '%s' "$out" | grep -q tt_held && ok ||
+    bad "4x11 with the memory there is: $out"
+expect 0 "tt 16 MB (held there: memory was short)" -- env RDB_MEMORY_AVAILABLE_MB=40 $S 4x11 --tt-mb 1024 --quiet
+
 # Start-up: a search on one thread does not restart the program for the
 # passive OpenMP wait (cli.c), one with threads does, whatever the spelling
 if command -v strace > /dev/null && strace -f -e trace=execve true > /dev/null 2>&1; then

@@ -785,6 +785,32 @@ static int any_entry(void *ctx, uint64_t key, int nimber, unsigned excluded)
     return 1;
 }
 
+/* A table file loads whole into a table that threads will share (which in
+ * a search only asks to grow): 3 M entries, more than its first 16 MB hold. */
+START_TEST(test_tt_load_shared)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    temp_tt_file(dir, path, sizeof path);
+    rdb_error err;
+    cram_tt t, back;
+    TU_ASSERT_EQ(cram_tt_init(&t, 256, 0, &err), RDB_OK);
+    uint64_t seed = 11;
+    for (int k = 0; k < 3000000; k++)
+        cram_tt_put(&t, rng_next(&seed) | 1, k % 7, 20);
+    TU_ASSERT(t.entries > 2990000);
+    TU_ASSERT_EQ(cram_tt_save(&t, path, 5, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&back, 256, 1, &err), RDB_OK);
+    uint64_t loaded = 0;
+    TU_ASSERT_EQ(cram_tt_load(&back, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_EQ(loaded, t.entries);
+    TU_ASSERT(back.entries >= t.entries - t.entries / 1000);
+    TU_ASSERT(back.shared && !back.want_grow);
+    cram_tt_free(&t);
+    cram_tt_free(&back);
+    tu_rmrf(dir);
+}
+END_TEST
+
 /* An entry stores only part of its key's hash: saving gives back the whole
  * key (the hash undone), for tables of every size, and excluded nimbers
  * and known ones survive the round trip. */
@@ -940,6 +966,7 @@ Suite *cram_solver_suite(void)
     tcase_add_loop_test(tc, test_periodic_save, 1, 3);
     tcase_add_test(tc, test_tt_growth);
     tcase_add_test(tc, test_tt_keys_round_trip);
+    tcase_add_test(tc, test_tt_load_shared);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -178,6 +178,8 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
     if (rows * cols > 64)
         printf(",\"wide_expanded\":%llu", (unsigned long long)st->wide_expanded);
+    if (st->tt_held)
+        printf(",\"tt_held\":true");
     if (c->n)
         print_certificate_json(cols, c);
     printf("}\n");
@@ -204,7 +206,8 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);
-    printf(", tt %.0f MB %.0f%% full\n", st->tt_bytes / 1048576.0, 100.0 * st->tt_fill);
+    printf(", tt %.0f MB%s %.0f%% full\n", st->tt_bytes / 1048576.0,
+           st->tt_held ? " (held there: memory was short)" : "", 100.0 * st->tt_fill);
     for (int k = 0; k < c->n; k++) {
         const int *cell = c->cell[k];
         printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / cols, cell[0] % cols,

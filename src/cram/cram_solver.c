@@ -390,6 +390,7 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
     st->tt_replaced = s->tt.replaced;
     st->tt_bytes = s->tt.bytes + (s->wtt ? cram_wide_tt_bytes(s->wtt) : 0);
     st->tt_fill = cram_tt_fill(&s->tt);
+    st->tt_held = s->tt.held;
 }
 
 /* The wide parts' table goes beside the 64-bit one, in F.wide. */
@@ -923,9 +924,9 @@ static void report_progress(cram_solver *s, double now)
 {
     double t = now - s->start;
     uint64_t nodes = all_nodes(s);
-    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB %.0f%% full", s->rows,
+    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB%s %.0f%% full", s->rows,
             s->cols, t, nodes / 1e6, t > 0 ? nodes / t / 1e6 : 0.0, s->tt.bytes / 1048576.0,
-            100.0 * cram_tt_fill(&s->tt));
+            s->tt.held ? " (held there: memory is short)" : "", 100.0 * cram_tt_fill(&s->tt));
     if (s->opt.method == CRAM_ASPIRATION)
         fprintf(stderr, ", trying nimber %d", s->trial);
     if (s->root_moves) {

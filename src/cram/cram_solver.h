@@ -98,6 +98,7 @@ typedef struct {
     uint64_t tt_loaded;   /* entries read from the table file */
     uint64_t tt_bytes;    /* the table's size now (it grows as it fills) */
     double tt_fill;       /* the share of its entries in use */
+    int tt_held;          /* it stopped growing short of --tt-mb: memory was short */
     double seconds;       /* time spent in cram_solver_solve */
 } cram_stats;
 

@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/memory.h"
 #include "store/bytes.h"
 #include "store/fsutil.h"
 
@@ -110,12 +112,18 @@ static uint64_t key_of(uint64_t h)
  * move ranges of old buckets, unmap the old table. The entries of old
  * bucket i go to new buckets 2i and 2i+1 (the bucket is the hash's top
  * bits), so none is lost and ranges of old buckets fill disjoint ranges of
- * new ones. When memory is short the table just stops growing. */
+ * new ones. When memory is short the table just stops growing: the new
+ * table beside the old one must fit in what the machine has left (mmap
+ * itself rarely fails, the kernel promising pages it may not have, and
+ * the out-of-memory killer then ends the run as the move fills them: 3x22
+ * growing from 8 to 16 GB on 24). */
 int cram_tt_grow_begin(cram_tt *t, cram_tt *old)
 {
     *old = *t;
-    if (t->nbuckets >= t->max_buckets || map_buckets(t, old->nbuckets * 2) != RDB_OK) {
+    if (t->nbuckets >= t->max_buckets || !rdb_memory_allows(2 * t->bytes) ||
+        map_buckets(t, old->nbuckets * 2) != RDB_OK) {
         *t = *old;
+        t->held = t->nbuckets < t->max_buckets;
         t->max_buckets = t->nbuckets;
         t->grow_at = UINT64_MAX;
         return 0;
@@ -454,11 +462,37 @@ static int load_record(void *ctx, const unsigned char *rec, int apply)
     return 1;
 }
 
+/* The table grown, while it is empty, to hold a file's records as it would
+ * have grown to hold them one by one: a file lists its entries bucket by
+ * bucket, so a smaller table filled from it overflows where the file is
+ * dense long before it is due to grow, and evicts (3 M entries loaded into
+ * a table growing from 16 MB: 9% lost). */
+static void reserve(cram_tt *t, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return;
+    const uint64_t records = (uint64_t)sb.st_size / TT_RECORD;
+    while (records >= t->grow_at && t->nbuckets < t->max_buckets && !t->held)
+        grow(t);
+}
+
+/* No search runs while a file loads, so a table that several threads will
+ * share grows by itself here: asking to grow, as a shared table does in a
+ * search, would keep every entry in the table's first 16 MB, the rest
+ * evicted (a 3x22 table of 660 M entries came back as a few million). */
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err)
 {
     loading l = {t, check, ctx};
-    return cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, err);
+    const int shared = t->shared;
+    t->shared = 0;
+    if (t->entries == 0)
+        reserve(t, path);
+    rdb_status st = cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, err);
+    t->shared = shared;
+    t->want_grow = 0;
+    return st;
 }
 
 void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work)

@@ -60,6 +60,7 @@ typedef struct {
     cram_tt_bucket *bucket;
     uint64_t nbuckets;    /* a power of two, at least CRAM_TT_MIN_BUCKETS */
     uint64_t max_buckets; /* what the size asked for allows */
+    int held;             /* it stopped growing short of that: memory was short */
     uint64_t grow_at;     /* entries at which the table doubles */
     int shift;            /* 64 - log2(nbuckets) */
     uint64_t entries;     /* entries in use */

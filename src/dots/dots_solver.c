@@ -45,6 +45,7 @@
 #include <sys/mman.h>
 
 #include "common/job.h"
+#include "common/memory.h"
 #include "dots/dots_capture.h"
 #include "dots/loony_endgame.h"
 
@@ -280,9 +281,18 @@ static void tt_grow(struct dots_solver *s)
         buckets = s->tt_most;
     tt_slot *old = s->tt;
     const uint64_t old_buckets = s->tt_mask + 1;
-    tt_slot *tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
+    /* the new table beside the old one must fit in what the machine has
+     * left (the kernel promises pages it may not have, and its
+     * out-of-memory killer then ends the run as the move fills them):
+     * smaller steps when the whole one does not */
+    while (buckets > old_buckets && !rdb_memory_allows(buckets * BUCKET * sizeof(tt_slot)))
+        buckets /= 2;
+    tt_slot *tt = buckets > old_buckets ? table_alloc(buckets * BUCKET * sizeof(tt_slot)) : NULL;
     if (!tt) { /* keep searching in the table there is */
         s->tt_most = old_buckets;
+        if (s->opt.progress)
+            fprintf(stderr, "solve: the table stays at %.0f MB: memory is short\n",
+                    old_buckets * BUCKET * sizeof(tt_slot) / 1048576.0);
         return;
     }
     s->tt = tt;

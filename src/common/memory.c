@@ -1,0 +1,87 @@
+/*
+ * memory.c — how much memory is left to take; see memory.h.
+ */
+#include "common/memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A number read from the first line of a file ("max" and the like: 0). */
+static uint64_t read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned long long v = 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+/* The value of `name` in a file of "name value" lines, or 0. */
+static uint64_t stat_field(const char *path, const char *name)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    const size_t len = strlen(name);
+    unsigned long long v = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, name, len) && line[len] == ' ' && sscanf(line + len, "%llu", &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
+static uint64_t meminfo_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return UINT64_MAX;
+    char line[256];
+    uint64_t kb = UINT64_MAX;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long v;
+        if (sscanf(line, "MemAvailable: %llu kB", &v) == 1) {
+            kb = v;
+            break;
+        }
+    }
+    fclose(f);
+    return kb == UINT64_MAX ? UINT64_MAX : kb << 10;
+}
+
+uint64_t rdb_memory_available(void)
+{
+    const char *forced = getenv("RDB_MEMORY_AVAILABLE_MB");
+    if (forced && *forced)
+        return (uint64_t)strtoull(forced, NULL, 10) << 20;
+    uint64_t avail = meminfo_available();
+    /* cgroup v2: the limit less what the group holds but its page cache,
+     * which the kernel drops first (memory.max reads "max" when there is
+     * no limit) */
+    const uint64_t limit = read_number("/sys/fs/cgroup/memory.max");
+    if (limit) {
+        uint64_t used = read_number("/sys/fs/cgroup/memory.current");
+        const uint64_t cache = stat_field("/sys/fs/cgroup/memory.stat", "file");
+        used = used > cache ? used - cache : 0;
+        const uint64_t left = limit > used ? limit - used : 0;
+        if (left < avail)
+            avail = left;
+    }
+    return avail;
+}
+
+/* What the rest of the process and the system may still want beside a
+ * table: its other tables, a table file's buffers, the page cache a save
+ * fills. */
+#define MARGIN (512ULL << 20)
+
+int rdb_memory_allows(uint64_t more)
+{
+    const uint64_t avail = rdb_memory_available();
+    return avail == UINT64_MAX || more + MARGIN <= avail;
+}
