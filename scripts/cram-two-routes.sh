@@ -17,7 +17,9 @@
 #          route2.log) and the results (route1.json, route2.json); made if
 #          missing
 #   TABLE  a Cram nimber table (`retrodb build cram 3x10 --dir TABLE`)
-#   TT_MB  each run's table, in megabytes (default 16384)
+#   TT_MB  each run's table, in megabytes (default 8192: its growth from 8 to
+#          16 GB would hold both, 24 GB, and the table stops growing when
+#          the memory left is short of that)
 #
 # Each run saves its table every SAVE_MINUTES minutes and when stopped by
 # SIGINT or SIGTERM, so running the same command again after a stop (a
@@ -45,7 +47,7 @@ if [ $# -lt 3 ] || [ $# -gt 4 ]; then
     usage >&2
     exit 2
 fi
-board=$1 dir=$2 table=$3 mb=${4:-16384}
+board=$1 dir=$2 table=$3 mb=${4:-8192}
 RETRODB=${RETRODB:-$(dirname "$0")/../bin/retrodb}
 SAVE_MINUTES=${SAVE_MINUTES:-15}
 NICE=${NICE:-10}
