@@ -36,22 +36,11 @@ static uint64_t stat_field(const char *path, const char *name)
     return v;
 }
 
+/* MemAvailable of /proc/meminfo ("MemAvailable:   123 kB"), or UINT64_MAX. */
 static uint64_t meminfo_available(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return UINT64_MAX;
-    char line[256];
-    uint64_t kb = UINT64_MAX;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long v;
-        if (sscanf(line, "MemAvailable: %llu kB", &v) == 1) {
-            kb = v;
-            break;
-        }
-    }
-    fclose(f);
-    return kb == UINT64_MAX ? UINT64_MAX : kb << 10;
+    const uint64_t kb = stat_field("/proc/meminfo", "MemAvailable:");
+    return kb ? kb << 10 : UINT64_MAX;
 }
 
 uint64_t rdb_memory_available(void)
