@@ -1,11 +1,13 @@
 /*
- * memory.c — how much memory is left to take; see memory.h.
+ * memory.c — how much memory is left to take, and tables on huge pages;
+ * see memory.h.
  */
 #include "common/memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A number read from the first line of a file ("max" and the like: 0). */
 static uint64_t read_number(const char *path)
@@ -73,4 +75,23 @@ int rdb_memory_allows(uint64_t more)
 {
     const uint64_t avail = rdb_memory_available();
     return avail == UINT64_MAX || more + MARGIN <= avail;
+}
+
+void *rdb_huge_alloc(size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void rdb_huge_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes ? bytes : 1);
 }

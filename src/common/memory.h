@@ -1,12 +1,13 @@
 /*
- * memory.h — how much memory this process may still take, as the machine
- * (or the container it runs in) sees it, so that a table that grows as it
- * fills stops growing before the kernel's out-of-memory killer ends a run
- * of hours.
+ * memory.h — memory for big tables: how much this process may still take,
+ * as the machine (or the container it runs in) sees it, so that a table
+ * that grows as it fills stops growing before the kernel's out-of-memory
+ * killer ends a run of hours; and tables on huge pages.
  */
 #ifndef RDB_MEMORY_H
 #define RDB_MEMORY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Bytes the process can still take: the kernel's MemAvailable (free memory
@@ -19,5 +20,12 @@ uint64_t rdb_memory_available(void);
 /* Whether a table may grow by `more` bytes: they and a margin for the rest
  * of the process fit in rdb_memory_available(). */
 int rdb_memory_allows(uint64_t more);
+
+/* Zeroed memory from the kernel on huge pages where it gives them: for a
+ * big table read at random, where small pages cost a TLB miss on most
+ * reads. NULL when it cannot be had; freed by rdb_huge_free with the same
+ * size. */
+void *rdb_huge_alloc(size_t bytes);
+void rdb_huge_free(void *p, size_t bytes);
 
 #endif

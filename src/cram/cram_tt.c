@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,11 +49,9 @@ static unsigned entry_work(uint64_t e) { return (unsigned)(e >> WORK_SHIFT) & 15
 static rdb_status map_buckets(cram_tt *t, uint64_t n)
 {
     size_t bytes = n * sizeof(cram_tt_bucket);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    void *p = rdb_huge_alloc(bytes);
+    if (!p)
         return RDB_E_NOMEM;
-    /* Huge pages spare a TLB miss on most probes of a big table. */
-    madvise(p, bytes, MADV_HUGEPAGE);
     t->bucket = p;
     t->bytes = bytes;
     t->nbuckets = n;
@@ -151,7 +148,7 @@ void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t t
 void cram_tt_grow_end(cram_tt *t, cram_tt *old)
 {
     (void)t;
-    munmap(old->bucket, old->bytes);
+    rdb_huge_free(old->bucket, old->bytes);
     old->bucket = NULL;
 }
 
@@ -173,7 +170,7 @@ void cram_tt_grow(cram_tt *t)
 void cram_tt_free(cram_tt *t)
 {
     if (t->bucket)
-        munmap(t->bucket, t->bytes);
+        rdb_huge_free(t->bucket, t->bytes);
     t->bucket = NULL;
 }
 

@@ -5,8 +5,8 @@
 #include "cram/cram_wide_tt.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 
+#include "common/memory.h"
 #include "cram/cram_tt.h"
 #include "store/bytes.h"
 
@@ -41,8 +41,8 @@ rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err)
     while (2 * n * WAYS * sizeof(entry) <= want)
         n *= 2;
     t->bytes = n * WAYS * sizeof(entry);
-    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
+    void *p = rdb_huge_alloc(t->bytes);
+    if (!p) {
         free(t);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for a wide transposition table of %ld MB", mb);
     }
@@ -56,7 +56,7 @@ void cram_wide_tt_free(cram_wide_tt *t)
 {
     if (!t)
         return;
-    munmap(t->e, t->bytes);
+    rdb_huge_free(t->e, t->bytes);
     free(t);
 }
 

@@ -17,6 +17,14 @@
  * position's rank among the completions of its frame with as many lines is
  * then the sum, over the steps, of the completions that choose less at
  * that step (a pair's choice is 2 x right + below) and the same before.
+ *
+ * Step u's rows of a frame's table depend only on the frame lines that
+ * steps u.. decide, so frame states that agree on those share them: the
+ * rows of the last box rows are shared by hundreds of frame states, and
+ * only the first box row's steps keep a table per frame state (the index
+ * of 3x5 takes 175 MB instead of 597, 4x5's 1.8 GB instead of 8.1), and
+ * the rows a rank reads in another frame state's table are more often in
+ * the cache.
  */
 #include "dots/dots_quiet_index.h"
 
@@ -24,6 +32,7 @@
 #include <string.h>
 
 #include "common/bits.h"
+#include "common/memory.h"
 
 #define MAX_STEPS DOTS_QUIET_MAX_STEPS
 #define MAX_FRAME_BITS 24
@@ -54,11 +63,19 @@ struct dots_quiet_index {
     uint32_t *frame_state;  /* number -> canonical frame state, increasing */
     int W, nsteps, nstates;
     step steps[MAX_STEPS];
-    uint64_t *counts;       /* per frame: [step 0..nsteps][state][k 0..ninside] */
+    /* The tables, in blocks of one step's rows ([state][k 0..rem[u]]), a
+     * block for each set of frame lines the steps u.. decide: */
+    uint64_t *counts;       /* the completions from each entry */
+    uint32_t *less;         /* four to an entry: the completions of the
+                               choices below each choice */
+    uint32_t *block_at;     /* [frame][step 0..nsteps]: where the frame's block
+                               of step u starts, in words of less (the counts
+                               entry is this / 4) */
+    int *block_frame;       /* a frame state of each block, step by step */
+    int block_first[MAX_STEPS + 1], block_count[MAX_STEPS + 1]; /* step u's, in it */
+    uint64_t entries;       /* entries of all the blocks */
     uint64_t *start_counts; /* per frame: its completions with k inside lines */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
-    uint32_t *less;         /* per frame, like counts, four to an entry: the
-                               completions of the choices below each choice */
     /* What a rank reads of step u, straight from the position's lines, so
      * that no step waits for the one before: the lines that hold the state
      * before the step and the lines it decides, gathered (pext) into an
@@ -81,7 +98,8 @@ struct dots_quiet_index {
     uint32_t *norm_frame;   /* packed frame state -> its classes normalised */
     size_t counts_per_frame;
     int rem[MAX_STEPS + 1];        /* inside lines of steps u.. : a row's last k */
-    size_t row_off[MAX_STEPS + 2]; /* where step u's rows start in a frame's table */
+    size_t row_off[MAX_STEPS + 2]; /* where step u's rows start in a frame's table
+                                      of its own (counted for a plan) */
     uint64_t **first;       /* [level][frame 0..nframes] */
     uint64_t total;
 };
@@ -193,9 +211,21 @@ static inline uint64_t *row_in(const dots_quiet_index *q, uint64_t *base, int u,
     return base + q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1);
 }
 
-static inline uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
+/* Entries of one step's rows. */
+static inline size_t step_entries(const dots_quiet_index *q, int u)
 {
-    return row_in(q, q->counts + (size_t)f * q->counts_per_frame, u, s);
+    return (size_t)q->nstates * (size_t)(q->rem[u] + 1);
+}
+
+/* Where frame f's block of step u starts, in words of less. */
+static inline uint32_t block_at(const dots_quiet_index *q, int f, int u)
+{
+    return q->block_at[(size_t)f * (size_t)(q->nsteps + 1) + (size_t)u];
+}
+
+static inline const uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
+{
+    return q->counts + block_at(q, f, u) / 4 + (size_t)s * (size_t)(q->rem[u] + 1);
 }
 
 /* The values a line may take in frame state `fl` (frame lines drawn):
@@ -245,60 +275,76 @@ static inline int step_choices(const step *st)
     return st->pair ? 4 : 2;
 }
 
-/* Frame state f's table into base (counts_per_frame entries), and the
- * choices each step allows into allowed (nsteps bytes). */
-static void count_frame(const dots_quiet_index *q, int f, uint64_t *base, uint8_t *allowed)
+/* The choices that step u allows in frame state fl. */
+static uint8_t step_allows(const dots_quiet_index *q, uint64_t fl, int u)
 {
-    uint64_t fl = frame_unpack(q, q->frame_state[f]);
-    memset(base, 0, q->counts_per_frame * sizeof(uint64_t));
-    for (int s = 0; s < q->nstates; s++)
-        row_in(q, base, q->nsteps, s)[0] = 1;
-    for (int u = q->nsteps - 1; u >= 0; u--) {
-        const step *st = &q->steps[u];
-        allowed[u] = 0;
-        for (int ch = 0; ch < step_choices(st); ch++)
-            allowed[u] |= (uint8_t)(step_allowed(q, st, fl, ch) << ch);
-        for (int s = 0; s < q->nstates; s++) {
-            uint64_t *out = row_in(q, base, u, s);
-            for (int ch = 0; ch < step_choices(st); ch++) {
-                int next;
-                if (!(allowed[u] >> ch & 1) || !step_next(q, st, s, ch, &next))
-                    continue;
-                int d = step_free(st, ch);
-                const uint64_t *in = row_in(q, base, u + 1, next);
-                const int last = q->rem[u] < q->rem[u + 1] + d ? q->rem[u] : q->rem[u + 1] + d;
-                for (int k = d; k <= last; k++)
-                    out[k] += in[k - d];
-            }
+    uint8_t allowed = 0;
+    for (int ch = 0; ch < step_choices(&q->steps[u]); ch++)
+        allowed |= (uint8_t)(step_allowed(q, &q->steps[u], fl, ch) << ch);
+    return allowed;
+}
+
+/* Step u's rows of counts (out) from step u + 1's (next), its choices
+ * limited to `allowed`. */
+static void count_step(const dots_quiet_index *q, int u, uint8_t allowed, uint64_t *out,
+                       const uint64_t *next)
+{
+    const step *st = &q->steps[u];
+    memset(out, 0, step_entries(q, u) * sizeof *out);
+    for (int s = 0; s < q->nstates; s++) {
+        uint64_t *row = out + (size_t)s * (size_t)(q->rem[u] + 1);
+        for (int ch = 0; ch < step_choices(st); ch++) {
+            const uint8_t t = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)ch];
+            if (!(allowed >> ch & 1) || t & 0x80)
+                continue;
+            const int d = step_free(st, ch);
+            const uint64_t *in = next + (size_t)(t & 0x7f) * (size_t)(q->rem[u + 1] + 1);
+            const int last = q->rem[u] < q->rem[u + 1] + d ? q->rem[u] : q->rem[u + 1] + d;
+            for (int k = d; k <= last; k++)
+                row[k] += in[k - d];
         }
     }
 }
 
-/* less[u][s][k][ch]: what the choices below ch at step u, from state s
- * with k inside lines to place, count; a rank adds one per step. */
-static int less_frame(dots_quiet_index *q, int f)
+/* The rows after the last step: one completion, the empty one. */
+static void count_end(const dots_quiet_index *q, uint64_t *out)
+{
+    for (int s = 0; s < q->nstates; s++)
+        out[s] = 1; /* rem[nsteps] is 0: one entry a state */
+}
+
+/* Frame state f's table into base, laid out as a table of its own
+ * (row_off): what a plan counts, before any block is made. */
+static void count_frame(const dots_quiet_index *q, int f, uint64_t *base)
+{
+    uint64_t fl = frame_unpack(q, q->frame_state[f]);
+    count_end(q, row_in(q, base, q->nsteps, 0));
+    for (int u = q->nsteps - 1; u >= 0; u--)
+        count_step(q, u, step_allows(q, fl, u), row_in(q, base, u, 0), row_in(q, base, u + 1, 0));
+}
+
+/* less[s][k][ch] of step u: what the choices below ch, from state s with
+ * k inside lines to place, count; a rank adds one per step. Returns
+ * whether an entry overflowed. */
+static int less_step(const dots_quiet_index *q, int u, uint8_t allowed, uint32_t *out,
+                     const uint64_t *next)
 {
     int overflow = 0;
-    const uint8_t *allowed = q->allowed + (size_t)f * q->nsteps;
-    for (int u = 0; u < q->nsteps; u++) {
-        const step *st = &q->steps[u];
-        for (int s = 0; s < q->nstates; s++)
-            for (int k = 0; k <= q->rem[u]; k++) {
-                uint32_t *out = q->less + ((size_t)f * q->counts_per_frame + q->row_off[u] +
-                                           (size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
-                uint64_t sum = 0;
-                for (int ch = 0; ch < 4; ch++) {
-                    out[ch] = (uint32_t)sum;
-                    overflow |= sum > UINT32_MAX;
-                    if (ch >= step_choices(st))
-                        continue;
-                    const int d = st->free[ch];
-                    const uint8_t t = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)ch];
-                    if ((allowed[u] >> ch & 1) && !(t & 0x80) && d <= k && k - d <= q->rem[u + 1])
-                        sum += count_at(q, f, u + 1, t & 0x7f)[k - d];
-                }
+    const step *st = &q->steps[u];
+    for (int s = 0; s < q->nstates; s++)
+        for (int k = 0; k <= q->rem[u]; k++, out += 4) {
+            uint64_t sum = 0;
+            for (int ch = 0; ch < 4; ch++) {
+                out[ch] = (uint32_t)sum;
+                overflow |= sum > UINT32_MAX;
+                if (ch >= step_choices(st))
+                    continue;
+                const int d = st->free[ch];
+                const uint8_t t = q->trans[((size_t)u * q->nstates + (size_t)s) * 4 + (size_t)ch];
+                if ((allowed >> ch & 1) && !(t & 0x80) && d <= k && k - d <= q->rem[u + 1])
+                    sum += next[(size_t)(t & 0x7f) * (size_t)(q->rem[u + 1] + 1) + (size_t)(k - d)];
             }
-    }
+        }
     return overflow;
 }
 
@@ -309,9 +355,9 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
     const int f = q->frame_of[frame_pack(q, canonical)];
     const int level = __builtin_popcountll(canonical & q->open);
     uint64_t r = q->first[level][f];
-    const uint32_t *less = q->less + (size_t)f * q->counts_per_frame * 4;
+    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
     for (int u = 0; u < q->nsteps; u++)
-        r += less[q->rows[q->rank_row[u] + rdb_pext(canonical, q->rank_lines[u])] +
+        r += q->less[at[u] + q->rows[q->rank_row[u] + rdb_pext(canonical, q->rank_lines[u])] +
                   (uint32_t)__builtin_popcountll(canonical & q->rank_later[u]) * 4];
     return r;
 }
@@ -327,18 +373,18 @@ void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_
     const int f = q->frame_of[frame_pack(q, lines)];
     const int level = __builtin_popcountll(lines & q->open), top = dots_quiet_open_lines(q);
     n->lines = lines;
-    n->less = q->less + (size_t)f * q->counts_per_frame * 4;
+    n->at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
     n->first[0] = level + 1 <= top ? q->first[level + 1][f] : 0;
     n->first[1] = level + 2 <= top ? q->first[level + 2][f] : 0;
     n->before_more[0][0] = n->before_more[1][0] = 0;
     for (int u = 0; u < q->nsteps; u++) {
-        const uint32_t at = entry_at(q, u, lines);
-        n->own[u] = n->less[at];
+        const uint32_t at = n->at[u] + entry_at(q, u, lines);
+        n->own[u] = q->less[at];
         /* j lines more to place from step u fit its row only when j inside
          * lines of steps u.. are open; no child reads it otherwise */
         const int open = q->rem[u] - __builtin_popcountll(lines & q->rank_later[u]);
-        n->before_more[0][u + 1] = n->before_more[0][u] + (open >= 1 ? n->less[at + 4] : 0);
-        n->before_more[1][u + 1] = n->before_more[1][u] + (open >= 2 ? n->less[at + 8] : 0);
+        n->before_more[0][u + 1] = n->before_more[0][u] + (open >= 1 ? q->less[at + 4] : 0);
+        n->before_more[1][u + 1] = n->before_more[1][u] + (open >= 2 ? q->less[at + 8] : 0);
     }
     n->after[q->nsteps] = 0;
     for (int u = q->nsteps - 1; u >= 0; u--)
@@ -352,7 +398,7 @@ uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *
     uint64_t r = n->first[0] + n->before_more[0][t] + n->after[t];
     for (int i = 0; i < q->nreaders[line]; i++) {
         const int u = q->readers[line][i];
-        r += n->less[entry_at(q, u, child)] - n->own[u];
+        r += q->less[n->at[u] + entry_at(q, u, child)] - n->own[u];
     }
     return r;
 }
@@ -372,7 +418,7 @@ uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near 
     }
     uint64_t r = n->first[1] + n->before_more[1][t1] + n->after[t2 + 1];
     for (int u = t1; u <= t2; u++)
-        r += n->less[entry_at(q, u, child)];
+        r += q->less[n->at[u] + entry_at(q, u, child)];
     uint64_t later = 0; /* steps after t2 that read a line: a set, each once */
     for (int i = 0; i < q->nreaders[line1]; i++)
         later |= 1ULL << q->readers[line1][i];
@@ -381,7 +427,7 @@ uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near 
     later &= t2 + 1 >= 64 ? 0 : ~0ULL << (t2 + 1);
     for (; later; later &= later - 1) {
         const int u = __builtin_ctzll(later);
-        r += n->less[entry_at(q, u, child)] - n->own[u];
+        r += q->less[n->at[u] + entry_at(q, u, child)] - n->own[u];
     }
     return r;
 }
@@ -526,7 +572,7 @@ static int make_rank_steps(dots_quiet_index *q)
                     ch |= set;
             }
             q->rows[at + x] =
-                (uint32_t)((q->row_off[u] + (size_t)s * (size_t)(q->rem[u] + 1)) * 4 + (size_t)ch);
+                (uint32_t)((size_t)s * (size_t)(q->rem[u] + 1) * 4 + (size_t)ch);
         }
         at += 1u << n;
         for (uint64_t m = q->rank_lines[u]; m; m &= m - 1) {
@@ -545,6 +591,48 @@ static int make_rank_steps(dots_quiet_index *q)
             holder[st->bit] = st->line[0];
         }
     }
+    return 0;
+}
+
+/* The blocks of each step: frame states that agree on the frame lines
+ * of steps u.. share step u's, numbered as they are first met. */
+static int share_blocks(dots_quiet_index *q)
+{
+    const size_t per_frame = (size_t)q->nsteps + 1;
+    int32_t *block_of = malloc(((size_t)1 << q->nframe) * sizeof *block_of);
+    q->block_at = malloc((size_t)q->nframes * per_frame * sizeof *q->block_at);
+    q->block_frame = malloc((size_t)q->nframes * per_frame * sizeof *q->block_frame);
+    if (!block_of || !q->block_at || !q->block_frame) {
+        free(block_of);
+        return -1;
+    }
+    memset(block_of, -1, ((size_t)1 << q->nframe) * sizeof *block_of);
+    uint64_t later = 0; /* frame lines of steps u.. */
+    int nblocks = 0;
+    q->entries = 0;
+    for (int u = q->nsteps; u >= 0; u--) {
+        if (u < q->nsteps)
+            for (int i = 0; i < 1 + q->steps[u].pair; i++)
+                later |= 1ULL << q->steps[u].line[i] & q->frame;
+        const uint32_t key_mask = frame_pack(q, later);
+        const int first = nblocks;
+        for (int f = 0; f < q->nframes; f++) {
+            const uint32_t key = q->frame_state[f] & key_mask;
+            if (block_of[key] < 0) {
+                block_of[key] = nblocks - first;
+                q->block_frame[nblocks++] = f;
+            }
+            /* 32-bit words: what prepare refuses beyond does not matter */
+            q->block_at[(size_t)f * per_frame + (size_t)u] =
+                (uint32_t)((q->entries + (uint64_t)block_of[key] * step_entries(q, u)) * 4);
+        }
+        for (int b = first; b < nblocks; b++)
+            block_of[q->frame_state[q->block_frame[b]] & key_mask] = -1;
+        q->block_first[u] = first;
+        q->block_count[u] = nblocks - first;
+        q->entries += (uint64_t)(nblocks - first) * step_entries(q, u);
+    }
+    free(block_of);
     return 0;
 }
 
@@ -655,19 +743,20 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     for (size_t x = 0; x < nx; x++)
         if (q->frame_of[x] >= 0)
             q->frame_state[q->frame_of[x]] = (uint32_t)x;
+    if (share_blocks(q) != 0)
+        goto nomem;
     /* Only the completions of whole frame states are kept here: the
      * tables a rank reads are made by dots_quiet_index_prepare. */
     int failed = 0;
 #pragma omp parallel reduction(| : failed)
     {
         uint64_t *scratch = malloc(q->counts_per_frame * sizeof(uint64_t));
-        uint8_t allowed[MAX_STEPS];
         failed = !scratch;
 #pragma omp for schedule(dynamic, 16)
         for (int f = 0; f < q->nframes; f++) {
             if (!scratch)
                 continue;
-            count_frame(q, f, scratch, allowed);
+            count_frame(q, f, scratch);
             memcpy(q->start_counts + (size_t)f * (size_t)(q->ninside + 1), row_in(q, scratch, 0, 0),
                    (size_t)(q->ninside + 1) * sizeof(uint64_t));
         }
@@ -698,8 +787,8 @@ nomem:
 
 static void drop_tables(dots_quiet_index *q)
 {
-    free(q->counts);
-    free(q->less);
+    rdb_huge_free(q->counts, q->entries * sizeof *q->counts);
+    rdb_huge_free(q->less, q->entries * 4 * sizeof *q->less);
     free(q->allowed);
     q->counts = NULL;
     q->less = NULL;
@@ -708,31 +797,49 @@ static void drop_tables(dots_quiet_index *q)
 
 rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
 {
+    /* Tables of 32-bit entries and offsets take every board up to 4x5 (at
+     * most C(31, 15) completions from any step); bigger ones are counted
+     * (a plan) but not built. */
+    static const char too_big[] = "this board has too many quiet positions to a frame state for "
+                                  "the quiet index's tables (boards up to 4x5 are built)";
     if (q->counts)
         return RDB_OK;
-    q->counts = malloc((size_t)q->nframes * q->counts_per_frame * sizeof(uint64_t));
-    q->less = malloc((size_t)q->nframes * q->counts_per_frame * 4 * sizeof(uint32_t));
+    if (q->entries > UINT32_MAX / 4)
+        return rdb_fail(err, RDB_E_INPUT, "%s", too_big);
+    q->counts = rdb_huge_alloc(q->entries * sizeof *q->counts);
+    q->less = rdb_huge_alloc(q->entries * 4 * sizeof *q->less);
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
     if (!q->counts || !q->less || !q->allowed) {
         drop_tables(q);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index's tables (%llu MB)",
                         (unsigned long long)(dots_quiet_index_bytes(q) >> 20));
     }
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int f = 0; f < q->nframes; f++)
+        for (int u = 0; u < q->nsteps; u++)
+            q->allowed[(size_t)f * q->nsteps + (size_t)u] =
+                step_allows(q, frame_unpack(q, q->frame_state[f]), u);
+    /* Each block from the block of the step after it of the same frame
+     * state (any of those that share it: they agree on the steps after). */
     int overflow = 0;
+    for (int u = q->nsteps; u >= 0; u--) {
 #pragma omp parallel for schedule(dynamic, 16) reduction(| : overflow)
-    for (int f = 0; f < q->nframes; f++) {
-        count_frame(q, f, q->counts + (size_t)f * q->counts_per_frame,
-                    q->allowed + (size_t)f * q->nsteps);
-        overflow |= less_frame(q, f);
+        for (int b = 0; b < q->block_count[u]; b++) {
+            const int f = q->block_frame[q->block_first[u] + b];
+            uint64_t *out = q->counts + block_at(q, f, u) / 4;
+            if (u == q->nsteps) {
+                count_end(q, out);
+                continue;
+            }
+            const uint8_t allowed = q->allowed[(size_t)f * q->nsteps + (size_t)u];
+            const uint64_t *next = q->counts + block_at(q, f, u + 1) / 4;
+            count_step(q, u, allowed, out, next);
+            overflow |= less_step(q, u, allowed, q->less + block_at(q, f, u), next);
+        }
     }
     if (overflow) {
-        /* Tables of 32-bit entries take every board up to 4x5 (at most
-         * C(31, 15) completions from any step); bigger ones are counted
-         * (a plan) but not built. */
         drop_tables(q);
-        return rdb_fail(err, RDB_E_INPUT,
-                        "this board has too many quiet positions to a frame state for the "
-                        "quiet index's tables (boards up to 4x5 are built)");
+        return rdb_fail(err, RDB_E_INPUT, "%s", too_big);
     }
     return RDB_OK;
 }
@@ -745,10 +852,10 @@ void dots_quiet_index_free(dots_quiet_index *q)
         for (int level = 0; level <= __builtin_popcountll(q->open); level++)
             free(q->first[level]);
     free(q->first);
-    free(q->counts);
+    drop_tables(q);
     free(q->start_counts);
-    free(q->less);
-    free(q->allowed);
+    free(q->block_at);
+    free(q->block_frame);
     free(q->rows);
     free(q->trans);
     free(q->norm_frame);
@@ -819,6 +926,7 @@ uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
 {
     size_t nx = (size_t)1 << q->nframe;
-    return nx * (1 + 2 * sizeof(int32_t)) + (uint64_t)q->nframes * q->counts_per_frame * 24 +
+    return nx * (1 + 2 * sizeof(int32_t)) + q->entries * 24 +
+           (uint64_t)q->nframes * (uint64_t)(q->nsteps + 1) * 8 +
            (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
 }

@@ -25,9 +25,10 @@
  *    the vertical line on a box's right and the horizontal line below it,
  *    and the state between steps is the top side of every box of the row
  *    and the left side of the next (2^(W+1) states for rows of W boxes;
- *    the board is scanned along its shorter side). A table per canonical
- *    frame state counts the completions from each step and state with
- *    each number of lines, so a rank costs one pass over the steps.
+ *    the board is scanned along its shorter side). Tables count the
+ *    completions from each step and state with each number of lines, so
+ *    a rank costs one pass over the steps; a step's table is shared by
+ *    the frame states that agree on the frame lines of the steps after.
  *
  * A level (open lines drawn) is the canonical frame states in increasing
  * order, each followed by its quiet completions in rank order.
@@ -86,7 +87,7 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 #define DOTS_QUIET_MAX_STEPS 80
 typedef struct {
     uint64_t lines;
-    const uint32_t *less;  /* the frame's table */
+    const uint32_t *at;    /* where the frame's table of each step starts */
     uint64_t first[2];     /* its first index one and two levels up */
     uint64_t own[DOTS_QUIET_MAX_STEPS];              /* the position's entry at each step */
     uint64_t before_more[2][DOTS_QUIET_MAX_STEPS + 1]; /* steps < u with one (two) lines

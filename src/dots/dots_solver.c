@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "common/job.h"
 #include "common/memory.h"
@@ -305,7 +304,7 @@ static void tt_grow(struct dots_solver *s)
             tt_store(s, &s->workers[0], key, data_lower(data), data_upper(data), data_best(data),
                      data_open(data));
     }
-    munmap(old, old_buckets * BUCKET * sizeof(tt_slot));
+    rdb_huge_free(old, old_buckets * BUCKET * sizeof(tt_slot));
 }
 
 /* ---- the search ---- */
@@ -1012,13 +1011,7 @@ static void find_corners(struct dots_solver *s)
  * each, most of the time of a short solve). */
 static tt_slot *table_alloc(size_t bytes)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
+    return rdb_huge_alloc(bytes);
 }
 
 rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solver_options *opt,
@@ -1107,6 +1100,6 @@ void dots_solver_free(dots_solver *s)
     free(s->byte_image);
     free(s->workers);
     if (s->tt)
-        munmap(s->tt, (s->tt_mask + 1) * BUCKET * sizeof(tt_slot));
+        rdb_huge_free(s->tt, (s->tt_mask + 1) * BUCKET * sizeof(tt_slot));
     free(s);
 }
