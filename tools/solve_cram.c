@@ -178,6 +178,8 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
     if (rows * cols > 64)
         printf(",\"wide_expanded\":%llu", (unsigned long long)st->wide_expanded);
+    if (st->unreduced)
+        printf(",\"unreduced\":%llu", (unsigned long long)st->unreduced);
     if (st->tt_held)
         printf(",\"tt_held\":true");
     if (c->n)
@@ -203,6 +205,8 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
         printf(", parts 0 by the mirror rule %llu", (unsigned long long)st->mirror_zero);
     if (st->wide_expanded)
         printf(", of more than 64 cells %llu", (unsigned long long)st->wide_expanded);
+    if (st->unreduced)
+        printf(", children kept unreduced %llu", (unsigned long long)st->unreduced);
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);

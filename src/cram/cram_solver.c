@@ -383,6 +383,7 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
         st->twins += w->twins;
         st->mirror_zero += w->mirror_zero;
         st->wide_expanded += w->wide_expanded;
+        st->unreduced += w->unreduced;
     }
     st->tt_entries = s->tt.entries;
     if (s->wtt)
@@ -631,7 +632,18 @@ static void resolve(cram_worker *w, cram_child *c)
 
 /* ---- children ---- */
 
-/* Add a connected set of g, one component of a child, to the child c. */
+/* How many of the n components need a place in a child: those of more
+ * than three cells (add_part values the others on the spot). */
+static inline int parts_to_search(const uint64_t *comp, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += __builtin_popcountll(comp[i]) > 3;
+    return k;
+}
+
+/* Add a connected set of g, one component of a child, to the child c
+ * (which has room: CHILD_PARTS at most). */
 static inline void add_part(cram_worker *w, cram_child *c, uint64_t comp)
 {
     const cram_solver *s = w->s;
@@ -683,6 +695,14 @@ static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_
     const cram_solver *s = w->s;
     uint64_t comp[CRAM_MAX_COMPONENTS];
     int n = cram_split_child(&s->g, x, cell, vertical, comp);
+    if (n > CHILD_PARTS && parts_to_search(comp, n) > CHILD_PARTS) {
+        /* The reductions cut more parts than a child holds: its components
+         * unreduced instead, at most six (each holds a cell next to the
+         * domino), each with the nimber of its reduced parts' xor. */
+        const uint64_t domino = vertical ? 1ULL << cell | 1ULL << (cell + s->g.stride) : 3ULL << cell;
+        n = cram_split(&s->g, x & ~domino, comp);
+        w->stats.unreduced++;
+    }
     c->nparts = 0;
     c->known = 0;
     c->done = 0;
@@ -713,9 +733,13 @@ static void make_wide_child(cram_worker *w, cram_wset x, cram_wset d, cram_child
         if (cram_wide_rows(&s->wg, comp[i]) <= s->g.height) {
             uint64_t y = cram_wide_to_narrow(&s->wg, comp[i]), sub[CRAM_MAX_COMPONENTS];
             int m = cram_split_reduced(&s->g, y, sub);
-            if (c->nparts + m > CHILD_PARTS) /* room for it whole, unreduced */
+            /* Its reduced parts only when they leave a place for each
+             * component after it; else it goes whole, unreduced: so no
+             * child holds more than CHILD_PARTS (n of them at most). */
+            if (c->nparts + parts_to_search(sub, m) + (n - 1 - i) > CHILD_PARTS) {
                 add_part(w, c, y);
-            else
+                w->stats.unreduced++;
+            } else
                 for (int j = 0; j < m; j++)
                     add_part(w, c, sub[j]);
             continue;
