@@ -216,6 +216,61 @@ START_TEST(test_big_boards)
 }
 END_TEST
 
+/* A position of 22x3 (38 free cells, one component as tall as the board)
+ * whose move by the vertical domino at cell 50 leaves two components that
+ * the reductions cut into seven parts of more than three cells: more than
+ * a child holds (CHILD_PARTS, six), so the search keeps a component of
+ * such children whole (3x22's search once stopped on the assertion that
+ * guards the places). Its nimber, by every method, against the mex over
+ * its moves of the xor of each move's components, each solved apart (on a
+ * 21x3 board by the 64-bit search when it fits one). */
+START_TEST(test_child_parts_overflow)
+{
+    const cram_wset x = (cram_wset)0x2 << 64 | 0x793fb372da593da4ULL;
+    cram_solver_options opt = {.method = CRAM_ASPIRATION, .tt_mb = 16};
+    cram_solver *alone = new_solver(22, 3, &opt);
+    cram_solver *narrow = new_solver(21, 3, &opt);
+    cram_wide_geom wg;
+    cram_wide_geom_init(&wg, 22, 3);
+    TU_ASSERT_EQ(cram_wpopcount(x), 38);
+    TU_ASSERT_EQ(cram_wide_rows(&wg, x), 22);
+    uint64_t nimbers = 0;
+    for (int v = 0; v < 2; v++)
+        for (cram_wset m = v ? cram_wide_vmoves(&wg, x) : cram_wide_hmoves(&wg, x); m; m &= m - 1) {
+            const int cell = cram_wlowest(m);
+            const cram_wset d = cram_wbit(cell) | cram_wbit(v ? cell + 3 : cell + 1);
+            cram_wset comp[8];
+            const int n = cram_wide_split(&wg, x & ~d, comp, 8);
+            int nimber = 0;
+            for (int i = 0; i < n; i++) {
+                int part = -1;
+                rdb_error err;
+                if (cram_wide_rows(&wg, comp[i]) <= 21)
+                    TU_ASSERT_EQ(cram_solver_solve(narrow, cram_wide_to_narrow(&wg, comp[i]), &part, &err),
+                                 RDB_OK);
+                else
+                    part = solve_wide(alone, comp[i]);
+                nimber ^= part;
+            }
+            nimbers |= 1ULL << nimber;
+        }
+    const int want = __builtin_ctzll(~nimbers);
+    uint64_t unreduced = 0;
+    for (int m = 0; m < CRAM_NMETHODS; m++) {
+        cram_solver_options mopt = {.method = (cram_method)m, .tt_mb = 16};
+        cram_solver *wide = new_solver(22, 3, &mopt);
+        TU_ASSERT_MSG(solve_wide(wide, x) == want, "%s", cram_method_name((cram_method)m));
+        cram_stats st;
+        cram_solver_stats(wide, &st);
+        unreduced += st.unreduced;
+        cram_solver_free(wide);
+    }
+    TU_ASSERT_MSG(unreduced > 0, "no child kept a component whole");
+    cram_solver_free(narrow);
+    cram_solver_free(alone);
+}
+END_TEST
+
 /* The wide parts' table saved beside the 64-bit one (F.wide) and loaded
  * again: the same nimber from far fewer nodes; a file with an entry that
  * is no wide part of the board, or a damaged one, is refused. */
@@ -319,6 +374,7 @@ Suite *cram_wide_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_forced_wide_vs_naive, 0, CRAM_NMETHODS);
     tcase_add_loop_test(tc, test_big_boards, 0, (int)(sizeof big / sizeof big[0]));
+    tcase_add_test(tc, test_child_parts_overflow);
     suite_add_tcase(s, tc);
     return s;
 }
