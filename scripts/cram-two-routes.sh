@@ -27,10 +27,13 @@
 # finished run's JSON is kept and that run is not made again. The runs go
 # one after the other, niced (NICE).
 #
-# Prints each route's nimber and the certificate, and exits 0 when both
-# routes are finished and agree, 1 when they disagree or a run failed
-# (its log says why; run the command again to go on), 2 on a wrong
-# command line.
+# Each run's end, exit status and wall time go into its route's log after
+# the "=== route" line that began it. Prints each route's nimber, its runs,
+# their time and nodes in all (a run stopped by a signal writes no JSON:
+# its nodes are those of its last progress line), and the certificate;
+# exits 0 when both routes are finished and agree, 1 when they disagree or
+# a run failed (its log says why; run the command again to go on), 2 on a
+# wrong command line.
 #
 # Environment (defaults): RETRODB (bin/retrodb beside this script),
 # SAVE_MINUTES (15), NICE (10).
@@ -72,10 +75,13 @@ run_route() {
     local n=$1
     shift
     [ -s "$dir/route$n.json" ] && return 0
+    local start
+    start=$(date +%s)
     echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n" >> "$dir/route$n.log"
     nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
         --tt-save-minutes "$SAVE_MINUTES" --json --progress > "$dir/route$n.json.part" 2>> "$dir/route$n.log"
     local rc=$?
+    echo "--- route $n: exit $rc after $(($(date +%s) - start)) s" >> "$dir/route$n.log"
     if [ "$rc" -ne 0 ]; then
         rm -f "$dir/route$n.json.part"
         if [ "$rc" -eq 2 ]; then
@@ -92,9 +98,26 @@ run_route 1 --threads 2
 run_route 2 --threads 1 --db "$table" --certificate
 
 field() { jq -r "$2" "$dir/route$1.json"; }
+# route_total N: route N over all its runs (a stopped run writes no JSON):
+# how many, their wall time (each run's "--- route" line), and their nodes
+# (each earlier run's last progress line, the last run's JSON)
+route_total() {
+    awk -v last="$(field "$1" .nodes)" '
+        /^=== route/ { runs++ }
+        /^--- route/ { secs += $(NF - 1); ended++ }
+        /^cram [0-9]+x[0-9]+: [0-9]+ s, [0-9.]+ M nodes/ { nodes[runs] = $5 * 1e6 }
+        END {
+            total = last
+            for (r = 1; r < runs; r++) total += nodes[r]
+            printf "%d run%s", runs, runs == 1 ? "" : "s"
+            if (ended == runs) printf ", %d s", secs
+            else if (ended > 0) printf ", %d s in the %d timed", secs, ended
+            printf ", %.3g nodes", total
+        }' "$dir/route$1.log"
+}
 n1=$(field 1 .nimber) n2=$(field 2 .nimber)
 for n in 1 2; do
-    echo "route $n: nimber $(field $n .nimber), $(field $n .expanded) positions expanded, $(field $n .seconds) s"
+    echo "route $n: nimber $(field $n .nimber); $(route_total $n) in all ($dir/route$n.log)"
 done
 echo "certificate: $(jq -c '.certificate' "$dir/route2.json")"
 if [ "$n1" = "$n2" ]; then

@@ -96,10 +96,12 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     # is made again alone; a folder of another board is refused
     expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
     grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
-    expect 0 'nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
+    # each run's end and time in its log, and the routes' totals over their runs
+    grep -q '^--- route 1: exit 0 after [0-9]* s$' "$T/two/route1.log" && ok || bad "cram-two-routes: route 1's end not logged"
+    expect 0 'route 1: nimber 1; 1 run, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
     [ "$(grep -c '^=== route' "$T/two/route1.log")" = 1 ] && ok || bad "cram-two-routes: route 1 made again"
     rm "$T/two/route2.json"
-    expect 0 'route 2: nimber 1' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
+    expect 0 'route 2: nimber 1; 2 runs, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
     [ "$(grep -c '^=== route' "$T/two/route1.log") $(grep -c '^=== route' "$T/two/route2.log")" = "1 2" ] && ok ||
         bad "cram-two-routes: a lost route 2 was not made again alone"
     expect 2 'holds the runs of 3x12, not 3x13' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x13 "$T/two" "$T/c34"
