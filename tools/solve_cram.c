@@ -234,7 +234,7 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     if (st->wide_expanded)
         printf(", of more than 64 cells %llu", (unsigned long long)st->wide_expanded);
     if (st->unreduced)
-        printf(", children kept unreduced %llu", (unsigned long long)st->unreduced);
+        printf(", components kept unreduced %llu", (unsigned long long)st->unreduced);
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);

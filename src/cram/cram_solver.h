@@ -87,9 +87,9 @@ typedef struct {
     uint64_t mirror_zero; /* parts valued 0 by the mirror rule, unsearched */
     uint64_t wide_expanded; /* of the expanded, those too tall for 64 bits
                              (a board of more than 64 cells) */
-    uint64_t unreduced;   /* children whose components the reductions cut
-                             into more parts than a child holds, kept whole
-                             instead (rare) */
+    uint64_t unreduced;   /* times a child kept a component whole,
+                             unreduced, because the reductions would cut
+                             more parts than a child holds (rare) */
     uint64_t helped;      /* times a thread with no root child left joined one
                              that another thread was searching */
     uint64_t helper_first; /* root children whose answer a joining thread
