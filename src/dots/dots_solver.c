@@ -270,8 +270,6 @@ static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lo
 /* The table TT_GROWTH times bigger (up to tt_most), every entry moved
  * over; called when no searcher runs. The searchers' counts of filled
  * slots become the entries moved (all credited to the first). */
-static tt_slot *table_alloc(size_t bytes);
-
 static void tt_grow(struct dots_solver *s)
 {
     s->grow_wanted = 0;
@@ -286,7 +284,7 @@ static void tt_grow(struct dots_solver *s)
      * smaller steps when the whole one does not */
     while (buckets > old_buckets && !rdb_memory_allows(buckets * BUCKET * sizeof(tt_slot)))
         buckets /= 2;
-    tt_slot *tt = buckets > old_buckets ? table_alloc(buckets * BUCKET * sizeof(tt_slot)) : NULL;
+    tt_slot *tt = buckets > old_buckets ? rdb_huge_alloc(buckets * BUCKET * sizeof(tt_slot)) : NULL;
     if (!tt) { /* keep searching in the table there is */
         s->tt_most = old_buckets;
         if (s->opt.progress)
@@ -1006,14 +1004,6 @@ static void find_corners(struct dots_solver *s)
     }
 }
 
-/* The table: zeroed pages from the kernel, on huge pages where it gives
- * them (the table is touched at random, so small pages cost a fault
- * each, most of the time of a short solve). */
-static tt_slot *table_alloc(size_t bytes)
-{
-    return rdb_huge_alloc(bytes);
-}
-
 rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solver_options *opt,
                            dots_solver **out, rdb_error *err)
 {
@@ -1070,7 +1060,10 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     }
     if (buckets > start)
         buckets = start;
-    s->tt = table_alloc(buckets * BUCKET * sizeof(tt_slot));
+    /* zeroed pages from the kernel, on huge pages where it gives them (the
+     * table is touched at random, so small pages cost a fault each, most
+     * of the time of a short solve) */
+    s->tt = rdb_huge_alloc(buckets * BUCKET * sizeof(tt_slot));
     s->tt_mask = buckets - 1;
     if (!s->byte_image || !s->workers || !s->tt) {
         dots_solver_free(s);
