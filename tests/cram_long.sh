@@ -2,8 +2,9 @@
 # The long Cram check (`make check-long`, not part of `make check`): the
 # published empty-board nimbers of 3x12, 4x9 and 5x7 with every solver
 # method, and the same boards again probing a 4x6 nimber table; 3x17 and
-# 3x18 with two threads. Minutes per method on 2 cores; prints one line per run
-# and "N passed, N failed".
+# 3x18 with two threads, and the largest published boards of minutes, 7x7
+# (1) and 6x7 (5, six trials), with two threads. Minutes per method on 2
+# cores; prints one line per run and "N passed, N failed".
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
 T=$(mktemp -d /tmp/retrodb-cram-long.XXXXXX)
@@ -35,8 +36,8 @@ for spec in 3x12:1 4x9:1 5x7:1; do
         done
     done
 done
-# two threads on boards of a few seconds and of a minute
-for spec in 3x17:0 3x18:1; do
+# two threads on boards of a few seconds, of a minute and of a few minutes
+for spec in 3x17:0 3x18:1 7x7:1 6x7:5; do
     board=${spec%:*} want=${spec#*:}
     out=$("$RETRODB" solve cram "$board" --threads 2 --json --quiet 2>&1)
     report "$board aspiration, 2 threads" "$want" "$out"
