@@ -329,7 +329,7 @@ bench: deps
 	sh scripts/bench.sh
 
 # The Cram solver benchmark; BIG=1 adds 4x11 and 5x8 (minutes).
-# Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7, 7x7 and 6x7,
+# Runs too long for `make check`: every Cram solver method on 3x12, 4x9, 5x7 (7x7 and 6x7 on two threads),
 # and the Dots-and-Boxes search against databases of variants and published values.
 check-long: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/test_runner
