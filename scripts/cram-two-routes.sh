@@ -22,10 +22,14 @@
 #          the memory left is short of that)
 #
 # Each run saves its table every SAVE_MINUTES minutes and when stopped by
-# SIGINT or SIGTERM, so running the same command again after a stop (a
-# kill, a reboot, the end of a session) goes on from the saved table; a
+# SIGINT or SIGTERM, and appends every answer of its root's trials to its
+# ledger (LEDGERS/cram-BOARD-routeN.txt, `solve cram --ledger`) as it comes.
+# So running the same command again after a stop (a kill, a reboot) goes on
+# from the saved table, and on another machine, where the table is gone,
+# from the ledger: keep LEDGERS somewhere that survives (a repository). A
 # finished run's JSON is kept and that run is not made again. The runs go
-# one after the other, niced (NICE).
+# one after the other, niced (NICE). Each route has a ledger of its own:
+# the second route takes nothing from the first.
 #
 # Each run's end, exit status and wall time go into its route's log after
 # the "=== route" line that began it. Prints each route's nimber, its runs,
@@ -36,7 +40,7 @@
 # wrong command line.
 #
 # Environment (defaults): RETRODB (bin/retrodb beside this script),
-# SAVE_MINUTES (15), NICE (10).
+# SAVE_MINUTES (15), NICE (10), LEDGERS (DIR).
 set -u
 
 usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
@@ -54,6 +58,7 @@ board=$1 dir=$2 table=$3 mb=${4:-8192}
 RETRODB=${RETRODB:-$(dirname "$0")/../bin/retrodb}
 SAVE_MINUTES=${SAVE_MINUTES:-15}
 NICE=${NICE:-10}
+LEDGERS=${LEDGERS:-$dir}
 if ! [[ $board =~ ^[0-9]+x[0-9]+$ ]]; then
     echo "cram-two-routes: '$board' is not a board such as 3x22" >&2
     exit 2
@@ -62,7 +67,7 @@ fi
     echo "cram-two-routes: no nimber table at '$table' (retrodb build cram 3x10 --dir $table)" >&2
     exit 2
 }
-mkdir -p "$dir" || exit 1
+mkdir -p "$dir" "$LEDGERS" || exit 1
 # a folder holds one board's runs: its tables and results are that board's
 if [ -s "$dir/BOARD" ] && [ "$(cat "$dir/BOARD")" != "$board" ]; then
     echo "cram-two-routes: '$dir' holds the runs of $(cat "$dir/BOARD"), not $board" >&2
@@ -77,9 +82,11 @@ run_route() {
     [ -s "$dir/route$n.json" ] && return 0
     local start
     start=$(date +%s)
-    echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n" >> "$dir/route$n.log"
+    local ledger=$LEDGERS/cram-$board-route$n.txt
+    echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n --ledger $ledger" >> "$dir/route$n.log"
     nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
-        --tt-save-minutes "$SAVE_MINUTES" --json --progress > "$dir/route$n.json.part" 2>> "$dir/route$n.log"
+        --tt-save-minutes "$SAVE_MINUTES" --ledger "$ledger" --json --progress \
+        > "$dir/route$n.json.part" 2>> "$dir/route$n.log"
     local rc=$?
     echo "--- route $n: exit $rc after $(($(date +%s) - start)) s" >> "$dir/route$n.log"
     if [ "$rc" -ne 0 ]; then

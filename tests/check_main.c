@@ -36,6 +36,7 @@ int main(void)
     srunner_add_suite(sr, penalty_suite());
     srunner_add_suite(sr, cram_board_suite());
     srunner_add_suite(sr, cram_solver_suite());
+    srunner_add_suite(sr, cram_ledger_suite());
     srunner_add_suite(sr, cram_wide_suite());
     srunner_add_suite(sr, cram_reduce_suite());
     srunner_add_suite(sr, cram_table_suite());

@@ -2,8 +2,8 @@
 # Command-line tests of `retrodb solve cram`: exit status 2 and a message
 # for bad input with nothing written, the JSON shape, published nimbers of
 # empty boards, positions from a file and from standard input, a nimber
-# table probed with --db, a transposition table file saved and reused, and
-# scripts/cram-two-routes.sh.
+# table probed with --db, a transposition table file saved and reused, a
+# ledger of the root's answers, and scripts/cram-two-routes.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -81,6 +81,22 @@ expect 2 'not 5' -- $S 5x5 --json --tt-mb 16 --tt-file "$tt"
 printf 'garbage' > "$T/tt2"
 expect 1 'not a cram transposition table' -- $S 4x6 --tt-file "$T/tt2"
 
+# a ledger: the root's answers appended as found; a new run with no table
+# takes them from it and searches nothing again; another method refuses
+# it (2), a line not of the form is refused with its number (1)
+led="$T/ledger47"
+expect 0 '"nimber":3,.*"from_ledger":0,"to_ledger":[1-9]' -- $S 4x7 --json --tt-mb 16 --ledger "$led"
+n=$(grep -c . "$led")
+[ "$(grep -c '^4x7 root=[0-9a-f]\{32\} move=([0-9],[0-9])-([0-9],[0-9]) \(is\|not\) [0-9]* nodes=[0-9]* seconds=[0-9.]*$' "$led")" = "$n" ] &&
+    ok || bad "ledger lines not of the form: $(head -2 "$led")"
+expect 0 '"nimber":3,"method":"aspiration","nodes":1,.*"from_ledger":[1-9][0-9]*,"to_ledger":0}' -- $S 4x7 --json --tt-mb 16 --ledger "$led"
+expect 0 'root answers from the ledger [1-9][0-9]*, added to it 0' -- $S 4x7 --tt-mb 16 --ledger "$led" --quiet
+head -n 4 "$led" > "$T/ledger47-part"
+expect 0 '"nimber":3,.*"from_ledger":[1-9][0-9]*,"to_ledger":[1-9]' -- $S 4x7 --json --tt-mb 16 --ledger "$T/ledger47-part" --threads 2
+expect 2 'aspiration method only' -- $S 4x7 --method etc --ledger "$led"
+printf '# notes\n4x7 root=xyz\n' > "$T/badledger"
+expect 1 'badledger:2: not a ledger line' -- $S 4x7 --ledger "$T/badledger"
+
 # a nimber table probed for every component that fits
 if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     expect 0 '"nimber":0,.*"db_hits":[1-9]' -- $S 4x6 --json --tt-mb 16 --db "$T/c34" --no-mirror
@@ -96,6 +112,7 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     # is made again alone; a folder of another board is refused
     expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
     grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
+    [ -s "$T/two/cram-3x12-route1.txt" ] && [ -s "$T/two/cram-3x12-route2.txt" ] && ok || bad "cram-two-routes: no ledgers"
     # each run's end and time in its log, and the routes' totals over their runs
     grep -q '^--- route 1: exit 0 after [0-9]* s$' "$T/two/route1.log" && ok || bad "cram-two-routes: route 1's end not logged"
     expect 0 'route 1: nimber 1; 1 run, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16

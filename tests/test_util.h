@@ -49,6 +49,7 @@ Suite *problem_suite(void);
 Suite *penalty_suite(void);
 Suite *cram_board_suite(void);
 Suite *cram_solver_suite(void);
+Suite *cram_ledger_suite(void);
 Suite *cram_wide_suite(void);
 Suite *cram_reduce_suite(void);
 Suite *cram_table_suite(void);

@@ -7,7 +7,8 @@
  * written, so that bad input leaves no file behind. With --tt-file the
  * transposition table is loaded at the start when the file exists and
  * saved when the solve ends or is stopped by SIGINT/SIGTERM, so running
- * the same command again resumes a long solve.
+ * the same command again resumes a long solve; with --ledger the root's
+ * answers are kept too, in a small text file (src/cram/cram_ledger.h).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -39,6 +40,7 @@ enum {
     OPT_BOARD_ORDER,
     OPT_NO_MIRROR,
     OPT_CERTIFICATE,
+    OPT_LEDGER,
     OPT_JSON,
     OPT_PROGRESS,
     OPT_QUIET
@@ -60,6 +62,10 @@ static const rdb_tool_option solve_cram_options[] = {
      "stopped by a signal and every --tt-save-minutes: run the same\n"
      "command again to resume"},
     {OPT_TT_SAVE_MINUTES, "tt-save-minutes", 0, "M", "save the table every M minutes (default 30)"},
+    {OPT_LEDGER, "ledger", 0, "F",
+     "the answers of the root's moves found by earlier runs (read at the\n"
+     "start), appended as found: a run stopped and started again, even on\n"
+     "another machine without its table, searches none of them again"},
     {OPT_DB, "db", 0, "DIR", "probe the Cram nimber table in DIR (repeatable)"},
     {OPT_CERTIFICATE, "certificate", 0, NULL,
      "for each k below the nimber, a move to a position of nimber k\n"
@@ -210,6 +216,9 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
         printf(",\"unreduced\":%llu", (unsigned long long)st->unreduced);
     if (st->tt_held)
         printf(",\"tt_held\":true");
+    if (st->from_ledger || st->to_ledger)
+        printf(",\"from_ledger\":%llu,\"to_ledger\":%llu", (unsigned long long)st->from_ledger,
+               (unsigned long long)st->to_ledger);
     if (c->n)
         print_certificate_json(cols, c);
     printf("}\n");
@@ -238,6 +247,9 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     if (st->helped)
         printf(", threads joined a root move %llu times (answered first %llu)",
                (unsigned long long)st->helped, (unsigned long long)st->helper_first);
+    if (st->from_ledger || st->to_ledger)
+        printf(", root answers from the ledger %llu, added to it %llu",
+               (unsigned long long)st->from_ledger, (unsigned long long)st->to_ledger);
     printf(", tt %.0f MB%s %.0f%% full\n", st->tt_bytes / 1048576.0,
            st->tt_held ? " (held there: memory was short)" : "", 100.0 * st->tt_fill);
     for (int k = 0; k < c->n; k++) {
@@ -268,7 +280,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_solve_cram_command;
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
-    const char *position = NULL, *tt_file = NULL, *board = NULL;
+    const char *position = NULL, *tt_file = NULL, *board = NULL, *ledger_file = NULL;
     const char *dirs[MAX_TABLE_DIRS];
     int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
     long save_minutes = 0;
@@ -315,6 +327,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         case OPT_CERTIFICATE:
             want_certificate = 1;
             break;
+        case OPT_LEDGER:
+            ledger_file = v;
+            break;
         case OPT_JSON:
             json = 1;
             break;
@@ -344,6 +359,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE");
     if (save_minutes && !tt_file)
         return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file");
+    if (ledger_file && opt.method != CRAM_ASPIRATION)
+        return rdb_tool_bad(cmd, "--ledger records the root's trials of the aspiration method only (method %s)",
+                            cram_method_name(opt.method));
 
     rdb_error err;
     int rows, cols;
@@ -365,6 +383,11 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
     table_saver saver = {tt_file, quiet};
+    cram_ledger ledger = {0};
+    if (st == RDB_OK && ledger_file) {
+        st = cram_ledger_open(&ledger, ledger_file, rows, cols, &err);
+        cram_solver_set_ledger(s, &ledger);
+    }
     if (st == RDB_OK && tt_file) {
         st = cram_solver_load_tt(s, tt_file, &err);
         if (st == RDB_E_MISSING)
@@ -373,6 +396,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
     if (st != RDB_OK) {
         cram_solver_free(s);
+        cram_ledger_close(&ledger);
         return rdb_tool_report(st, &err);
     }
 
@@ -405,5 +429,6 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             print_text(rows, cols, covered, nimber, opt.method, &stats, &cert);
     }
     cram_solver_free(s);
+    cram_ledger_close(&ledger);
     return rdb_tool_report(st, &err);
 }

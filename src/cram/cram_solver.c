@@ -192,6 +192,9 @@ struct cram_solver {
     void *hook_ctx;
     double hook_every, last_hook;
     int root_moves, trial;
+    cram_ledger *ledger;  /* cram_solver_set_ledger */
+    cram_wset ledger_root; /* the root being searched, as the ledger keys it */
+    uint8_t root_cell[MAX_MOVES][2][2]; /* its children's moves: board cells */
     cram_solver *verifier; /* checks entries of a loaded table file */
 };
 
@@ -381,6 +384,8 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
         st->helped += w->helped;
         st->helper_first += w->helper_first;
         st->twins += w->twins;
+        st->from_ledger += w->from_ledger;
+        st->to_ledger += w->to_ledger;
         st->mirror_zero += w->mirror_zero;
         st->wide_expanded += w->wide_expanded;
         st->unreduced += w->unreduced;
@@ -1316,6 +1321,128 @@ static int sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
     return child_value(w, &c, want, 0);
 }
 
+/* ---- the ledger: the root's answers, kept across runs ---- */
+
+/* The board cell (row, column) of the layout's cell i. */
+static void board_cell(const cram_solver *s, int i, uint8_t *rc)
+{
+    const int r = i / s->g.stride, c = i % s->g.stride;
+    rc[0] = (uint8_t)(s->transposed ? c : r);
+    rc[1] = (uint8_t)(s->transposed ? r : c);
+}
+
+/* The moves of the root x's n children, at their slots (children()'s
+ * order: the dominoes along the layout's rows by cell, then the others),
+ * as board cells in s->root_cell; x as the ledger keys it in
+ * s->ledger_root. */
+static void root_moves(cram_solver *s, uint64_t x, int n)
+{
+    const int wide = is_wide(s, x);
+    const cram_wset key = wide ? wide_key(x) : x;
+    const cram_wset hm = wide ? cram_wide_hmoves(&s->wg, key) : cram_hmoves(&s->g, x);
+    const cram_wset vm = wide ? cram_wide_vmoves(&s->wg, key) : cram_vmoves(&s->g, x);
+    int slot = 0;
+    for (int v = 0; v < 2; v++)
+        for (cram_wset m = v ? vm : hm; m; m &= m - 1) {
+            const int i = cram_wlowest(m);
+            assert(slot < n);
+            board_cell(s, i, s->root_cell[slot][0]);
+            board_cell(s, v ? i + s->g.stride : i + 1, s->root_cell[slot][1]);
+            slot++;
+        }
+    assert(slot == n);
+    s->ledger_root = key;
+}
+
+/* The slot of the root's child whose move covers the cells of e, or -1. */
+static int ledger_slot(const cram_solver *s, const cram_ledger_entry *e, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const uint8_t(*c)[2] = s->root_cell[i];
+        const int same = memcmp(c[0], e->cell[0], 2) == 0 && memcmp(c[1], e->cell[1], 2) == 0;
+        const int swapped = memcmp(c[0], e->cell[1], 2) == 0 && memcmp(c[1], e->cell[0], 2) == 0;
+        if (same || swapped)
+            return i;
+    }
+    return -1;
+}
+
+static int ledger_fails(cram_worker *w, const cram_ledger_entry *e, const char *why)
+{
+    w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "%s:%d: %s", w->s->ledger->path, e->lineno, why);
+    w->stopped = 1;
+    return -1;
+}
+
+/* What the ledger knows of the n children of the root x: a child of known
+ * nimber is done (that nimber goes into *seen), and not[slot] gets the
+ * nimbers a child is known not to have. Returns 0, or -1 (the worker
+ * stopped with the error) when a line names a move the root does not
+ * have or contradicts another line or the search. */
+static int from_ledger(cram_worker *w, uint64_t x, cram_child *ch, int n, nimset *seen, nimset *not)
+{
+    cram_solver *s = w->s;
+    int exact[MAX_MOVES];
+    const cram_ledger_entry *said[MAX_MOVES] = {0};
+    for (int i = 0; i < n; i++)
+        exact[i] = -1, not[i] = 0;
+    if (!s->ledger)
+        return 0;
+    root_moves(s, x, n);
+    for (int j = 0; j < s->ledger->n; j++) {
+        const cram_ledger_entry *e = &s->ledger->entry[j];
+        if (e->root != s->ledger_root)
+            continue;
+        const int i = ledger_slot(s, e, n);
+        if (i < 0)
+            return ledger_fails(w, e, "the root has no such move");
+        if (!e->is)
+            not[i] |= ns_bit(e->value);
+        else if (exact[i] >= 0 && exact[i] != e->value)
+            return ledger_fails(w, e, "another line gives this move another nimber");
+        else
+            exact[i] = e->value, said[i] = e;
+    }
+    for (int i = 0; i < n; i++) {
+        if (exact[i] < 0)
+            continue;
+        if (ns_has(not[i], exact[i]) || (ch[i].done && ch[i].known != exact[i]))
+            return ledger_fails(w, said[i], "this nimber contradicts another line or the search");
+        if (!ch[i].done) {
+            ch[i].done = 1;
+            *seen |= ns_bit(exact[i]);
+            w->stats.from_ledger++;
+        }
+    }
+    return 0;
+}
+
+/* Append to the ledger the answer v (the child's nimber, or -1: not r) of
+ * the root's child at slot to "is it r?", found in nodes and seconds; no
+ * answer (STOPPED), nothing. A failed append stops the search: what it
+ * proves from there on would not survive it. */
+static void to_ledger(cram_worker *w, int slot, int r, int v, uint64_t nodes, double seconds)
+{
+    cram_solver *s = w->s;
+    if (!s->ledger || v == STOPPED)
+        return;
+    cram_ledger_entry e = {.root = s->ledger_root, .is = v >= 0, .value = v >= 0 ? v : r,
+                           .nodes = nodes, .seconds = seconds};
+    memcpy(e.cell, s->root_cell[slot], sizeof e.cell);
+    rdb_status st = cram_ledger_add(s->ledger, &e, &w->err);
+    if (st != RDB_OK) {
+        w->fail = st;
+        w->stopped = 1;
+    } else {
+        w->stats.to_ledger++;
+    }
+}
+
+void cram_solver_set_ledger(cram_solver *s, cram_ledger *l)
+{
+    s->ledger = l;
+}
+
 /* ---- aspiration: the root asks "is it r?" for r = 0, 1, ... ---- */
 
 /* The answers of the children order[0..k) of the root to "is it r?", in
@@ -1327,7 +1454,10 @@ static void ask_in_order(cram_worker *w, cram_child *ch, const uint8_t *order, i
         res[o] = STOPPED;
     for (int o = 0; o < k; o++) {
         w->root_move = o + 1;
+        const uint64_t nodes = w->stats.nodes;
+        const double t0 = rdb_now();
         res[o] = child_value(w, &ch[order[o]], ns_bit(r), 1);
+        to_ledger(w, order[o], r, res[o], w->stats.nodes - nodes, rdb_now() - t0);
         if (res[o] == r || w->stopped)
             return;
     }
@@ -1389,6 +1519,8 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
             cram_child c = ch[order[o]];
             w->quit = &answered[o];
             w->helper = helper;
+            const uint64_t nodes = w->stats.nodes;
+            const double t0 = rdb_now();
             int v = child_value(w, &c, ns_bit(r), 1);
             w->quit = NULL;
             w->helper = 0;
@@ -1399,6 +1531,7 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
                     res[o] = v;
                     w->stats.helper_first += helper > 0;
                     __atomic_store_n(&answered[o], 1, __ATOMIC_RELAXED);
+                    to_ledger(w, order[o], r, v, w->stats.nodes - nodes, rdb_now() - t0);
                 }
             }
             if (v == r || w->stopped)
@@ -1477,6 +1610,11 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
         }
     }
     drop_twins(w, ch, n);
+    /* after drop_twins, which compares only children not done yet: the
+     * ledger's answers would leave their twins in */
+    nimset not[MAX_MOVES]; /* nimbers the ledger rules out, by slot */
+    if (from_ledger(w, x, ch, n, &seen, not) < 0)
+        return STOPPED;
     uint8_t order[MAX_MOVES];
     int res[MAX_MOVES];
     order_children(ch, n, order);
@@ -1488,10 +1626,24 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
         s->trial = r;
         if (ns_has(seen, r))
             continue;
+        /* the children the ledger says are not r go unasked */
+        uint8_t ask[MAX_MOVES];
+        int at[MAX_MOVES], got[MAX_MOVES], m = 0;
+        for (int o = 0; o < k; o++) {
+            if (ns_has(not[order[o]], r)) {
+                res[o] = -1;
+                w->stats.from_ledger++;
+            } else {
+                ask[m] = order[o];
+                at[m++] = o;
+            }
+        }
         if (s->nworkers > 1)
-            ask_children(s, ch, order, k, r, res);
+            ask_children(s, ch, ask, m, r, got);
         else
-            ask_in_order(w, ch, order, k, r, res);
+            ask_in_order(w, ch, ask, m, r, got);
+        for (int j = 0; j < m; j++)
+            res[at[j]] = got[j];
         for (int i = 0; i < s->nworkers; i++)
             if (s->workers[i].stopped)
                 return STOPPED;

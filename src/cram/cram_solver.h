@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "cram/cram_ledger.h"
 #include "cram/cram_wide.h"
 
 typedef enum {
@@ -96,6 +97,9 @@ typedef struct {
                              found first */
     uint64_t twins;       /* root moves left out as the same position as an
                              earlier one (mirror images, mostly) */
+    uint64_t from_ledger; /* answers of the root's children taken from the
+                             ledger instead of searched */
+    uint64_t to_ledger;   /* answers of the root's children added to it */
     uint64_t tt_entries;  /* entries in the transposition table */
     uint64_t tt_replaced; /* entries evicted to make room */
     uint64_t tt_loaded;   /* entries read from the table file */
@@ -136,6 +140,16 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
  * nimber when the answer is no. One thread. */
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
 rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err);
+
+/* Take the answers of the root's children to its trials from the ledger
+ * l, and append there every answer a trial finds (cram_ledger.h), so that
+ * a solve stopped and run again, even without its table, does not search
+ * those children again. The aspiration method only (the others have no
+ * trials); l stays the caller's, open for as long as the solver solves
+ * (NULL: none). A ledger that names a move its root does not have, or
+ * contradicts itself, stops the solve with RDB_E_CORRUPT; a failed append
+ * stops it too, with the reason. */
+void cram_solver_set_ledger(cram_solver *s, cram_ledger *l);
 
 /* Statistics since the solver was made. */
 void cram_solver_stats(const cram_solver *s, cram_stats *st);

@@ -1,20 +1,17 @@
 /*
- * dots_ledger.c — reading and appending a proof ledger; see dots_ledger.h.
+ * dots_ledger.c — the lines of a proof ledger: parsing and formatting
+ * them (the file itself: common/ledger_file.h); see dots_ledger.h.
  */
 #define _GNU_SOURCE
 #include "dots/dots_ledger.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "common/ledger_file.h"
 #include "common/number.h"
-#include "common/text_input.h"
 
 #define MAX_LINE 2048
 
@@ -86,6 +83,22 @@ static int parse_entry(const dots_ledger *l, char *text, dots_ledger_entry *e)
     return 1;
 }
 
+/* One line of the file (rdb_ledger_read): kept when it is this board's. */
+static int read_line(void *ctx, char *text, int lineno, rdb_error *err)
+{
+    (void)lineno;
+    dots_ledger *l = ctx;
+    dots_ledger_entry e;
+    int r = parse_entry(l, text, &e);
+    if (r <= 0)
+        return r;
+    rdb_status st = grow(l, err);
+    if (st != RDB_OK)
+        return (int)st;
+    l->entry[l->n++] = e;
+    return 0;
+}
+
 rdb_status dots_ledger_open(dots_ledger *l, const char *path, const dots_board *b, int full_value,
                             rdb_error *err)
 {
@@ -93,39 +106,8 @@ rdb_status dots_ledger_open(dots_ledger *l, const char *path, const dots_board *
     l->board = *b;
     l->full_value = full_value;
     rdb_status st = rdb_path_format(l->path, sizeof l->path, err, "%s", path);
-    if (st != RDB_OK)
-        return st;
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        if (errno == ENOENT)
-            return RDB_OK;
-        return rdb_fail_errno(err, RDB_E_IO, "cannot stat '%s'", path);
-    }
-    if (!S_ISREG(sb.st_mode))
-        return rdb_fail(err, RDB_E_INPUT, "'%s' is not a regular file", path);
-    char *text;
-    st = rdb_read_file(path, &text, err);
-    if (st != RDB_OK)
-        return st;
-    /* Line by line; an unterminated last line is a write in progress (or
-     * cut short by a crash) and is left out: the next append repairs it. */
-    int lineno = 0;
-    for (char *line = text; *line && st == RDB_OK;) {
-        char *nl = strchr(line, '\n');
-        if (!nl)
-            break;
-        *nl = '\0';
-        lineno++;
-        dots_ledger_entry e;
-        int r = parse_entry(l, line, &e);
-        if (r < 0)
-            st = rdb_fail(err, RDB_E_CORRUPT, "%s:%d: not a ledger line: '%.60s'", path, lineno,
-                          line);
-        else if (r > 0 && (st = grow(l, err)) == RDB_OK)
-            l->entry[l->n++] = e;
-        line = nl + 1;
-    }
-    free(text);
+    if (st == RDB_OK)
+        st = rdb_ledger_read(path, read_line, l, err);
     if (st != RDB_OK)
         dots_ledger_close(l);
     return st;
@@ -167,46 +149,14 @@ rdb_status dots_ledger_add(dots_ledger *l, const dots_ledger_entry *e, rdb_error
         }
     if (n == 0)
         snprintf(list, sizeof list, " -");
-    int len = snprintf(text, sizeof text, "%dx%d %d %s %d nodes=%llu seconds=%.1f lines:%s\n",
-                       l->board.rows, l->board.cols, l->full_value, e->at_least ? ">=" : "<=",
-                       e->bound, (unsigned long long)e->nodes, e->seconds, list);
+    snprintf(text, sizeof text, "%dx%d %d %s %d nodes=%llu seconds=%.1f lines:%s\n",
+             l->board.rows, l->board.cols, l->full_value, e->at_least ? ">=" : "<=",
+             e->bound, (unsigned long long)e->nodes, e->seconds, list);
     rdb_status st = grow(l, err);
+    if (st == RDB_OK)
+        st = rdb_ledger_append(l->path, text, err);
     if (st != RDB_OK)
         return st;
-    int fd = open(l->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", l->path);
-    if (flock(fd, LOCK_EX) != 0) {
-        close(fd);
-        return rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", l->path);
-    }
-    /* A line cut short by a crash or a full disk is removed first, so
-     * that this one does not get glued onto it. */
-    off_t size = lseek(fd, 0, SEEK_END);
-    if (size > 0) {
-        off_t keep = size;
-        char c = '\n';
-        while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-            keep--;
-        if (keep != size && ftruncate(fd, keep) != 0) {
-            close(fd);
-            return rdb_fail_errno(err, RDB_E_IO, "cannot repair the last line of '%s'", l->path);
-        }
-    }
-    ssize_t w = write(fd, text, (size_t)len);
-    int werr = errno;
-    int synced = w == len && fsync(fd) == 0;
-    int serr = errno;
-    close(fd);
-    if (w != len) {
-        errno = w < 0 ? werr : ENOSPC;
-        return rdb_fail_errno(err, errno == ENOSPC ? RDB_E_NOSPACE : RDB_E_IO,
-                              "cannot append to '%s'", l->path);
-    }
-    if (!synced) {
-        errno = serr;
-        return rdb_fail_errno(err, RDB_E_IO, "cannot fsync '%s'", l->path);
-    }
     l->entry[l->n++] = *e;
     return RDB_OK;
 }
