@@ -1374,11 +1374,15 @@ static int ledger_fails(cram_worker *w, const cram_ledger_entry *e, const char *
     return -1;
 }
 
+static void to_ledger(cram_worker *w, int slot, int r, int v, uint64_t nodes, double seconds);
+
 /* What the ledger knows of the n children of the root x: a child of known
  * nimber is done (that nimber goes into *seen), and not[slot] gets the
- * nimbers a child is known not to have. Returns 0, or -1 (the worker
- * stopped with the error) when a line names a move the root does not
- * have or contradicts another line or the search. */
+ * nimbers a child is known not to have; a child the table knows and the
+ * ledger does not is added to it. Returns 0, or -1 (the worker stopped
+ * with the error) when a line names a move the root does not have or
+ * contradicts another line or the search, or the ledger cannot be
+ * appended to. */
 static int from_ledger(cram_worker *w, uint64_t x, cram_child *ch, int n, nimset *seen, nimset *not)
 {
     cram_solver *s = w->s;
@@ -1404,9 +1408,15 @@ static int from_ledger(cram_worker *w, uint64_t x, cram_child *ch, int n, nimset
             exact[i] = e->value, said[i] = e;
     }
     for (int i = 0; i < n; i++) {
-        if (exact[i] < 0)
+        if (exact[i] < 0) {
+            /* A child the table knew at once is not asked, so no trial
+             * writes its nimber down: do it here, since a run on another
+             * machine may have to search it. */
+            if (ch[i].done && ch[i].nparts == 0)
+                to_ledger(w, i, ch[i].known, ch[i].known, 0, 0.0);
             continue;
-        if (ns_has(not[i], exact[i]) || (ch[i].done && ch[i].known != exact[i]))
+        }
+        if (ns_has(not[i], exact[i]) || (ch[i].done && ch[i].nparts == 0 && ch[i].known != exact[i]))
             return ledger_fails(w, said[i], "this nimber contradicts another line or the search");
         if (!ch[i].done) {
             ch[i].done = 1;
@@ -1414,7 +1424,7 @@ static int from_ledger(cram_worker *w, uint64_t x, cram_child *ch, int n, nimset
             w->stats.from_ledger++;
         }
     }
-    return 0;
+    return w->stopped ? -1 : 0;
 }
 
 /* Append to the ledger the answer v (the child's nimber, or -1: not r) of
