@@ -408,14 +408,18 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     st = cram_solver_solve_wide(s, all & ~covered, &nimber, &err);
     if (st == RDB_OK && want_certificate)
         st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
-    if (tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
+    /* Every entry of the table is true (cram_solver.c), so it is saved
+     * also when a signal, or a ledger that could not be appended to, ended
+     * the search; not after a failing nimber table or a contradiction. */
+    const int keep_table = st == RDB_OK || st == RDB_E_STOPPED || st == RDB_E_IO || st == RDB_E_NOSPACE;
+    if (tt_file && keep_table) {
         rdb_error save_err;
         rdb_status sst = cram_solver_save_tt(s, tt_file, &save_err);
         if (sst != RDB_OK) {
             rdb_tool_report(sst, &save_err);
             if (st == RDB_OK)
                 st = sst, err = save_err;
-        } else if (st == RDB_E_STOPPED && !quiet) {
+        } else if (st != RDB_OK && !quiet) {
             fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume\n",
                     tt_file);
         }
