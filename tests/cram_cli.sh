@@ -3,7 +3,8 @@
 # for bad input with nothing written, the JSON shape, published nimbers of
 # empty boards, positions from a file and from standard input, a nimber
 # table probed with --db, a transposition table file saved and reused, a
-# ledger of the root's answers, and scripts/cram-two-routes.sh.
+# ledger of the root's answers (and scripts/cram-ledger-status.sh), and
+# scripts/cram-two-routes.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -93,6 +94,9 @@ expect 0 '"nimber":3,"method":"aspiration","nodes":1,.*"from_ledger":[1-9][0-9]*
 expect 0 'root answers from the ledger [1-9][0-9]*, added to it 0' -- $S 4x7 --tt-mb 16 --ledger "$led" --quiet
 head -n 4 "$led" > "$T/ledger47-part"
 expect 0 '"nimber":3,.*"from_ledger":[1-9][0-9]*,"to_ledger":[1-9]' -- $S 4x7 --json --tt-mb 16 --ledger "$T/ledger47-part" --threads 2
+expect 0 '^4x7 root=0*fffffff: [0-9]* moves answered; they reach 0, 1, 2 (so the nimber is at least 3); of 3, [1-9][0-9]* moves are known' -- scripts/cram-ledger-status.sh "$led"
+expect 1 'cannot read' -- scripts/cram-ledger-status.sh "$T/no-ledger"
+expect 2 'usage' -- scripts/cram-ledger-status.sh
 expect 2 'aspiration method only' -- $S 4x7 --method etc --ledger "$led"
 printf '# notes\n4x7 root=xyz\n' > "$T/badledger"
 expect 1 'badledger:2: not a ledger line' -- $S 4x7 --ledger "$T/badledger"
