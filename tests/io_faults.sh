@@ -30,8 +30,9 @@
 # 3), which meet the closing of MANIFEST and LOCK. Coarser sweeps: a resumed
 # build (its reads: the recorded slices, then the neighbours of the first
 # slice it computes), a build with --keep-lines (removing levels), the Cram
-# 4x5 build, the quiet 3x3 build and a query of it, query and verify --full; and a full disk from N = 1..16 and 8
-# more. Cases run JOBS (default 2) at a time.
+# 4x5 build, the quiet 3x3 build and a query of it, query and verify --full,
+# a Cram solve's ledger (`solve cram --ledger`, read and appended); and a
+# full disk from N = 1..16 and 8 more. Cases run JOBS (default 2) at a time.
 #
 # Known defects are listed in KNOWN_FAILURES: a case that fails and matches
 # one is counted as known, not failed, and each defect is reported once.
@@ -200,6 +201,38 @@ run_read() {
     report "$id" "$(kinds_hit "$c/log")" 1 "$why" "$c"
 }
 
+# A fault while `solve cram --ledger` reads or appends its ledger:
+# run_ledger N OPS. Exit 1 naming the ledger and the reason, no answer
+# printed; then the same command without the fault answers as a clean
+# run does, reading whatever the first run appended (a malformed line
+# would be refused).
+run_ledger() {
+    local ops=$1 n=$2
+    local id="ledger $ops $n" c="$T/case.ledger.$ops.$n" rc why="" runs=1
+    local d="$c/d"
+    mkdir -p "$d"
+    local -a args=(solve cram 4x7 --ledger "$d/ledger" --tt-mb 16 --json --quiet)
+    faulty "$d" "$c/log" "$ops" "$n" EIO 0 -- "${args[@]}" > "$c/out" 2> "$c/err"
+    rc=$?
+    local first
+    first=$(head -1 "$c/log" 2> /dev/null)
+    if [ -z "$first" ] || { [ "$rc" -eq 0 ] && harmless "$c/log"; }; then
+        [ "$rc" -eq 0 ] && grep -q '"nimber":3,' "$c/out" ||
+            why="exit $rc or another answer without a harmful fault: $(head -c 300 "$c/out" "$c/err")"
+    elif [ "$rc" -ne 1 ]; then
+        why="exit $rc (want 1) after a failed $first: $(head -c 300 "$c/out" "$c/err")"
+    elif [ -s "$c/out" ]; then
+        why="exit 1 yet an answer printed after a failed $first: $(head -c 300 "$c/out")"
+    elif ! names_file "$c/err" "$c/log" EIO; then
+        why="the error does not name the file and the reason of $first: $(head -c 300 "$c/err")"
+    else
+        runs=2
+        "$RETRODB" "${args[@]}" > "$c/out2" 2> "$c/err2" && grep -q '"nimber":3,' "$c/out2" ||
+            why="the run after a failed $first: $(head -c 300 "$c/out2" "$c/err2")"
+    fi
+    report "$id" "$(kinds_hit "$c/log")" "$runs" "$why" "$c"
+}
+
 # The command of a read scenario, in args.
 read_args() {
     case $1 in
@@ -246,6 +279,7 @@ if [ "${1:-}" = --case ]; then
     shift
     case $1 in
     query* | verify33) run_read "$@" ;;
+    ledger) shift; run_ledger "$@" ;;
     *) run_build "$@" ;;
     esac
     exit 0
@@ -319,7 +353,9 @@ count "$T/c2" "$T/resume33.count" -- build dots 3x3 --dir "$T/c2" --quiet
 count "$T/c3" "$T/buildcram.count" -- build cram 4x5 --dir "$T/c3" --quiet
 count "$T/c4" "$T/keep33.count" -- build dots 3x3 --dir "$T/c4" --keep-lines 8 --quiet
 count "$T/c5" "$T/quiet33.count" -- build dots 3x3 --store quiet --dir "$T/c5" --quiet
-rm -rf "$T/c1" "$T/c2" "$T/c3" "$T/c4" "$T/c5"
+mkdir -p "$T/c6"
+count "$T/c6" "$T/ledger.count" -- solve cram 4x7 --ledger "$T/c6/ledger" --tt-mb 16 --quiet
+rm -rf "$T/c1" "$T/c2" "$T/c3" "$T/c4" "$T/c5" "$T/c6"
 
 kinds="open read write fsync close rename unlink mkdir rmdir truncate flock seek stat walk"
 {
@@ -352,6 +388,9 @@ kinds="open read write fsync close rename unlink mkdir rmdir truncate flock seek
         done
         for n in $(pick "$(calls_of "$T/verify33.count" "$k")" 6 4 1); do
             echo "verify33 $k $n"
+        done
+        for n in $(pick "$(calls_of "$T/ledger.count" "$k")" 4 3 1); do
+            echo "ledger $k $n"
         done
     done
     # a full disk: every write of any kind from the Nth on fails

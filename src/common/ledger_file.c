@@ -63,16 +63,22 @@ rdb_status rdb_ledger_append(const char *path, const char *text, rdb_error *err)
     }
     /* A line cut short by a crash or a full disk goes first, so that this
      * one does not get glued onto it. */
-    off_t size = lseek(fd, 0, SEEK_END);
-    if (size > 0) {
-        off_t keep = size;
-        char c = '\n';
-        while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-            keep--;
-        if (keep != size && ftruncate(fd, keep) != 0) {
-            close(fd);
-            return rdb_fail_errno(err, RDB_E_IO, "cannot repair the last line of '%s'", path);
-        }
+    off_t size = lseek(fd, 0, SEEK_END), keep = size;
+    char c = '\n';
+    ssize_t got = 1;
+    while (keep > 0 && (got = pread(fd, &c, 1, keep - 1)) == 1 && c != '\n')
+        keep--;
+    if (size < 0 || got != 1) {
+        int e = got == 0 ? EIO : errno; /* 0: the file shrank under the lock */
+        close(fd);
+        errno = e;
+        return rdb_fail_errno(err, RDB_E_IO, "cannot read the end of '%s'", path);
+    }
+    if (keep != size && ftruncate(fd, keep) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return rdb_fail_errno(err, RDB_E_IO, "cannot repair the last line of '%s'", path);
     }
     ssize_t w = write(fd, text, len);
     int werr = errno;
