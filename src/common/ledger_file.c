@@ -95,3 +95,16 @@ rdb_status rdb_ledger_append(const char *path, const char *text, rdb_error *err)
     }
     return RDB_OK;
 }
+
+rdb_status rdb_ledger_room(void **entry, int *cap, int n, size_t size, const char *path, rdb_error *err)
+{
+    if (n < *cap)
+        return RDB_OK;
+    int more = *cap ? 2 * *cap : 64;
+    void *e = realloc(*entry, (size_t)more * size);
+    if (!e)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory reading '%s'", path);
+    *entry = e;
+    *cap = more;
+    return RDB_OK;
+}

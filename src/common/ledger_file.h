@@ -14,6 +14,8 @@
 #ifndef RDB_LEDGER_FILE_H
 #define RDB_LEDGER_FILE_H
 
+#include <stddef.h>
+
 #include "common/error.h"
 
 /* Call line(ctx, text, lineno) for every whole line of the file at path,
@@ -30,5 +32,10 @@ rdb_status rdb_ledger_read(const char *path, int (*line)(void *ctx, char *text, 
  * made if missing: locked, and fsync'ed before this returns RDB_OK; a full
  * disk is RDB_E_NOSPACE. */
 rdb_status rdb_ledger_append(const char *path, const char *text, rdb_error *err);
+
+/* Room for one more entry in a ledger's array of n entries of `size`
+ * bytes, *cap of them allocated (doubled when full); path names the
+ * ledger in the message when memory is short. */
+rdb_status rdb_ledger_room(void **entry, int *cap, int n, size_t size, const char *path, rdb_error *err);
 
 #endif

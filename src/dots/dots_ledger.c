@@ -15,17 +15,13 @@
 
 #define MAX_LINE 2048
 
+/* Room for one more entry. */
 static rdb_status grow(dots_ledger *l, rdb_error *err)
 {
-    if (l->n < l->cap)
-        return RDB_OK;
-    int cap = l->cap ? 2 * l->cap : 64;
-    dots_ledger_entry *e = realloc(l->entry, (size_t)cap * sizeof *e);
-    if (!e)
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory reading '%s'", l->path);
-    l->entry = e;
-    l->cap = cap;
-    return RDB_OK;
+    void *entry = l->entry;
+    rdb_status st = rdb_ledger_room(&entry, &l->cap, l->n, sizeof *l->entry, l->path, err);
+    l->entry = entry;
+    return st;
 }
 
 /* The set of lines named in a space-separated list ('-': none). */
