@@ -12,10 +12,11 @@
 #   3x23 root=000000000000001fffffffffffffffff: 24 moves answered; they reach 0, 1
 #   (so the nimber is at least 2); of 2, 20 moves are known to reach something else
 #
-# (one line). Twin moves (mirror images the solve asks once) never appear
-# in a ledger, so the count of moves answered stops short of the board's
-# moves; and a trial the solve skips (0 on an empty board with an even
-# number of cells, one side odd: a first-player win) leaves no line.
+# (one line). A move the solve leaves out as the twin of another (its
+# mirror image) appears only when the table knew it at the start, so the
+# count of moves answered may stop short of the board's moves; and a trial
+# the solve skips (0 on an empty board with an even number of cells, one
+# side odd: a first-player win) leaves no line.
 # Exits 1 when the file cannot be read, 2 on a wrong command line.
 set -u
 if [ $# -ne 1 ] || [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then

@@ -100,6 +100,9 @@ expect 2 'usage' -- scripts/cram-ledger-status.sh
 expect 2 'aspiration method only' -- $S 4x7 --method etc --ledger "$led"
 printf '# notes\n4x7 root=xyz\n' > "$T/badledger"
 expect 1 'badledger:2: not a ledger line' -- $S 4x7 --ledger "$T/badledger"
+ln -s "$led" "$T/ledger-link"
+expect 1 "cannot open '$T/ledger-link' to append to it" -- $S 4x7 --ledger "$T/ledger-link"
+expect 1 "cannot open '$T/no/ledger'" -- $S 4x7 --ledger "$T/no/ledger"
 
 # a nimber table probed for every component that fits
 if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then

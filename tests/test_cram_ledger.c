@@ -122,6 +122,13 @@ static void check_resume(int rows, int cols, int threads, int narrow_rows, uint6
         v = solve_with_ledger(rows, cols, threads, narrow_rows, x, part, &again);
         TU_ASSERT_MSG(v == want, "%dx%d free %llx, %d of %d lines: %d, want %d", rows, cols,
                       (unsigned long long)x, k, n, v, want);
+        /* the line cut short was removed before the first append: the
+         * file reads back whole, the prefix and what was added */
+        cram_ledger back;
+        rdb_error err;
+        TU_ASSERT_MSG(cram_ledger_open(&back, part, rows, cols, &err) == RDB_OK, "%s", err.msg);
+        TU_ASSERT_EQ((uint64_t)back.n, (uint64_t)k + again.to_ledger);
+        cram_ledger_close(&back);
         /* one thread searches as it did, less what the prefix holds (two
          * share the children as they happen to come) */
         if (threads == 1 && whole)
@@ -146,13 +153,15 @@ static uint64_t all_cells(int rows, int cols)
     return rows * cols == 64 ? ~0ULL : (1ULL << (rows * cols)) - 1;
 }
 
-/* _i threads: empty boards (published nimbers), with the root in the
- * 64-bit layout and as a wide part. */
+/* _i threads: empty boards (published nimbers), wider than tall (the
+ * layout turned) and taller than wide, with the root in the 64-bit layout
+ * and as a wide part. */
 START_TEST(test_resume_boards)
 {
     static const struct {
         int rows, cols, nimber, narrow_rows;
-    } boards[] = {{3, 10, 2, 0}, {4, 7, 3, 0}, {5, 6, 2, 0}, {3, 12, 1, 0}, {4, 7, 3, 4}, {3, 10, 2, 6}};
+    } boards[] = {{3, 10, 2, 0}, {4, 7, 3, 0}, {5, 6, 2, 0}, {3, 12, 1, 0}, {7, 4, 3, 0},
+                  {10, 3, 2, 0}, {4, 7, 3, 4}, {3, 10, 2, 6}, {10, 3, 2, 6}};
     char dir[TU_DIR_MAX];
     tu_mkdtemp(dir);
     for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++)
@@ -185,6 +194,69 @@ START_TEST(test_resume_random)
                     x &= ~(1ULL << cell);
             }
             check_resume(rows, cols, 1 + i % 2, 0, x, naive_cram_nimber(nv, x), 0, dir);
+        }
+        naive_cram_free(nv);
+    }
+    tu_rmrf(dir);
+}
+END_TEST
+
+/* The position a ledger's root names, on the rows x cols board: its cells
+ * are in the solver's layout, the long side down (cram_ledger.h). */
+static uint64_t root_position(const cram_ledger_entry *e, int rows, int cols)
+{
+    const int turned = cols > rows, stride = turned ? rows : cols;
+    uint64_t x = 0;
+    for (int i = 0; i < 128; i++)
+        if ((e->root >> i) & 1) {
+            const int r = i / stride, c = i % stride;
+            x |= 1ULL << (turned ? c * cols + r : r * cols + c);
+        }
+    return x;
+}
+
+/* Every line of a ledger says what is true: the root it names with the
+ * move's two cells covered has, by the naive solver, the nimber the line
+ * gives, or another one. For a whole board the root is the board itself;
+ * for a position with a cell covered, the root is its canonical form (a
+ * mirror image, perhaps), and so is the position checked. */
+START_TEST(test_lines_true)
+{
+    static const struct {
+        int rows, cols;
+    } boards[] = {{4, 5}, {5, 4}, {3, 7}, {7, 3}, {2, 9}};
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/ledger", dir);
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        const int rows = boards[b].rows, cols = boards[b].cols;
+        naive_cram *nv = naive_cram_new(rows, cols);
+        TU_ASSERT(nv != NULL);
+        for (int covered = -1; covered < 1; covered++) {
+            const uint64_t x = all_cells(rows, cols) & ~(covered < 0 ? 0 : 1ULL << (cols + 1));
+            unlink(path);
+            cram_stats st;
+            TU_ASSERT_EQ(solve_with_ledger(rows, cols, 1, 0, x, path, &st), naive_cram_nimber(nv, x));
+            cram_ledger l;
+            rdb_error err;
+            TU_ASSERT_EQ(cram_ledger_open(&l, path, rows, cols, &err), RDB_OK);
+            TU_ASSERT(l.n > 0);
+            for (int i = 0; i < l.n; i++) {
+                const cram_ledger_entry *e = &l.entry[i];
+                const uint64_t root = root_position(e, rows, cols);
+                if (covered < 0)
+                    TU_ASSERT_EQ(root, x);
+                const uint64_t domino = 1ULL << (e->cell[0][0] * cols + e->cell[0][1]) |
+                                        1ULL << (e->cell[1][0] * cols + e->cell[1][1]);
+                TU_ASSERT_MSG((root & domino) == domino, "%dx%d line %d: a move off the root", rows,
+                              cols, i + 1);
+                const int v = naive_cram_nimber(nv, root & ~domino);
+                TU_ASSERT_MSG(e->is ? v == e->value : v != e->value,
+                              "%dx%d%s line %d: (%d,%d)-(%d,%d) %s %d, naive %d", rows, cols,
+                              covered < 0 ? "" : " less a cell", i + 1, e->cell[0][0], e->cell[0][1],
+                              e->cell[1][0], e->cell[1][1], e->is ? "is" : "not", e->value, v);
+            }
+            cram_ledger_close(&l);
         }
         naive_cram_free(nv);
     }
@@ -303,6 +375,7 @@ START_TEST(test_refused)
         "3x10 root=0000000000000000000000003fffffff move=(0,4)-(1,4) is 1 nodes=-1 seconds=0.0\n",
         "3x10 root=0000000000000000000000003fffffff move=(0,4)-(1,4) is 1 nodes=1 seconds=0.0 more\n",
         "3x10 root=0x00000000000000000000003fffffff move=(0,4)-(1,4) is 1 nodes=1 seconds=0.0\n",
+        "3x10 root=0000000000000000000000003fffffff move=(0,4)-(1,4) is 1 nodes=1 seconds=1e300\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(text, sizeof text, "# comment\n%s", bad[i]);
@@ -311,13 +384,13 @@ START_TEST(test_refused)
     }
 
     /* one move given two nimbers, or a nimber and "not" it */
-    snprintf(text, sizeof text, "%s%.*s is 3 nodes=1 seconds=0.0\n", line, (int)(strstr(move, " is ") - line),
-             line);
+    char *is = strstr(move, " is ");
+    int v = -1;
+    TU_ASSERT(is != NULL && sscanf(is, " is %d", &v) == 1 && v >= 0 && v < 127);
+    snprintf(text, sizeof text, "%s%.*s is %d nodes=1 seconds=0.0\n", line, (int)(is - line), line, v + 1);
     TU_ASSERT_EQ(solve_text(dir, text, all_cells(3, 10), msg), RDB_E_CORRUPT);
     TU_ASSERT_MSG(strstr(msg, ":2: another line gives this move another nimber") != NULL, "%s", msg);
-    char *is = strstr(line, " is ");
-    TU_ASSERT(is != NULL);
-    snprintf(text, sizeof text, "%s%.*s not %c nodes=1 seconds=0.0\n", line, (int)(is - line), line, is[4]);
+    snprintf(text, sizeof text, "%s%.*s not %d nodes=1 seconds=0.0\n", line, (int)(is - line), line, v);
     TU_ASSERT_EQ(solve_text(dir, text, all_cells(3, 10), msg), RDB_E_CORRUPT);
     TU_ASSERT_MSG(strstr(msg, ":1: this nimber contradicts") != NULL, "%s", msg);
 
@@ -357,8 +430,10 @@ START_TEST(test_refused)
 }
 END_TEST
 
-/* A ledger that cannot be appended to (its path became a folder) stops
- * the solve with the reason instead of searching on unrecorded. */
+/* A ledger that cannot be appended to is refused when opened (a symbolic
+ * link, a missing folder), and one that becomes so (its path made a
+ * folder) stops the solve with the reason instead of searching on
+ * unrecorded. */
 START_TEST(test_append_fails)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
@@ -366,7 +441,15 @@ START_TEST(test_append_fails)
     snprintf(path, sizeof path, "%s/ledger", dir);
     cram_ledger l;
     rdb_error err;
+    char link[TU_DIR_MAX + 32], nowhere[TU_DIR_MAX + 32];
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(nowhere, sizeof nowhere, "%s/no/ledger", dir);
+    TU_ASSERT(symlink(path, link) == 0);
+    TU_ASSERT_EQ(cram_ledger_open(&l, link, 3, 10, &err), RDB_E_IO);
+    TU_ASSERT_EQ(cram_ledger_open(&l, nowhere, 3, 10, &err), RDB_E_IO);
+    TU_ASSERT_MSG(strstr(err.msg, "cannot open") != NULL, "%s", err.msg);
     TU_ASSERT_EQ(cram_ledger_open(&l, path, 3, 10, &err), RDB_OK);
+    unlink(path); /* made, empty, by the open */
     TU_ASSERT(mkdir(path, 0755) == 0);
     cram_solver *s = new_solver(3, 10, 1, 0);
     cram_solver_set_ledger(s, &l);
@@ -388,6 +471,7 @@ Suite *cram_ledger_suite(void)
     tcase_add_loop_test(tc, test_resume_boards, 1, 3);
     tcase_add_test(tc, test_resume_random);
     tcase_add_test(tc, test_table_known_children);
+    tcase_add_test(tc, test_lines_true);
     suite_add_tcase(s, tc);
     tc = tcase_create("refused");
     tcase_add_test(tc, test_refused);

@@ -409,8 +409,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     if (st == RDB_OK && want_certificate)
         st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
     /* Every entry of the table is true (cram_solver.c), so it is saved
-     * also when a signal, or a ledger that could not be appended to, ended
-     * the search; not after a failing nimber table or a contradiction. */
+     * also when a signal or a failed file (a ledger that could not be
+     * appended to, a nimber table that could not be read) ended the
+     * search; not after a damaged nimber table or a contradiction. */
     const int keep_table = st == RDB_OK || st == RDB_E_STOPPED || st == RDB_E_IO || st == RDB_E_NOSPACE;
     if (tt_file && keep_table) {
         rdb_error save_err;
@@ -420,8 +421,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             if (st == RDB_OK)
                 st = sst, err = save_err;
         } else if (st != RDB_OK && !quiet) {
-            fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume\n",
-                    tt_file);
+            fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume%s\n",
+                    tt_file, st == RDB_E_STOPPED ? "" : " once the error below is mended");
         }
     }
     if (st == RDB_OK) {

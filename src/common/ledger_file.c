@@ -96,6 +96,15 @@ rdb_status rdb_ledger_append(const char *path, const char *text, rdb_error *err)
     return RDB_OK;
 }
 
+rdb_status rdb_ledger_writable(const char *path, rdb_error *err)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s' to append to it", path);
+    close(fd);
+    return RDB_OK;
+}
+
 rdb_status rdb_ledger_room(void **entry, int *cap, int n, size_t size, const char *path, rdb_error *err)
 {
     if (n < *cap)

@@ -33,6 +33,10 @@ rdb_status rdb_ledger_read(const char *path, int (*line)(void *ctx, char *text, 
  * disk is RDB_E_NOSPACE. */
 rdb_status rdb_ledger_append(const char *path, const char *text, rdb_error *err);
 
+/* Whether the file at path can be appended to (made if missing, empty);
+ * RDB_E_IO saying why not. */
+rdb_status rdb_ledger_writable(const char *path, rdb_error *err);
+
 /* Room for one more entry in a ledger's array of n entries of `size`
  * bytes, *cap of them allocated (doubled when full); path names the
  * ledger in the message when memory is short. */

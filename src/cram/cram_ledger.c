@@ -14,6 +14,10 @@
 #include "common/ledger_file.h"
 #include "common/number.h"
 
+/* Seconds an answer may have taken: a thousand years is plenty, and keeps
+ * every line short. */
+#define MAX_SECONDS 3.2e10
+
 /* Room for one more entry. */
 static rdb_status grow(cram_ledger *l, rdb_error *err)
 {
@@ -88,7 +92,7 @@ static int parse_entry(const cram_ledger *l, char *text, cram_ledger_entry *e)
     char *end;
     errno = 0;
     e->seconds = strtod(secs, &end);
-    if (errno || *end || !(e->seconds >= 0))
+    if (errno || *end || !(e->seconds >= 0 && e->seconds < MAX_SECONDS))
         return -1;
     e->value = (int)v;
     return 1;
@@ -117,6 +121,11 @@ rdb_status cram_ledger_open(cram_ledger *l, const char *path, int rows, int cols
     rdb_status st = rdb_path_format(l->path, sizeof l->path, err, "%s", path);
     if (st == RDB_OK)
         st = rdb_ledger_read(path, read_line, l, err);
+    /* A solve appends to its ledger: one that cannot be (a missing folder,
+     * a symbolic link) is refused now rather than at the first answer,
+     * which may come hours later. */
+    if (st == RDB_OK)
+        st = rdb_ledger_writable(path, err);
     if (st != RDB_OK)
         cram_ledger_close(l);
     return st;
@@ -132,11 +141,15 @@ void cram_ledger_close(cram_ledger *l)
 rdb_status cram_ledger_add(cram_ledger *l, const cram_ledger_entry *e, rdb_error *err)
 {
     char text[256];
-    snprintf(text, sizeof text,
+    int len = snprintf(text, sizeof text,
              "%dx%d root=%016llx%016llx move=(%d,%d)-(%d,%d) %s %d nodes=%llu seconds=%.1f\n", l->rows,
              l->cols, (unsigned long long)(uint64_t)(e->root >> 64), (unsigned long long)(uint64_t)e->root,
              e->cell[0][0], e->cell[0][1], e->cell[1][0], e->cell[1][1], e->is ? "is" : "not", e->value,
              (unsigned long long)e->nodes, e->seconds);
+    /* a line longer than any the parser takes (nodes and seconds beyond
+     * what a run reaches) would be cut short and lost */
+    if (len < 0 || (size_t)len >= sizeof text || !(e->seconds >= 0 && e->seconds < MAX_SECONDS))
+        return rdb_fail(err, RDB_E_INPUT, "a ledger line for '%s' out of range", l->path);
     rdb_status st = grow(l, err);
     if (st == RDB_OK)
         st = rdb_ledger_append(l->path, text, err);

@@ -51,7 +51,8 @@ typedef struct {
 } cram_ledger;
 
 /* Read the ledger at path for the rows x cols board (a missing file is an
- * empty ledger). */
+ * empty ledger, made there now): RDB_E_IO when it cannot be appended to
+ * (a missing folder, a symbolic link), since a solve appends to it. */
 rdb_status cram_ledger_open(cram_ledger *l, const char *path, int rows, int cols, rdb_error *err);
 void cram_ledger_close(cram_ledger *l);
 

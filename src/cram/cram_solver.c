@@ -1369,7 +1369,10 @@ static int ledger_slot(const cram_solver *s, const cram_ledger_entry *e, int n)
 
 static int ledger_fails(cram_worker *w, const cram_ledger_entry *e, const char *why)
 {
-    w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "%s:%d: %s", w->s->ledger->path, e->lineno, why);
+    if (e->lineno == 0) /* a line this process added */
+        w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "%s, a line added by this run: %s", w->s->ledger->path, why);
+    else
+        w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "%s:%d: %s", w->s->ledger->path, e->lineno, why);
     w->stopped = 1;
     return -1;
 }
