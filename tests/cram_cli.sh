@@ -100,6 +100,8 @@ expect 2 'usage' -- scripts/cram-ledger-status.sh
 expect 2 'aspiration method only' -- $S 4x7 --method etc --ledger "$led"
 printf '# notes\n4x7 root=xyz\n' > "$T/badledger"
 expect 1 'badledger:2: not a ledger line' -- $S 4x7 --ledger "$T/badledger"
+printf '4x7 \0\n' > "$T/nulledger"
+expect 1 'not a ledger: it holds a NUL byte' -- $S 4x7 --ledger "$T/nulledger"
 ln -s "$led" "$T/ledger-link"
 expect 1 "cannot open '$T/ledger-link' to append to it" -- $S 4x7 --ledger "$T/ledger-link"
 expect 1 "cannot open '$T/no/ledger'" -- $S 4x7 --ledger "$T/no/ledger"

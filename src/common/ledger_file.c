@@ -16,6 +16,10 @@
 
 #include "common/text_input.h"
 
+/* The most rdb_read_file reads; a ledger line is about 100 bytes, so this
+ * is over a hundred thousand answers. */
+#define MAX_LEDGER_BYTES ((16 << 20) - 2)
+
 rdb_status rdb_ledger_read(const char *path, int (*line)(void *ctx, char *text, int lineno, rdb_error *err),
                            void *ctx, rdb_error *err)
 {
@@ -27,8 +31,14 @@ rdb_status rdb_ledger_read(const char *path, int (*line)(void *ctx, char *text, 
     }
     if (!S_ISREG(sb.st_mode))
         return rdb_fail(err, RDB_E_INPUT, "'%s' is not a regular file", path);
+    /* rdb_read_file's limits, said of a ledger: a damaged file, not a
+     * wrong command */
+    if (sb.st_size > MAX_LEDGER_BYTES)
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s' is too large for a ledger (16 MB at most)", path);
     char *text;
     rdb_status st = rdb_read_file(path, &text, err);
+    if (st == RDB_E_INPUT)
+        return rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a ledger: it holds a NUL byte", path);
     if (st != RDB_OK)
         return st;
     int lineno = 0;
