@@ -22,11 +22,13 @@
 #          the memory left is short of that)
 #
 # Each run saves its table every SAVE_MINUTES minutes and when stopped by
-# SIGINT or SIGTERM, and appends every answer of its root's trials to its
-# ledger (LEDGERS/cram-BOARD-routeN.txt, `solve cram --ledger`) as it comes.
-# So running the same command again after a stop (a kill, a reboot) goes on
-# from the saved table, and on another machine, where the table is gone,
-# from the ledger: keep LEDGERS somewhere that survives (a repository). A
+# SIGINT or SIGTERM, with its digest (the entries of 2^24 nodes or more,
+# LEDGERS/cram-BOARD-routeN.tt, `solve cram --tt-digest`), and appends every
+# answer of its root's trials to its ledger (LEDGERS/cram-BOARD-routeN.txt,
+# `solve cram --ledger`) as it comes. So running the same command again
+# after a stop (a kill, a reboot) goes on from the saved table, and on
+# another machine, where the table is gone, from the ledger and the digest:
+# keep LEDGERS somewhere that survives (a repository). A
 # finished run's JSON is kept and that run is not made again. The runs go
 # one after the other, niced (NICE). Each route has a ledger of its own:
 # the second route takes nothing from the first.
@@ -82,10 +84,10 @@ run_route() {
     [ -s "$dir/route$n.json" ] && return 0
     local start
     start=$(date +%s)
-    local ledger=$LEDGERS/cram-$board-route$n.txt
-    echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n --ledger $ledger" >> "$dir/route$n.log"
+    local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
+    echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n --ledger $ledger --tt-digest $digest" >> "$dir/route$n.log"
     nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
-        --tt-save-minutes "$SAVE_MINUTES" --ledger "$ledger" --json --progress \
+        --tt-save-minutes "$SAVE_MINUTES" --ledger "$ledger" --tt-digest "$digest" --json --progress \
         > "$dir/route$n.json.part" 2>> "$dir/route$n.log"
     local rc=$?
     echo "--- route $n: exit $rc after $(($(date +%s) - start)) s" >> "$dir/route$n.log"

@@ -37,7 +37,7 @@ expect 2 'cannot open' -- $S --position "$T/missing"
 
 # published nimbers and the JSON shape
 expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"expanded":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"twins":[1-9][0-9]*,"mirror_zero":[0-9]*,"helped":0,"helper_first":0,"tt_entries":[0-9]*,"tt_loaded":0,"tt_mb":[0-9]*,"tt_fill":[0-9.]*,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
-expect 2 'tt-save-minutes goes with --tt-file' -- $S 3x7 --tt-save-minutes 5
+expect 2 'tt-save-minutes goes with --tt-file or --tt-digest' -- $S 3x7 --tt-save-minutes 5
 expect 2 'bad --threads' -- $S 3x7 --threads 0
 expect 2 'aspiration method only' -- $S 3x7 --threads 2 --method etc
 expect 0 '"nimber":1,' -- $S 3x7 --threads 2 --tt-mb 16 --json
@@ -106,6 +106,15 @@ ln -s "$led" "$T/ledger-link"
 expect 1 "cannot open '$T/ledger-link' to append to it" -- $S 4x7 --ledger "$T/ledger-link"
 expect 1 "cannot open '$T/no/ledger'" -- $S 4x7 --ledger "$T/no/ledger"
 
+# a table's digest: only its dear entries (here of 2^10 nodes or more),
+# loaded by the next run, on a board of more than 64 cells too (F.wide)
+expect 0 '"nimber":1,.*"tt_loaded":0,' -- $S 3x12 --json --tt-mb 16 --tt-digest "$T/digest" --tt-digest-log2 10
+expect 0 '"nimber":1,.*"tt_loaded":[1-9]' -- $S 3x12 --json --tt-mb 16 --tt-digest "$T/digest" --tt-save-minutes 5
+expect 0 '"nimber":1,' -- $S 2x33 --json --tt-mb 16 --tt-digest "$T/digest33" --tt-digest-log2 4
+[ -s "$T/digest33" ] && [ -s "$T/digest33.wide" ] && ok || bad "no digest of 2x33 and its wide parts"
+expect 0 '"nimber":1,"method":"aspiration","nodes":0,.*"tt_loaded":[1-9]' -- $S 2x33 --json --tt-mb 16 --tt-digest "$T/digest33"
+expect 2 'bad --tt-digest-log2' -- $S 3x12 --tt-digest "$T/digest" --tt-digest-log2 0
+
 # a nimber table probed for every component that fits
 if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     expect 0 '"nimber":0,.*"db_hits":[1-9]' -- $S 4x6 --json --tt-mb 16 --db "$T/c34" --no-mirror
@@ -122,6 +131,7 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
     grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
     [ -s "$T/two/cram-3x12-route1.txt" ] && [ -s "$T/two/cram-3x12-route2.txt" ] && ok || bad "cram-two-routes: no ledgers"
+    [ -s "$T/two/cram-3x12-route1.tt" ] && [ -s "$T/two/cram-3x12-route2.tt" ] && ok || bad "cram-two-routes: no digests"
     # each run's end and time in its log, and the routes' totals over their runs
     grep -q '^--- route 1: exit 0 after [0-9]* s$' "$T/two/route1.log" && ok || bad "cram-two-routes: route 1's end not logged"
     expect 0 'route 1: nimber 1; 1 run, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16

@@ -779,6 +779,66 @@ START_TEST(test_periodic_save)
 }
 END_TEST
 
+/* A save hook that stops the solve (as SIGINT would) at its 40th call. */
+static void stop_at_40(cram_solver *s, void *ctx)
+{
+    (void)s;
+    int *calls = ctx;
+    if (++*calls == 40)
+        rdb_stop_requested = SIGINT;
+}
+
+/* The dear entries alone (cram_solver_save_dear): a solve stopped
+ * half-way saves the entries of 2^10 nodes or more, far fewer than the
+ * whole table, each of that cost in the file; a new solver given only
+ * them finds the same nimber in fewer nodes than from nothing. */
+START_TEST(test_dear_entries)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], whole[TU_DIR_MAX + 32];
+    temp_tt_file(dir, path, sizeof path);
+    snprintf(whole, sizeof whole, "%s/whole", dir);
+    rdb_error err;
+    const uint64_t board = (1ULL << 42) - 1; /* 3x14, nimber 3 */
+    cram_solver *s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
+    TU_ASSERT_EQ(solve(s, board), 3);
+    cram_stats fresh;
+    cram_solver_stats(s, &fresh);
+    cram_solver_free(s);
+
+    s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
+    int calls = 0, v = -1;
+    cram_solver_set_hook(s, 0.0, stop_at_40, &calls);
+    TU_ASSERT_EQ(cram_solver_solve(s, board, &v, &err), RDB_E_STOPPED);
+    rdb_stop_requested = 0;
+    TU_ASSERT_EQ(cram_solver_save_dear(s, path, 10, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_solver_save_tt(s, whole, &err), RDB_OK);
+    cram_solver_free(s);
+
+    /* the file: a 24-byte head, 12-byte records (key, nimber, work, u16), a checksum */
+    size_t len, whole_len;
+    unsigned char *f = tu_read_file(path, &len);
+    free(tu_read_file(whole, &whole_len));
+    TU_ASSERT(f != NULL && len >= 32 && (len - 32) % 12 == 0);
+    const size_t n = (len - 32) / 12;
+    TU_ASSERT_MSG(n > 0 && n * 20 < (whole_len - 32) / 12, "%zu dear entries of %zu", n,
+                  (whole_len - 32) / 12);
+    for (size_t i = 0; i < n; i++)
+        TU_ASSERT_MSG(f[24 + 12 * i + 9] >= 10, "entry %zu of work %d", i, f[24 + 12 * i + 9]);
+    free(f);
+
+    s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(solve(s, board), 3);
+    cram_stats again;
+    cram_solver_stats(s, &again);
+    TU_ASSERT_MSG(again.tt_loaded == n && again.nodes < fresh.nodes, "%llu loaded, %llu nodes of %llu",
+                  (unsigned long long)again.tt_loaded, (unsigned long long)again.nodes,
+                  (unsigned long long)fresh.nodes);
+    cram_solver_free(s);
+    tu_rmrf(dir);
+}
+END_TEST
+
 static int any_entry(void *ctx, uint64_t key, int nimber, unsigned excluded)
 {
     (void)ctx, (void)key, (void)nimber, (void)excluded;
@@ -798,7 +858,7 @@ START_TEST(test_tt_load_shared)
     for (int k = 0; k < 3000000; k++)
         cram_tt_put(&t, rng_next(&seed) | 1, k % 7, 20);
     TU_ASSERT(t.entries > 2990000);
-    TU_ASSERT_EQ(cram_tt_save(&t, path, 5, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_save(&t, path, 5, 0, &err), RDB_OK);
     TU_ASSERT_EQ(cram_tt_init(&back, 256, 1, &err), RDB_OK);
     uint64_t loaded = 0;
     TU_ASSERT_EQ(cram_tt_load(&back, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
@@ -832,7 +892,7 @@ START_TEST(test_tt_keys_round_trip)
             else
                 cram_tt_exclude(&t, key, (unsigned)(k % 2047) + 1, 3);
         }
-        TU_ASSERT_EQ(cram_tt_save(&t, path, 5, &err), RDB_OK);
+        TU_ASSERT_EQ(cram_tt_save(&t, path, 5, 0, &err), RDB_OK);
         TU_ASSERT_EQ(cram_tt_init(&back, sizes[z], 0, &err), RDB_OK);
         uint64_t loaded = 0;
         TU_ASSERT_EQ(cram_tt_load(&back, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
@@ -964,6 +1024,7 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_stop_and_resume);
     tcase_add_loop_test(tc, test_periodic_save, 1, 3);
+    tcase_add_test(tc, test_dear_entries);
     tcase_add_test(tc, test_tt_growth);
     tcase_add_test(tc, test_tt_keys_round_trip);
     tcase_add_test(tc, test_tt_load_shared);

@@ -28,12 +28,18 @@
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024
+/* The entries a --tt-digest keeps by default: those that cost 2^24 nodes
+ * or more (about 20 s of one thread), a few thousand in a solve of 10^10
+ * nodes. */
+#define DIGEST_LOG2 24
 
 enum {
     OPT_METHOD = 1,
     OPT_TT_MB,
     OPT_TT_FILE,
     OPT_TT_SAVE_MINUTES,
+    OPT_TT_DIGEST,
+    OPT_TT_DIGEST_LOG2,
     OPT_THREADS,
     OPT_POSITION,
     OPT_DB,
@@ -62,6 +68,12 @@ static const rdb_tool_option solve_cram_options[] = {
      "stopped by a signal and every --tt-save-minutes: run the same\n"
      "command again to resume"},
     {OPT_TT_SAVE_MINUTES, "tt-save-minutes", 0, "M", "save the table every M minutes (default 30)"},
+    {OPT_TT_DIGEST, "tt-digest", 0, "F",
+     "load F if it exists; save there, whenever the table is saved, the\n"
+     "entries that cost 2^24 nodes or more each: a file of a few MB that\n"
+     "brings the dearest results of a long solve to another machine"},
+    {OPT_TT_DIGEST_LOG2, "tt-digest-log2", 0, "K",
+     "keep in --tt-digest the entries of 2^K nodes or more (default 24)"},
     {OPT_LEDGER, "ledger", 0, "F",
      "the answers of the root's moves found by earlier runs (read at the\n"
      "start), appended as found: a run stopped and started again, even on\n"
@@ -261,29 +273,43 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
 
 /* Saving the table while the search runs (cram_solver_set_hook). */
 typedef struct {
-    const char *path;
+    const char *path;   /* --tt-file, or NULL */
+    const char *digest; /* --tt-digest, or NULL */
+    int digest_log2;    /* what it keeps: entries of 2^digest_log2 nodes or more */
     int quiet;
 } table_saver;
+
+/* Save the table and its digest (either may be absent); RDB_OK, or the
+ * first failure. */
+static rdb_status save_both(cram_solver *s, const table_saver *t, rdb_error *err)
+{
+    rdb_status st = t->path ? cram_solver_save_tt(s, t->path, err) : RDB_OK;
+    if (st == RDB_OK && t->digest)
+        st = cram_solver_save_dear(s, t->digest, t->digest_log2, err);
+    return st;
+}
 
 static void save_table(cram_solver *s, void *ctx)
 {
     const table_saver *t = ctx;
     double t0 = rdb_now();
     rdb_error err;
-    if (cram_solver_save_tt(s, t->path, &err) != RDB_OK)
+    if (save_both(s, t, &err) != RDB_OK)
         fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
     else if (!t->quiet)
-        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
+        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path ? t->path : t->digest,
+                rdb_now() - t0);
 }
 
 int rdb_cmd_solve_cram(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_solve_cram_command;
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
-    const char *position = NULL, *tt_file = NULL, *board = NULL, *ledger_file = NULL;
+    const char *position = NULL, *tt_file = NULL, *board = NULL, *ledger_file = NULL, *digest = NULL;
     const char *dirs[MAX_TABLE_DIRS];
     int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
     long save_minutes = 0;
+    int digest_log2 = DIGEST_LOG2;
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
     int id;
@@ -310,6 +336,14 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             break;
         case OPT_TT_FILE:
             tt_file = v;
+            break;
+        case OPT_TT_DIGEST:
+            digest = v;
+            break;
+        case OPT_TT_DIGEST_LOG2:
+            if (rdb_parse_long(v, 1, 60, &n) != 0)
+                return rdb_tool_bad(cmd, "bad --tt-digest-log2 '%s' (want 1 to 60)", v);
+            digest_log2 = (int)n;
             break;
         case OPT_TT_SAVE_MINUTES:
             if (rdb_parse_long(v, 1, 100000, &n) != 0)
@@ -357,8 +391,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE, not both (got '%s' too)", board);
     if (!board && !position)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE");
-    if (save_minutes && !tt_file)
-        return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file");
+    if (save_minutes && !tt_file && !digest)
+        return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file or --tt-digest");
     if (ledger_file && opt.method != CRAM_ASPIRATION)
         return rdb_tool_bad(cmd, "--ledger records the root's trials of the aspiration method only (method %s)",
                             cram_method_name(opt.method));
@@ -382,18 +416,19 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         return rdb_tool_report(st, &err);
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
-    table_saver saver = {tt_file, quiet};
+    table_saver saver = {tt_file, digest, digest_log2, quiet};
     cram_ledger ledger = {0};
     if (st == RDB_OK && ledger_file) {
         st = cram_ledger_open(&ledger, ledger_file, rows, cols, &err);
         cram_solver_set_ledger(s, &ledger);
     }
-    if (st == RDB_OK && tt_file) {
-        st = cram_solver_load_tt(s, tt_file, &err);
-        if (st == RDB_E_MISSING)
+    /* the digest first: the table file, when there is one, holds all of it */
+    const char *const load[2] = {digest, tt_file};
+    for (int i = 0; i < 2 && st == RDB_OK; i++)
+        if (load[i] && (st = cram_solver_load_tt(s, load[i], &err)) == RDB_E_MISSING)
             st = RDB_OK;
+    if (st == RDB_OK && (tt_file || digest))
         cram_solver_set_hook(s, 60.0 * (save_minutes ? save_minutes : 30), save_table, &saver);
-    }
     if (st != RDB_OK) {
         cram_solver_free(s);
         cram_ledger_close(&ledger);
@@ -413,16 +448,16 @@ int rdb_cmd_solve_cram(int argc, char **argv)
      * appended to, a nimber table that could not be read) ended the
      * search; not after a damaged nimber table or a contradiction. */
     const int keep_table = st == RDB_OK || st == RDB_E_STOPPED || st == RDB_E_IO || st == RDB_E_NOSPACE;
-    if (tt_file && keep_table) {
+    if ((tt_file || digest) && keep_table) {
         rdb_error save_err;
-        rdb_status sst = cram_solver_save_tt(s, tt_file, &save_err);
+        rdb_status sst = save_both(s, &saver, &save_err);
         if (sst != RDB_OK) {
             rdb_tool_report(sst, &save_err);
             if (st == RDB_OK)
                 st = sst, err = save_err;
         } else if (st != RDB_OK && !quiet) {
             fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume%s\n",
-                    tt_file, st == RDB_E_STOPPED ? "" : " once the error below is mended");
+                    tt_file ? tt_file : digest, st == RDB_E_STOPPED ? "" : " once the error below is mended");
         }
     }
     if (st == RDB_OK) {

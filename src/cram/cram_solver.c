@@ -407,13 +407,18 @@ static rdb_status wide_path(const char *path, char *out, rdb_error *err)
     return RDB_OK;
 }
 
-rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err)
+rdb_status cram_solver_save_dear(const cram_solver *s, const char *path, int min_work, rdb_error *err)
 {
-    rdb_status st = cram_tt_save(&s->tt, path, s->g.stride, err);
+    rdb_status st = cram_tt_save(&s->tt, path, s->g.stride, min_work, err);
     char wpath[PATH_MAX];
     if (st == RDB_OK && s->wide && (st = wide_path(path, wpath, err)) == RDB_OK)
-        st = cram_wide_tt_save(s->wtt, wpath, s->g.stride, err);
+        st = cram_wide_tt_save(s->wtt, wpath, s->g.stride, min_work, err);
     return st;
+}
+
+rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err)
+{
+    return cram_solver_save_dear(s, path, 0, err);
 }
 
 /* Entries of a transposition-table file with at most this many cells are

@@ -158,6 +158,11 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st);
  * file saved for a board with the same short side (missing file:
  * RDB_E_MISSING). */
 rdb_status cram_solver_save_tt(const cram_solver *s, const char *path, rdb_error *err);
+/* Save only the entries that cost at least 2^min_work nodes each (a
+ * small file: cram_solver_load_tt reads it as any table file), so that
+ * a run on another machine, without the table, still has the results of
+ * the dearest searches. */
+rdb_status cram_solver_save_dear(const cram_solver *s, const char *path, int min_work, rdb_error *err);
 rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err);
 
 #endif

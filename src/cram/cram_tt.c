@@ -301,7 +301,8 @@ static rdb_status checksum_file(int fd, uint64_t len, const char *name, uint64_t
  * only at the end: the head is written again then, and the checksum read
  * back from the file. */
 rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
-                             uint64_t units, cram_tt_unit_fn fill, void *ctx, rdb_error *err)
+                             uint64_t units, cram_tt_unit_fn fill, void *ctx, int min_work,
+                             rdb_error *err)
 {
     char tmp[PATH_MAX];
     rdb_temp_name(path, tmp, sizeof tmp);
@@ -321,8 +322,16 @@ rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, si
     uint64_t written = 0;
     for (uint64_t i = 0; st == RDB_OK && i < units; i++) {
         size_t n = fill(ctx, i, buf + used);
-        used += n * record;
-        written += n;
+        /* keep the records that cost min_work or more (the work byte is
+         * the third from the end: cram_tt_put_fields) */
+        size_t kept = 0;
+        for (size_t j = 0; j < n; j++) {
+            const unsigned char *rec = buf + used + j * record;
+            if (rec[record - 3] >= min_work && kept++ < j)
+                memmove(buf + used + (kept - 1) * record, rec, record);
+        }
+        used += kept * record;
+        written += kept;
         if (used + CRAM_TT_UNIT_MAX * record > sizeof buf || i + 1 == units) {
             st = rdb_write_all(fd, buf, used, tmp, err);
             used = 0;
@@ -429,10 +438,10 @@ static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
     return n;
 }
 
-rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err)
+rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, int min_work, rdb_error *err)
 {
     return cram_tt_file_save(path, TT_MAGIC, stride, TT_RECORD, t->nbuckets, bucket_records, (void *)t,
-                             err);
+                             min_work, err);
 }
 
 typedef struct {

@@ -179,8 +179,10 @@ void cram_tt_put(cram_tt *t, uint64_t key, int nimber, int work);
  * below CRAM_TT_EXCLUDED_BITS are kept). */
 void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work);
 
-/* Write every entry to path atomically (temporary file, fsync, rename). */
-rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, rdb_error *err);
+/* Write every entry that cost at least min_work (log2 of the nodes, as
+ * cram_tt_put takes it; 0: every entry) to path atomically (temporary
+ * file, fsync, rename). */
+rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, int min_work, rdb_error *err);
 
 /* Whether an entry read from a file can be one of the solver's: its key a
  * canonical component of the board, its nimber (CRAM_TT_UNKNOWN when not
@@ -204,9 +206,11 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
  * (at most CRAM_TT_UNIT_MAX). */
 #define CRAM_TT_UNIT_MAX 8
 typedef size_t (*cram_tt_unit_fn)(void *ctx, uint64_t i, unsigned char *buf);
-/* Write the records of units 0..units-1 to path atomically. */
+/* Write the records of units 0..units-1 that cost at least min_work to
+ * path atomically. */
 rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
-                             uint64_t units, cram_tt_unit_fn fill, void *ctx, rdb_error *err);
+                             uint64_t units, cram_tt_unit_fn fill, void *ctx, int min_work,
+                             rdb_error *err);
 /* Called on every record twice: with apply 0 to check it (0: not a
  * record this table could hold), then, once the whole file is known to
  * be sound, with apply 1 to add it. */

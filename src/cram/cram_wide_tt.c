@@ -201,9 +201,10 @@ static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
     return n;
 }
 
-rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, rdb_error *err)
+rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, int min_work, rdb_error *err)
 {
-    return cram_tt_file_save(path, WIDE_MAGIC, stride, WIDE_RECORD, t->nbuckets, bucket_records, t, err);
+    return cram_tt_file_save(path, WIDE_MAGIC, stride, WIDE_RECORD, t->nbuckets, bucket_records, t,
+                             min_work, err);
 }
 
 typedef struct {

@@ -38,7 +38,7 @@ void cram_wide_tt_exclude(cram_wide_tt *t, cram_wset key, unsigned excluded, int
 
 /* Write every entry to path atomically (cram_tt_file_save), and add the
  * entries of such a file, each first passing `check` (as cram_tt_load). */
-rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, rdb_error *err);
+rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, int min_work, rdb_error *err);
 typedef int (*cram_wide_tt_check)(void *ctx, cram_wset key, int nimber, unsigned excluded);
 rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram_wide_tt_check check,
                              void *ctx, uint64_t *loaded, rdb_error *err);
