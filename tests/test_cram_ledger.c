@@ -349,13 +349,13 @@ static rdb_status solve_text(const char *dir, const char *text, uint64_t x, char
         cram_solver_free(s);
         cram_ledger_close(&l);
     }
-    snprintf(msg, 512, "%s", err.msg);
+    memcpy(msg, err.msg, sizeof err.msg);
     return st;
 }
 
 START_TEST(test_refused)
 {
-    char dir[TU_DIR_MAX], msg[512], text[1024];
+    char dir[TU_DIR_MAX], msg[sizeof ((rdb_error *)0)->msg], text[1024];
     tu_mkdtemp(dir);
     char *line = first_line(dir); /* "3x10 root=... move=(r,c)-(r,c) is v nodes=... seconds=..." */
     char *move = strstr(line, "move=");
