@@ -846,7 +846,8 @@ static int any_entry(void *ctx, uint64_t key, int nimber, unsigned excluded)
 }
 
 /* A table file loads whole into a table that threads will share (which in
- * a search only asks to grow): 3 M entries, more than its first 16 MB hold. */
+ * a search only asks to grow): 3 M entries, more than its first 16 MB hold;
+ * also when the table holds entries already (a digest loaded first). */
 START_TEST(test_tt_load_shared)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
@@ -865,6 +866,24 @@ START_TEST(test_tt_load_shared)
     TU_ASSERT_EQ(loaded, t.entries);
     TU_ASSERT(back.entries >= t.entries - t.entries / 1000);
     TU_ASSERT(back.shared && !back.want_grow);
+
+    /* a few entries first (their own file), then the whole table */
+    char few_path[TU_DIR_MAX + 32];
+    snprintf(few_path, sizeof few_path, "%s/few", dir);
+    cram_tt few, both;
+    TU_ASSERT_EQ(cram_tt_init(&few, 256, 0, &err), RDB_OK);
+    seed = 11;
+    for (int k = 0; k < 1000; k++)
+        cram_tt_put(&few, rng_next(&seed) | 1, k % 7, 20);
+    TU_ASSERT_EQ(cram_tt_save(&few, few_path, 5, 0, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&both, 256, 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&both, few_path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&both, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_MSG(both.entries >= t.entries - t.entries / 1000, "%llu of %llu entries kept",
+                  (unsigned long long)both.entries, (unsigned long long)t.entries);
+    TU_ASSERT(both.shared && !both.want_grow);
+    cram_tt_free(&few);
+    cram_tt_free(&both);
     cram_tt_free(&t);
     cram_tt_free(&back);
     tu_rmrf(dir);
