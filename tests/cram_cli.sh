@@ -114,6 +114,12 @@ expect 0 '"nimber":1,' -- $S 2x33 --json --tt-mb 16 --tt-digest "$T/digest33" --
 [ -s "$T/digest33" ] && [ -s "$T/digest33.wide" ] && ok || bad "no digest of 2x33 and its wide parts"
 expect 0 '"nimber":1,"method":"aspiration","nodes":0,.*"tt_loaded":[1-9]' -- $S 2x33 --json --tt-mb 16 --tt-digest "$T/digest33"
 expect 2 'bad --tt-digest-log2' -- $S 3x12 --tt-digest "$T/digest" --tt-digest-log2 0
+# both: the digest read first, then the table file, each reported
+$S 3x12 --tt-mb 16 --tt-file "$T/tt12" --tt-digest "$T/digest12" --quiet >/dev/null 2>&1
+out=$($S 3x12 --tt-mb 16 --tt-file "$T/tt12" --tt-digest "$T/digest12" 2>&1)
+n=$(printf '%s\n' "$out" | sed -n "s|^solve: \([0-9]*\) entries read from '$T/tt12' (.*); the table holds \([0-9]*\)$|\1 \2|p")
+printf '%s\n' "$out" | grep -q "^solve: [0-9]* entries read from '$T/digest12'" && [ -n "$n" ] &&
+    [ "${n% *}" -gt 0 ] && [ "${n#* }" -ge "${n% *}" ] && ok || bad "loads not reported as wanted: $out"
 
 # a nimber table probed for every component that fits
 if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then

@@ -424,9 +424,23 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
     /* the digest first: the table file, when there is one, holds all of it */
     const char *const load[2] = {digest, tt_file};
-    for (int i = 0; i < 2 && st == RDB_OK; i++)
-        if (load[i] && (st = cram_solver_load_tt(s, load[i], &err)) == RDB_E_MISSING)
+    for (int i = 0; i < 2 && st == RDB_OK; i++) {
+        if (!load[i])
+            continue;
+        double t0 = rdb_now();
+        cram_stats before;
+        cram_solver_stats(s, &before);
+        if ((st = cram_solver_load_tt(s, load[i], &err)) == RDB_E_MISSING) {
             st = RDB_OK;
+        } else if (st == RDB_OK && !quiet) {
+            /* what a resumed run starts from, where an operator sees it */
+            cram_stats after;
+            cram_solver_stats(s, &after);
+            fprintf(stderr, "solve: %llu entries read from '%s' (%.1f s); the table holds %llu\n",
+                    (unsigned long long)(after.tt_loaded - before.tt_loaded), load[i],
+                    rdb_now() - t0, (unsigned long long)after.tt_entries);
+        }
+    }
     if (st == RDB_OK && (tt_file || digest))
         cram_solver_set_hook(s, 60.0 * (save_minutes ? save_minutes : 30), save_table, &saver);
     if (st != RDB_OK) {
