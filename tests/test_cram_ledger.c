@@ -264,15 +264,6 @@ START_TEST(test_lines_true)
 }
 END_TEST
 
-/* Stops a solve (as SIGINT would) at its `left`-th poll. */
-static void stop_later(cram_solver *s, void *ctx)
-{
-    (void)s;
-    int *left = ctx;
-    if (--*left == 0)
-        rdb_stop_requested = SIGINT;
-}
-
 /* A solve whose table already knows some of the root's children (a run
  * resumed from its table file, with a ledger new to it) writes those down
  * too, so that a run with the ledger and no table (another machine)
@@ -287,7 +278,7 @@ START_TEST(test_table_known_children)
     /* 3x14 (nimber 3, about a million nodes) stopped half-way */
     cram_solver *s = new_solver(3, 14, 1, 0);
     int v = -1, left = 30;
-    cram_solver_set_hook(s, 0.0, stop_later, &left);
+    cram_solver_set_hook(s, 0.0, tu_stop_at_call, &left);
     TU_ASSERT_EQ(cram_solver_solve(s, all_cells(3, 14), &v, &err), RDB_E_STOPPED);
     rdb_stop_requested = 0;
     TU_ASSERT_EQ(left, 0);

@@ -779,15 +779,6 @@ START_TEST(test_periodic_save)
 }
 END_TEST
 
-/* A save hook that stops the solve (as SIGINT would) at its 40th call. */
-static void stop_at_40(cram_solver *s, void *ctx)
-{
-    (void)s;
-    int *calls = ctx;
-    if (++*calls == 40)
-        rdb_stop_requested = SIGINT;
-}
-
 /* The dear entries alone (cram_solver_save_dear): a solve stopped
  * half-way saves the entries of 2^10 nodes or more, far fewer than the
  * whole table, each of that cost in the file; a new solver given only
@@ -806,8 +797,8 @@ START_TEST(test_dear_entries)
     cram_solver_free(s);
 
     s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
-    int calls = 0, v = -1;
-    cram_solver_set_hook(s, 0.0, stop_at_40, &calls);
+    int calls_left = 40, v = -1;
+    cram_solver_set_hook(s, 0.0, tu_stop_at_call, &calls_left);
     TU_ASSERT_EQ(cram_solver_solve(s, board, &v, &err), RDB_E_STOPPED);
     rdb_stop_requested = 0;
     TU_ASSERT_EQ(cram_solver_save_dear(s, path, 10, &err), RDB_OK);

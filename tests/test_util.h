@@ -1,7 +1,8 @@
 /*
  * test_util.h — helpers shared by the unit test suites: temporary folders,
- * whole-file reads, building a database with test defaults, and comparing a
- * database with the naive reference solver. Also declares every suite for
+ * whole-file reads, building a database with test defaults, comparing a
+ * database with the naive reference solver, and stopping a Cram solve
+ * part-way. Also declares every suite for
  * the runner (check_main.c).
  */
 #ifndef TEST_UTIL_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "cram/cram.h"
+#include "cram/cram_solver.h"
 #include "dots/dots.h"
 #include "engine/builder.h"
 #include "naive_dots.h"
@@ -80,6 +82,9 @@ const char *tu_temp_base(void);
 
 /* Remove a folder and everything in it. */
 void tu_rmrf(const char *path);
+/* A cram_solver hook that stops the solve (as SIGINT would) at its Nth
+ * call: ctx is an int holding N, counted down to 0. */
+void tu_stop_at_call(cram_solver *s, void *calls_left);
 
 /* Read a whole file into a malloc'd buffer; NULL when it cannot. */
 unsigned char *tu_read_file(const char *path, size_t *len);
