@@ -838,7 +838,8 @@ static int any_entry(void *ctx, uint64_t key, int nimber, unsigned excluded)
 
 /* A table file loads whole into a table that threads will share (which in
  * a search only asks to grow): 3 M entries, more than its first 16 MB hold;
- * also when the table holds entries already (a digest loaded first). */
+ * also when the table holds entries already (a digest loaded first). A
+ * table that cannot grow to hold it is refused. */
 START_TEST(test_tt_load_shared)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
@@ -873,6 +874,22 @@ START_TEST(test_tt_load_shared)
     TU_ASSERT_MSG(both.entries >= t.entries - t.entries / 1000, "%llu of %llu entries kept",
                   (unsigned long long)both.entries, (unsigned long long)t.entries);
     TU_ASSERT(both.shared && !both.want_grow);
+
+    /* a table that cannot hold the file is refused (the next save would
+     * put what it kept in the file's place): too small a --tt-mb, and too
+     * little memory to grow */
+    cram_tt small;
+    TU_ASSERT_EQ(cram_tt_init(&small, 16, 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&small, path, 5, any_entry, NULL, &loaded, &err), RDB_E_INPUT);
+    TU_ASSERT_MSG(strstr(err.msg, "a table of 16 MB keeps") && strstr(err.msg, "give --tt-mb 64"), "%s",
+                  err.msg);
+    cram_tt_free(&small);
+    setenv("RDB_MEMORY_AVAILABLE_MB", "40", 1);
+    TU_ASSERT_EQ(cram_tt_init(&small, 256, 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&small, path, 5, any_entry, NULL, &loaded, &err), RDB_E_NOMEM);
+    unsetenv("RDB_MEMORY_AVAILABLE_MB");
+    TU_ASSERT_MSG(strstr(err.msg, "free memory") != NULL, "%s", err.msg);
+    cram_tt_free(&small);
     cram_tt_free(&few);
     cram_tt_free(&both);
     cram_tt_free(&t);

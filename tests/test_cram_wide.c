@@ -17,6 +17,7 @@
 #include "cram/cram_component.h"
 #include "cram/cram_solver.h"
 #include "cram/cram_wide.h"
+#include "cram/cram_wide_tt.h"
 #include "naive_cram.h"
 #include "test_util.h"
 
@@ -330,6 +331,45 @@ START_TEST(test_wide_tt_file)
 }
 END_TEST
 
+static int any_wide_entry(void *ctx, cram_wset key, int nimber, unsigned excluded)
+{
+    (void)ctx, (void)key, (void)nimber, (void)excluded;
+    return 1;
+}
+
+/* The wide table has the size --tt-mb gives it: a file of more entries
+ * than it holds is refused, lest the part it kept be saved over the
+ * whole; one that fits loads whole. */
+START_TEST(test_wide_tt_too_small)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt.wide", dir);
+    rdb_error err;
+    cram_wide_tt *big, *small;
+    TU_ASSERT_EQ(cram_wide_tt_new(64, &big, &err), RDB_OK);
+    uint64_t seed = 5;
+    for (int k = 0; k < 1000000; k++) {
+        cram_wset key = (cram_wset)rng_next(&seed) << 64 | rng_next(&seed) | 1;
+        cram_wide_tt_put(big, key, k % 5, 10);
+    }
+    TU_ASSERT_EQ(cram_wide_tt_save(big, path, 3, 0, &err), RDB_OK);
+    const uint64_t n = cram_wide_tt_entries(big);
+    uint64_t loaded = 0;
+    TU_ASSERT_EQ(cram_wide_tt_new(16, &small, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_wide_tt_load(small, path, 3, any_wide_entry, NULL, &loaded, &err), RDB_E_INPUT);
+    TU_ASSERT_MSG(strstr(err.msg, "give --tt-mb") != NULL, "%s", err.msg);
+    cram_wide_tt_free(small);
+    TU_ASSERT_EQ(cram_wide_tt_new(64, &small, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_wide_tt_load(small, path, 3, any_wide_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_EQ(loaded, n);
+    TU_ASSERT_EQ(cram_wide_tt_entries(small), n);
+    cram_wide_tt_free(small);
+    cram_wide_tt_free(big);
+    tu_rmrf(dir);
+}
+END_TEST
+
 /* The limits: 128 cells and 127 dominoes; the empty boards that the
  * mirror rule values at once. */
 START_TEST(test_wide_limits)
@@ -368,6 +408,7 @@ Suite *cram_wide_suite(void)
     tcase_add_test(tc, test_wide_geometry);
     tcase_add_test(tc, test_wide_limits);
     tcase_add_test(tc, test_wide_tt_file);
+    tcase_add_test(tc, test_wide_tt_too_small);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("search");

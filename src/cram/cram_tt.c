@@ -495,11 +495,35 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
 {
     loading l = {t, check, ctx};
     const int shared = t->shared;
+    const uint64_t replaced = t->replaced;
     t->shared = 0;
     reserve(t, path);
     rdb_status st = cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, err);
     t->shared = shared;
     t->want_grow = 0;
+    /* A table that could not grow to hold the file keeps only part of it,
+     * and the next save would put that part in the file's place: a run
+     * meant to go on from days of work would go on from hours. Refused;
+     * a few entries lost where the file is dense are not worth a word. */
+    const uint64_t lost = t->replaced - replaced;
+    if (st == RDB_OK && lost > *loaded / 100) {
+        const unsigned long long kept = *loaded - lost;
+        if (t->held)
+            return rdb_fail(err, RDB_E_NOMEM,
+                            "'%s' holds %llu entries; the machine's free memory let the table keep only %llu "
+                            "of them (in %llu MB): free memory, then run the same command again",
+                            path, (unsigned long long)*loaded, kept, (unsigned long long)(t->bytes >> 20));
+        /* a table at most half full holds the file wherever it is dense;
+         * so does one of the size the file was saved from (the same
+         * buckets), which may be smaller */
+        uint64_t mb = 1;
+        while ((mb << 20) / 8 < 2 * *loaded || mb <= t->bytes >> 20)
+            mb *= 2;
+        return rdb_fail(err, RDB_E_INPUT,
+                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
+                        path, (unsigned long long)*loaded, (unsigned long long)(t->bytes >> 20), kept,
+                        (unsigned long long)mb);
+    }
     return st;
 }
 

@@ -192,7 +192,11 @@ typedef int (*cram_tt_entry_check)(void *ctx, uint64_t key, int nimber, unsigned
 /* Add the entries of a file written by cram_tt_save for the same stride;
  * *loaded gets how many. Every entry must pass `check`, and the checksum
  * must hold, before any is added. A missing file is RDB_E_MISSING; a
- * damaged one RDB_E_CORRUPT; another stride RDB_E_INPUT. */
+ * damaged one RDB_E_CORRUPT; another stride RDB_E_INPUT. A table that
+ * cannot grow to hold the file (more than 1% of its entries lost) is
+ * RDB_E_INPUT when its size limit is the cause, RDB_E_NOMEM when the
+ * machine's memory is: the run must not go on and save the part it kept
+ * over the whole. */
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err);
 

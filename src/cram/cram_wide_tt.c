@@ -29,6 +29,7 @@ struct cram_wide_tt {
     uint64_t nbuckets; /* a power of two */
     size_t bytes;
     uint64_t entries;
+    uint64_t replaced; /* entries that made way for another key */
     char lock[NLOCKS];
 };
 
@@ -145,8 +146,7 @@ static void store(cram_wide_tt *t, cram_wset key, int known, unsigned payload, i
             e[slot].word = USED | (uint64_t)w << WORK_SHIFT | data;
         }
     } else {
-        if (!e[victim].word)
-            __atomic_fetch_add(&t->entries, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(e[victim].word ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
         e[victim].key = key;
         e[victim].word = USED | (uint64_t)w << WORK_SHIFT | (known ? CRAM_TT_KNOWN | payload : payload);
     }
@@ -234,5 +234,19 @@ rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram
                              void *ctx, uint64_t *loaded, rdb_error *err)
 {
     loading l = {t, check, ctx};
-    return cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, err);
+    const uint64_t replaced = t->replaced;
+    rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, err);
+    /* as cram_tt_load: a table too small for the file is refused, lest the
+     * part it kept be saved over the whole (this one is --tt-mb / 8) */
+    const uint64_t lost = t->replaced - replaced;
+    if (st == RDB_OK && lost > *loaded / 100) {
+        uint64_t mb = 1;
+        while ((mb << 20) / sizeof(entry) < 2 * *loaded || mb <= t->bytes >> 20)
+            mb *= 2;
+        return rdb_fail(err, RDB_E_INPUT,
+                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
+                        path, (unsigned long long)*loaded, (unsigned long long)(t->bytes >> 20),
+                        (unsigned long long)(*loaded - lost), (unsigned long long)(8 * mb));
+    }
+    return st;
 }
