@@ -3,8 +3,8 @@
 # for bad input with nothing written, the JSON shape, published nimbers of
 # empty boards, positions from a file and from standard input, a nimber
 # table probed with --db, a transposition table file saved and reused, a
-# ledger of the root's answers (and scripts/cram-ledger-status.sh), and
-# scripts/cram-two-routes.sh.
+# ledger of the root's answers (and scripts/cram-ledger-status.sh), the
+# table file's lock, and scripts/cram-two-routes.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -81,6 +81,25 @@ expect 0 '"nimber":0,"method":"aspiration","nodes":0,.*"mirror_zero":1,' -- $S 8
 expect 2 'not 5' -- $S 5x5 --json --tt-mb 16 --tt-file "$tt"
 printf 'garbage' > "$T/tt2"
 expect 1 'not a cram transposition table' -- $S 4x6 --tt-file "$T/tt2"
+# the table file is one run's: a second run on it is refused while the
+# first goes on; what a killed save left (F.<pid>.tmp, F.wide.<pid>.tmp)
+# goes at the start; a folder that cannot take the file is refused at the
+# start, not at the first save
+$S 3x17 --tt-mb 16 --tt-file "$T/busy" --quiet > /dev/null 2>&1 &
+busy=$!
+for _ in $(seq 50); do [ -s "$T/busy.lock" ] && break; sleep 0.1; done
+expect 1 "another run (pid $busy) is working on '$T/busy'" -- $S 3x7 --tt-file "$T/busy"
+kill "$busy" 2> /dev/null
+wait "$busy" 2> /dev/null
+touch "$tt.4242.tmp" "$tt.wide.4243.tmp" "$tt.x.tmp"
+expect 0 '"nimber":0,' -- $S 4x6 --json --tt-mb 16 --tt-file "$tt" --no-mirror
+[ ! -e "$tt.4242.tmp" ] && [ ! -e "$tt.wide.4243.tmp" ] && [ -e "$tt.x.tmp" ] && ok ||
+    bad "a killed save's temporary files not removed, or another file removed: $(ls "$T")"
+expect 1 "cannot open '$T/no/tt.lock'" -- $S 3x7 --tt-file "$T/no/tt"
+# a table file of a wide board without its F.wide: loaded, and said
+$S 2x33 --tt-mb 16 --tt-file "$T/tt33" --quiet > /dev/null 2>&1
+rm -f "$T/tt33.wide"
+expect 0 "no '$T/tt33.wide' beside it" -- $S 2x33 --tt-mb 16 --tt-file "$T/tt33"
 
 # a ledger: the root's answers appended as found; a new run with no table
 # takes them from it and searches nothing again; another method refuses

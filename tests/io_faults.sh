@@ -32,7 +32,8 @@
 # slice it computes), a build with --keep-lines (removing levels), the Cram
 # 4x5 build, the quiet 3x3 build and a query of it, query and verify --full,
 # a Cram solve's ledger (`solve cram --ledger`, read and appended: a fault
-# mid-search saves the table and says how to resume); and a
+# mid-search saves the table and says how to resume; a failed last save
+# of the table still gives the answer); and a
 # full disk from N = 1..16 and 8 more. Cases run JOBS (default 2) at a time.
 #
 # Known defects are listed in KNOWN_FAILURES: a case that fails and matches
@@ -418,6 +419,19 @@ if [ -f "$T/ledger-advised" ]; then
 else
     echo "FAIL|ledger advice|-|0|no ledger fault stopped a search with its table saved and the advice" >> "$T/results"
 fi
+
+# A finished Cram solve whose table cannot be saved at the end (its rename
+# fails) still prints its answer, says so, and exits 1.
+mkdir -p "$T/endsave"
+faulty "$T/endsave" "$T/endsave.log" rename 1 EIO 0 -- solve cram 4x7 --tt-mb 16 --tt-file "$T/endsave/tt" --json \
+    > "$T/endsave.out" 2> "$T/endsave.err"
+rc=$?
+why=""
+if [ "$rc" -ne 1 ] || ! grep -q '"nimber":3,' "$T/endsave.out" ||
+    ! grep -q "the answer is complete; only the table could not be saved" "$T/endsave.err"; then
+    why="exit $rc: $(head -c 300 "$T/endsave.out" "$T/endsave.err")"
+fi
+echo "$([ -z "$why" ] && echo PASS || echo FAIL)|endsave rename 1|$(kinds_hit "$T/endsave.log")|1|$why" >> "$T/results"
 
 # ------------------------------------------------ a read-only folder, serially
 

@@ -11,6 +11,7 @@
  * answers are kept too, in a small text file (src/cram/cram_ledger.h).
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #include "common/text_input.h"
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"
+#include "cram/cram_tt.h"
+#include "store/lock.h"
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024
@@ -417,6 +420,11 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
     table_saver saver = {tt_file, digest, digest_log2, quiet};
+    /* the file saved every few minutes is this run's alone (the digest's
+     * when there is no table file) */
+    int lock_fd = -1;
+    if (st == RDB_OK && (tt_file || digest))
+        st = cram_tt_file_claim(tt_file ? tt_file : digest, &lock_fd, &err);
     cram_ledger ledger = {0};
     if (st == RDB_OK && ledger_file) {
         st = cram_ledger_open(&ledger, ledger_file, rows, cols, &err);
@@ -439,6 +447,13 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             fprintf(stderr, "solve: %llu entries read from '%s' (%.1f s); the table holds %llu\n",
                     (unsigned long long)(after.tt_loaded - before.tt_loaded), load[i],
                     rdb_now() - t0, (unsigned long long)after.tt_entries);
+            /* the parts of more than 64 cells are in F.wide: a copy of F
+             * alone loads, and those parts, the dearest, start again */
+            char wide[PATH_MAX];
+            if (rows * cols > 64 && snprintf(wide, sizeof wide, "%s.wide", load[i]) < (int)sizeof wide &&
+                access(wide, F_OK) != 0)
+                fprintf(stderr, "solve: no '%s' beside it: the parts of more than 64 cells start from nothing\n",
+                        wide);
         }
     }
     if (st == RDB_OK && (tt_file || digest))
@@ -446,6 +461,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     if (st != RDB_OK) {
         cram_solver_free(s);
         cram_ledger_close(&ledger);
+        rdb_lock_release(lock_fd);
         return rdb_tool_report(st, &err);
     }
 
@@ -462,13 +478,16 @@ int rdb_cmd_solve_cram(int argc, char **argv)
      * appended to, a nimber table that could not be read) ended the
      * search; not after a damaged nimber table or a contradiction. */
     const int keep_table = st == RDB_OK || st == RDB_E_STOPPED || st == RDB_E_IO || st == RDB_E_NOSPACE;
+    rdb_status save_st = RDB_OK;
     if ((tt_file || digest) && keep_table) {
         rdb_error save_err;
-        rdb_status sst = save_both(s, &saver, &save_err);
-        if (sst != RDB_OK) {
-            rdb_tool_report(sst, &save_err);
+        save_st = save_both(s, &saver, &save_err);
+        if (save_st != RDB_OK) {
+            /* a finished search still gives its answer below: the file
+             * keeps its last save, the exit status tells of the failure */
+            rdb_tool_report(save_st, &save_err);
             if (st == RDB_OK)
-                st = sst, err = save_err;
+                fprintf(stderr, "retrodb: the answer is complete; only the table could not be saved\n");
         } else if (st != RDB_OK && !quiet) {
             fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume%s\n",
                     tt_file ? tt_file : digest, st == RDB_E_STOPPED ? "" : " once the error below is mended");
@@ -484,5 +503,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
     cram_solver_free(s);
     cram_ledger_close(&ledger);
+    rdb_lock_release(lock_fd);
+    if (st == RDB_OK && save_st != RDB_OK)
+        return rdb_tool_exit_code(save_st);
     return rdb_tool_report(st, &err);
 }

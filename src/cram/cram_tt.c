@@ -22,6 +22,7 @@
 #include "common/memory.h"
 #include "store/bytes.h"
 #include "store/fsutil.h"
+#include "store/lock.h"
 
 _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 
@@ -351,6 +352,31 @@ rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, si
         st = rdb_write_all(fd, tail, sizeof tail, tmp, err);
     }
     return rdb_commit_temp(fd, tmp, path, st, err);
+}
+
+rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err)
+{
+    rdb_status st = rdb_lock_file(path, lock_fd, err);
+    char wide[PATH_MAX], tmp[PATH_MAX];
+    if (st == RDB_OK && snprintf(wide, sizeof wide, "%s.wide", path) >= (int)sizeof wide)
+        st = rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
+    if (st == RDB_OK)
+        st = rdb_remove_temps(path, err);
+    if (st == RDB_OK)
+        st = rdb_remove_temps(wide, err);
+    if (st == RDB_OK) {
+        rdb_temp_name(path, tmp, sizeof tmp);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            st = rdb_fail_errno(err, rdb_io_status(errno), "cannot create '%s', where the table is saved first", tmp);
+        else if (close(fd) != 0 || unlink(tmp) != 0)
+            st = rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", tmp);
+    }
+    if (st != RDB_OK && *lock_fd >= 0) {
+        rdb_lock_release(*lock_fd);
+        *lock_fd = -1;
+    }
+    return st;
 }
 
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,

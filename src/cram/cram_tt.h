@@ -189,6 +189,14 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, int min_
  * known) and the nimbers it excludes possible for that component. */
 typedef int (*cram_tt_entry_check)(void *ctx, uint64_t key, int nimber, unsigned excluded);
 
+/* Make path this process's table file for a long run, before the run:
+ * take path.lock (another run saving there is RDB_E_BUSY, naming it),
+ * remove the temporary files a killed save left of path and path.wide
+ * (each as big as the table: left there, the next save may find the disk
+ * full), and create one to learn now, not at the first save, that the
+ * folder takes it. *lock_fd holds the lock until closed. */
+rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err);
+
 /* Add the entries of a file written by cram_tt_save for the same stride;
  * *loaded gets how many. Every entry must pass `check`, and the checksum
  * must hold, before any is added. A missing file is RDB_E_MISSING; a

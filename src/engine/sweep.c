@@ -67,19 +67,6 @@ static rdb_status list_folder(listing *l, const char *folder, rdb_error *err)
     return st;
 }
 
-/* Whether name is base + ".<digits>.tmp": a temporary file of base
- * (store/fsutil.c's rdb_temp_name). */
-static int is_temp_of(const char *name, const char *base)
-{
-    size_t n = strlen(base);
-    if (strncmp(name, base, n) != 0 || name[n] != '.' || !isdigit((unsigned char)name[n + 1]))
-        return 0;
-    const char *p = name + n + 1;
-    while (isdigit((unsigned char)*p))
-        p++;
-    return strcmp(p, ".tmp") == 0;
-}
-
 /* Remove folder/name, a file; one that is gone already is fine. */
 static rdb_status remove_file(const char *folder, const char *name, rdb_error *err)
 {
@@ -96,7 +83,7 @@ static rdb_status sweep_name(const listing *l, const char *base, int also_base, 
 {
     rdb_status st = RDB_OK;
     for (size_t i = 0; i < l->n && st == RDB_OK; i++)
-        if (is_temp_of(l->name[i], base) || (also_base && strcmp(l->name[i], base) == 0))
+        if (rdb_is_temp_of(l->name[i], base) || (also_base && strcmp(l->name[i], base) == 0))
             st = remove_file(l->folder, l->name[i], err);
     return st;
 }

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "store/fsutil.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -141,6 +143,48 @@ rdb_status rdb_fsync_parent(const char *path, rdb_error *err)
 void rdb_temp_name(const char *path, char *buf, size_t bufsize)
 {
     snprintf(buf, bufsize, "%s.%ld.tmp", path, (long)getpid());
+}
+
+int rdb_is_temp_of(const char *name, const char *base)
+{
+    size_t n = strlen(base);
+    if (strncmp(name, base, n) != 0 || name[n] != '.' || !isdigit((unsigned char)name[n + 1]))
+        return 0;
+    const char *p = name + n + 1;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return strcmp(p, ".tmp") == 0;
+}
+
+rdb_status rdb_remove_temps(const char *path, rdb_error *err)
+{
+    char folder[PATH_MAX];
+    if (snprintf(folder, sizeof folder, "%s", path) >= (int)sizeof folder)
+        return rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
+    char *slash = strrchr(folder, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash == folder)
+        folder[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        strcpy(folder, ".");
+    DIR *d = opendir(folder);
+    if (!d)
+        return errno == ENOENT ? RDB_OK : rdb_fail_errno(err, RDB_E_IO, "cannot list '%s'", folder);
+    rdb_status st = RDB_OK;
+    struct dirent *e;
+    while (st == RDB_OK && (e = readdir(d)) != NULL) {
+        char temp[PATH_MAX];
+        if (!rdb_is_temp_of(e->d_name, base))
+            continue;
+        if (snprintf(temp, sizeof temp, "%s/%s", folder, e->d_name) >= (int)sizeof temp)
+            continue;
+        if (unlink(temp) != 0 && errno != ENOENT)
+            st = rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", temp);
+    }
+    closedir(d);
+    return st;
 }
 
 rdb_status rdb_commit_buffers(const char *path, const void *const *bufs, const size_t *lens,

@@ -46,6 +46,12 @@ rdb_status rdb_fsync_parent(const char *path, rdb_error *err);
 /* Name of the temporary file for final path `path` (buf of PATH_MAX). The
  * ".tmp" suffix marks leftovers that a builder removes at start. */
 void rdb_temp_name(const char *path, char *buf, size_t bufsize);
+/* Whether a folder entry's name is base + ".<digits>.tmp": a temporary
+ * file of base (rdb_temp_name), left by a process that died writing it. */
+int rdb_is_temp_of(const char *name, const char *base);
+/* Remove the temporary files of path (rdb_is_temp_of) from its folder;
+ * only for a caller that holds path's lock (no live writer has one). */
+rdb_status rdb_remove_temps(const char *path, rdb_error *err);
 
 /* Atomically replace `path` by `len` bytes of data (temp, fsync, rename,
  * fsync folder). */

@@ -19,69 +19,10 @@
 #define LOCK_PATIENCE_MS 250
 #define LOCK_RETRY_MS 10
 
-rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
+/* Pid of the process holding the lock at path, 0 when none does. */
+static long holder_of(const char *path)
 {
-    *fd = -1;
-    char path[RDB_PATH_MAX];
-    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/LOCK", dir);
-    if (st != RDB_OK)
-        return st;
-    /* The lock is truncated and written: a symbolic link planted as LOCK
-     * must not lead that into another file, and a FIFO must not block. */
-    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
-    if (f < 0) {
-        if (errno == ELOOP)
-            return rdb_fail(err, RDB_E_CORRUPT,
-                            "'%s' is a symbolic link, not a lock file; remove it", path);
-        return rdb_fail_errno(err, rdb_io_status(errno), "cannot open '%s'", path);
-    }
-    st = rdb_check_regular(f, path, err);
-    if (st != RDB_OK) {
-        close(f);
-        return st;
-    }
-    /* `status` and the other readers take the lock shared for an instant
-     * to ask whether a builder holds it (rdb_lock_holder): a builder that
-     * starts at that instant waits for them rather than refusing. Only a
-     * builder holds it for longer than LOCK_PATIENCE_MS. */
-    int tries = 0, locked;
-    while ((locked = flock(f, LOCK_EX | LOCK_NB)) != 0 && errno == EWOULDBLOCK &&
-           tries++ < LOCK_PATIENCE_MS / LOCK_RETRY_MS)
-        usleep(LOCK_RETRY_MS * 1000);
-    if (locked != 0) {
-        int busy = errno == EWOULDBLOCK;
-        close(f);
-        if (busy) {
-            long pid = rdb_lock_holder(dir);
-            return rdb_fail(err, RDB_E_BUSY,
-                            "another builder (pid %ld) is working on '%s'; wait for it or stop it",
-                            pid, dir);
-        }
-        return rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", path);
-    }
-    char text[32];
-    int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-    if (ftruncate(f, 0) != 0 || pwrite(f, text, (size_t)n, 0) != n) {
-        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot write '%s'", path);
-        close(f);
-        return st;
-    }
-    *fd = f;
-    return RDB_OK;
-}
-
-void rdb_lock_release(int fd)
-{
-    if (fd >= 0)
-        close(fd);
-}
-
-long rdb_lock_holder(const char *dir)
-{
-    char path[RDB_PATH_MAX];
     rdb_error ignored;
-    if (rdb_path_format(path, sizeof path, &ignored, "%s/LOCK", dir) != RDB_OK)
-        return 0;
     int f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (f < 0)
         return 0;
@@ -99,4 +40,87 @@ long rdb_lock_holder(const char *dir)
     }
     close(f);
     return pid;
+}
+
+/* Take an exclusive flock on the file at path (created when missing) and
+ * write this process's pid in it; *busy says whether another holds it. */
+static rdb_status lock_path(const char *path, int *fd, int *busy, rdb_error *err)
+{
+    *fd = -1;
+    *busy = 0;
+    /* The lock is truncated and written: a symbolic link planted as the
+     * lock must not lead that into another file, and a FIFO must not block. */
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    if (f < 0) {
+        if (errno == ELOOP)
+            return rdb_fail(err, RDB_E_CORRUPT,
+                            "'%s' is a symbolic link, not a lock file; remove it", path);
+        return rdb_fail_errno(err, rdb_io_status(errno), "cannot open '%s'", path);
+    }
+    rdb_status st = rdb_check_regular(f, path, err);
+    if (st != RDB_OK) {
+        close(f);
+        return st;
+    }
+    /* `status` and the other readers take the lock shared for an instant
+     * to ask whether a builder holds it (rdb_lock_holder): a builder that
+     * starts at that instant waits for them rather than refusing. Only a
+     * builder holds it for longer than LOCK_PATIENCE_MS. */
+    int tries = 0, locked;
+    while ((locked = flock(f, LOCK_EX | LOCK_NB)) != 0 && errno == EWOULDBLOCK &&
+           tries++ < LOCK_PATIENCE_MS / LOCK_RETRY_MS)
+        usleep(LOCK_RETRY_MS * 1000);
+    if (locked != 0) {
+        *busy = errno == EWOULDBLOCK;
+        close(f);
+        return *busy ? RDB_E_BUSY : rdb_fail_errno(err, RDB_E_IO, "cannot lock '%s'", path);
+    }
+    char text[32];
+    int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+    if (ftruncate(f, 0) != 0 || pwrite(f, text, (size_t)n, 0) != n) {
+        st = rdb_fail_errno(err, rdb_io_status(errno), "cannot write '%s'", path);
+        close(f);
+        return st;
+    }
+    *fd = f;
+    return RDB_OK;
+}
+
+rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
+{
+    *fd = -1;
+    char path[RDB_PATH_MAX];
+    int busy;
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/LOCK", dir);
+    if (st == RDB_OK && (st = lock_path(path, fd, &busy, err)) != RDB_OK && busy)
+        st = rdb_fail(err, RDB_E_BUSY, "another builder (pid %ld) is working on '%s'; wait for it or stop it",
+                      rdb_lock_holder(dir), dir);
+    return st;
+}
+
+rdb_status rdb_lock_file(const char *file, int *fd, rdb_error *err)
+{
+    *fd = -1;
+    char path[RDB_PATH_MAX];
+    int busy;
+    rdb_status st = rdb_path_format(path, sizeof path, err, "%s.lock", file);
+    if (st == RDB_OK && (st = lock_path(path, fd, &busy, err)) != RDB_OK && busy)
+        st = rdb_fail(err, RDB_E_BUSY, "another run (pid %ld) is working on '%s'; wait for it or stop it",
+                      holder_of(path), file);
+    return st;
+}
+
+void rdb_lock_release(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
+long rdb_lock_holder(const char *dir)
+{
+    char path[RDB_PATH_MAX];
+    rdb_error ignored;
+    if (rdb_path_format(path, sizeof path, &ignored, "%s/LOCK", dir) != RDB_OK)
+        return 0;
+    return holder_of(path);
 }
