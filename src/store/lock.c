@@ -86,28 +86,29 @@ static rdb_status lock_path(const char *path, int *fd, int *busy, rdb_error *err
     return RDB_OK;
 }
 
-rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
+/* Take the lock at `where` (a printf pattern for the object's own path
+ * `what`, "%s/LOCK" or "%s.lock"); a holder is named as `who`. */
+static rdb_status lock_of(const char *where, const char *what, const char *who, int *fd,
+                          rdb_error *err)
 {
     *fd = -1;
     char path[RDB_PATH_MAX];
     int busy;
-    rdb_status st = rdb_path_format(path, sizeof path, err, "%s/LOCK", dir);
+    rdb_status st = rdb_path_format(path, sizeof path, err, where, what);
     if (st == RDB_OK && (st = lock_path(path, fd, &busy, err)) != RDB_OK && busy)
-        st = rdb_fail(err, RDB_E_BUSY, "another builder (pid %ld) is working on '%s'; wait for it or stop it",
-                      rdb_lock_holder(dir), dir);
+        st = rdb_fail(err, RDB_E_BUSY, "another %s (pid %ld) is working on '%s'; wait for it or stop it",
+                      who, holder_of(path), what);
     return st;
+}
+
+rdb_status rdb_lock_acquire(const char *dir, int *fd, rdb_error *err)
+{
+    return lock_of("%s/LOCK", dir, "builder", fd, err);
 }
 
 rdb_status rdb_lock_file(const char *file, int *fd, rdb_error *err)
 {
-    *fd = -1;
-    char path[RDB_PATH_MAX];
-    int busy;
-    rdb_status st = rdb_path_format(path, sizeof path, err, "%s.lock", file);
-    if (st == RDB_OK && (st = lock_path(path, fd, &busy, err)) != RDB_OK && busy)
-        st = rdb_fail(err, RDB_E_BUSY, "another run (pid %ld) is working on '%s'; wait for it or stop it",
-                      holder_of(path), file);
-    return st;
+    return lock_of("%s.lock", file, "run", fd, err);
 }
 
 void rdb_lock_release(int fd)
