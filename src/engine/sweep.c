@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include "engine/sweep.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
