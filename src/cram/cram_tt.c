@@ -532,25 +532,30 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
      * meant to go on from days of work would go on from hours. Refused;
      * a few entries lost where the file is dense are not worth a word. */
     const uint64_t lost = t->replaced - replaced;
-    if (st == RDB_OK && lost > *loaded / 100) {
-        const unsigned long long kept = *loaded - lost;
-        if (t->held)
-            return rdb_fail(err, RDB_E_NOMEM,
-                            "'%s' holds %llu entries; the machine's free memory let the table keep only %llu "
-                            "of them (in %llu MB): free memory, then run the same command again",
-                            path, (unsigned long long)*loaded, kept, (unsigned long long)(t->bytes >> 20));
-        /* a table at most half full holds the file wherever it is dense;
-         * so does one of the size the file was saved from (the same
-         * buckets), which may be smaller */
-        uint64_t mb = 1;
-        while ((mb << 20) / 8 < 2 * *loaded || mb <= t->bytes >> 20)
-            mb *= 2;
-        return rdb_fail(err, RDB_E_INPUT,
-                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
-                        path, (unsigned long long)*loaded, (unsigned long long)(t->bytes >> 20), kept,
-                        (unsigned long long)mb);
-    }
-    return st;
+    if (st == RDB_OK && lost > *loaded / 100 && t->held)
+        return rdb_fail(err, RDB_E_NOMEM,
+                        "'%s' holds %llu entries; the machine's free memory let the table keep only %llu "
+                        "of them (in %llu MB): free memory, then run the same command again",
+                        path, (unsigned long long)*loaded, (unsigned long long)(*loaded - lost),
+                        (unsigned long long)(t->bytes >> 20));
+    return st == RDB_OK ? cram_tt_check_kept(path, *loaded, lost, t->bytes, 8, 1, err) : st;
+}
+
+rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
+                              uint64_t entry_bytes, int tt_mb_per_mb, rdb_error *err)
+{
+    if (lost <= loaded / 100)
+        return RDB_OK;
+    /* a table at most half full holds the file wherever it is dense; so
+     * does one of the size the file was saved from (the same buckets),
+     * which may be smaller */
+    uint64_t mb = 1;
+    while ((mb << 20) / entry_bytes < 2 * loaded || mb <= table_bytes >> 20)
+        mb *= 2;
+    return rdb_fail(err, RDB_E_INPUT,
+                    "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
+                    path, (unsigned long long)loaded, (unsigned long long)(table_bytes >> 20),
+                    (unsigned long long)(loaded - lost), (unsigned long long)(mb * (uint64_t)tt_mb_per_mb));
 }
 
 void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work)

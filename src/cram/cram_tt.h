@@ -208,6 +208,14 @@ rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err);
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err);
 
+/* Whether a table of table_bytes (entries of entry_bytes) kept a file of
+ * `loaded` entries, `lost` of them evicted while it loaded: RDB_OK when
+ * at most 1% went, else RDB_E_INPUT naming the --tt-mb that holds it
+ * (tt_mb_per_mb: --tt-mb for each MB of this table). Shared with the
+ * wide table. */
+rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
+                              uint64_t entry_bytes, int tt_mb_per_mb, rdb_error *err);
+
 /* ---- the file format, shared with the wide table (cram_wide_tt.h) ----
  * A file is the head (8-byte magic, u32 stride, u32 0, u64 count), count
  * records of a fixed size, each ending in the four bytes that

@@ -238,15 +238,7 @@ rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram
     rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, err);
     /* as cram_tt_load: a table too small for the file is refused, lest the
      * part it kept be saved over the whole (this one is --tt-mb / 8) */
-    const uint64_t lost = t->replaced - replaced;
-    if (st == RDB_OK && lost > *loaded / 100) {
-        uint64_t mb = 1;
-        while ((mb << 20) / sizeof(entry) < 2 * *loaded || mb <= t->bytes >> 20)
-            mb *= 2;
-        return rdb_fail(err, RDB_E_INPUT,
-                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
-                        path, (unsigned long long)*loaded, (unsigned long long)(t->bytes >> 20),
-                        (unsigned long long)(*loaded - lost), (unsigned long long)(8 * mb));
-    }
-    return st;
+    if (st != RDB_OK)
+        return st;
+    return cram_tt_check_kept(path, *loaded, t->replaced - replaced, t->bytes, sizeof(entry), 8, err);
 }
