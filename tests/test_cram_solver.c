@@ -613,8 +613,9 @@ static void seal_tt(unsigned char *data, size_t len)
 
 /* A file with a valid checksum is still input: an entry that is no
  * position of the board, or a small one with a wrong nimber, is refused
- * when loaded; an entry too big to solve again that contradicts the rest
- * stops the solve with an error, never an assertion or a wrong nimber. */
+ * when loaded; an entry too big to solve again that excludes its true
+ * nimber stops the solve with an error, never an assertion or a wrong
+ * nimber. */
 START_TEST(test_tt_file_crafted)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
@@ -666,11 +667,13 @@ START_TEST(test_tt_file_crafted)
         TU_ASSERT_MSG(st == expect, "entry %zu: load gave %d (%s)", i, (int)st, err.msg);
         if (st == RDB_OK) {
             /* the crafted component itself, whose entry the search meets
-             * first */
+             * first: it excludes the true nimber, which the search finds
+             * below it (a conflict) or does not (a contradiction) */
             int v = -1, want = solve(clean, key);
             st = cram_solver_solve(t, key, &v, &err);
-            TU_ASSERT_MSG(st == RDB_E_CORRUPT || (st == RDB_OK && v == want),
-                          "entry %zu: solve gave %d, nimber %d (want %d)", i, (int)st, v, want);
+            TU_ASSERT_MSG(st == RDB_E_CORRUPT, "entry %zu: solve gave %d, nimber %d (want an error; nimber %d)", i,
+                          (int)st, v, want);
+            TU_ASSERT_MSG(strstr(err.msg, "contradicts itself") != NULL, "%s", err.msg);
         } else {
             TU_ASSERT_MSG(strstr(err.msg, path) != NULL, "message '%s' names no file", err.msg);
         }
@@ -681,6 +684,95 @@ START_TEST(test_tt_file_crafted)
     cram_solver_free(clean);
     cram_solver_free(s);
     free(data);
+    tu_rmrf(dir);
+}
+END_TEST
+
+/* Two results of one position that cannot both be true (two nimbers, or
+ * a nimber and an exclusion of it) are a conflict: counted, the first
+ * kept. Results that agree, or add exclusions, are not. */
+START_TEST(test_tt_conflicts)
+{
+    rdb_error err;
+    cram_tt t;
+    TU_ASSERT_EQ(cram_tt_init(&t, 1, 0, &err), RDB_OK);
+    const uint64_t a = 0x1234567ULL, b = 0x7654321ULL, c = 0xabcdefULL;
+    cram_tt_put(&t, a, 3, 1);
+    cram_tt_put(&t, a, 3, 5);
+    cram_tt_exclude(&t, a, 1u << 2 | 1u << 4, 1);
+    TU_ASSERT_EQ(t.conflicts, 0);
+    cram_tt_exclude(&t, a, 1u << 3, 1); /* "not 3" of a 3 */
+    TU_ASSERT_EQ(t.conflicts, 1);
+    cram_tt_put(&t, a, 4, 9); /* another nimber */
+    TU_ASSERT_EQ(t.conflicts, 2);
+    TU_ASSERT_EQ(cram_tt_get(&t, a), 3);
+    cram_tt_exclude(&t, b, 1u << 0 | 1u << 5, 1);
+    cram_tt_exclude(&t, b, 1u << 1, 1);
+    cram_tt_put(&t, b, 2, 1); /* not excluded: now known */
+    TU_ASSERT_EQ(t.conflicts, 2);
+    TU_ASSERT_EQ(cram_tt_get(&t, b), 2);
+    cram_tt_exclude(&t, c, 1u << 1, 1);
+    cram_tt_put(&t, c, 1, 1); /* a nimber excluded */
+    TU_ASSERT_EQ(t.conflicts, 3);
+    TU_ASSERT_EQ(cram_tt_get(&t, c), -1);
+    TU_ASSERT_EQ(cram_tt_excluded(&t, c), 1u << 1);
+    cram_tt_free(&t);
+}
+END_TEST
+
+/* A table file that says of a position something other than a file loaded
+ * before it (a digest, then the table file) is refused, naming it: one of
+ * the two is false, and a run that went on from both could answer from
+ * either. The same file twice is no conflict. */
+START_TEST(test_tt_files_disagree)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], other[TU_DIR_MAX + 32];
+    temp_tt_file(dir, path, sizeof path);
+    snprintf(other, sizeof other, "%s/other", dir);
+    rdb_error err;
+    uint64_t all = (1ULL << 24) - 1;
+    solver_no_mirror = 1;
+    cram_solver *s = new_solver(6, 4, CRAM_PLAIN, 8, 0);
+    TU_ASSERT(solve(s, all) >= 0);
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+    cram_solver_free(s);
+    /* the other file: one known nimber of a component too big to be
+     * solved again at load, changed */
+    size_t len;
+    unsigned char *data = tu_read_file(path, &len);
+    TU_ASSERT(data != NULL && len > 24 + 8);
+    int changed = 0;
+    for (size_t i = 0; i < (len - 32) / 12 && !changed; i++) {
+        unsigned char *rec = data + 24 + 12 * i;
+        uint64_t key = 0;
+        for (int k = 0; k < 8; k++)
+            key |= (uint64_t)rec[k] << (8 * k);
+        if (__builtin_popcountll(key) > 16 && rec[8] != 255 && rec[8] <= 3) {
+            rec[8] ^= 1;
+            changed = 1;
+        }
+    }
+    TU_ASSERT(changed);
+    seal_tt(data, len);
+    TU_ASSERT_EQ(tu_write_file(other, data, len), 0);
+    free(data);
+
+    s = new_solver(6, 4, CRAM_ASPIRATION, 8, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_load_tt(s, other, &err), RDB_E_CORRUPT);
+    TU_ASSERT_MSG(strstr(err.msg, other) != NULL && strstr(err.msg, "disagrees on 1 position") != NULL, "%s",
+                  err.msg);
+    cram_solver_free(s);
+    /* either order */
+    s = new_solver(6, 4, CRAM_ASPIRATION, 8, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, other, &err), RDB_OK);
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_E_CORRUPT);
+    TU_ASSERT_MSG(strstr(err.msg, path) != NULL, "%s", err.msg);
+    cram_solver_free(s);
+    solver_no_mirror = 0;
     tu_rmrf(dir);
 }
 END_TEST
@@ -1049,6 +1141,8 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_file);
     tcase_add_test(tc, test_tt_file_crafted);
     tcase_add_test(tc, test_tt_replacement);
+    tcase_add_test(tc, test_tt_conflicts);
+    tcase_add_test(tc, test_tt_files_disagree);
     tcase_add_test(tc, test_stop_and_resume);
     tcase_add_loop_test(tc, test_periodic_save, 1, 3);
     tcase_add_test(tc, test_dear_entries);

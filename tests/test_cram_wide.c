@@ -370,6 +370,34 @@ START_TEST(test_wide_tt_too_small)
 }
 END_TEST
 
+/* The wide table counts conflicts as the 64-bit one does
+ * (test_cram_solver.c test_tt_conflicts): two nimbers of one key, or a
+ * nimber and an exclusion of it; the first result kept. */
+START_TEST(test_wide_tt_conflicts)
+{
+    rdb_error err;
+    cram_wide_tt *t;
+    TU_ASSERT_EQ(cram_wide_tt_new(1, &t, &err), RDB_OK);
+    const cram_wset a = (cram_wset)7 << 70 | 5, b = (cram_wset)3 << 90 | 9;
+    cram_wide_tt_put(t, a, 2, 1);
+    cram_wide_tt_put(t, a, 2, 4);
+    cram_wide_tt_exclude(t, a, 1u << 0 | 1u << 1, 1);
+    TU_ASSERT_EQ(cram_wide_tt_conflicts(t), 0);
+    cram_wide_tt_exclude(t, a, 1u << 2, 1);
+    cram_wide_tt_put(t, a, 5, 1);
+    TU_ASSERT_EQ(cram_wide_tt_conflicts(t), 2);
+    TU_ASSERT_EQ(cram_wide_tt_get(t, a), 2);
+    cram_wide_tt_exclude(t, b, 1u << 4, 1);
+    cram_wide_tt_put(t, b, 4, 1);
+    TU_ASSERT_EQ(cram_wide_tt_conflicts(t), 3);
+    TU_ASSERT_EQ(cram_wide_tt_get(t, b), -1);
+    cram_wide_tt_put(t, b, 3, 1);
+    TU_ASSERT_EQ(cram_wide_tt_conflicts(t), 3);
+    TU_ASSERT_EQ(cram_wide_tt_get(t, b), 3);
+    cram_wide_tt_free(t);
+}
+END_TEST
+
 /* The limits: 128 cells and 127 dominoes; the empty boards that the
  * mirror rule values at once. */
 START_TEST(test_wide_limits)
@@ -409,6 +437,7 @@ Suite *cram_wide_suite(void)
     tcase_add_test(tc, test_wide_limits);
     tcase_add_test(tc, test_wide_tt_file);
     tcase_add_test(tc, test_wide_tt_too_small);
+    tcase_add_test(tc, test_wide_tt_conflicts);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("search");

@@ -474,10 +474,11 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     if (st == RDB_OK && want_certificate)
         st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
     /* Every entry of the table is true (cram_solver.c), so it is saved
-     * also when a signal or a failed file (a ledger that could not be
-     * appended to, a nimber table that could not be read) ended the
-     * search; not after a damaged nimber table or a contradiction. */
-    const int keep_table = st == RDB_OK || st == RDB_E_STOPPED || st == RDB_E_IO || st == RDB_E_NOSPACE;
+     * whatever ended the search (a signal, a ledger that could not be
+     * appended to or grown in memory, a nimber table that could not be
+     * read), except something false read: a damaged nimber table, a
+     * contradiction in the table or the ledger (RDB_E_CORRUPT). */
+    const int keep_table = st != RDB_E_CORRUPT;
     rdb_status save_st = RDB_OK;
     if ((tt_file || digest) && keep_table) {
         rdb_error save_err;

@@ -498,8 +498,16 @@ static int wide_entry_possible(void *ctx, cram_wset key, int nimber, unsigned ex
     return nimber != CRAM_TT_UNKNOWN || moves >= 16 || (((2u << moves) - 1) & ~excluded) != 0;
 }
 
+/* Results stored in either table that disagreed with the entry there:
+ * the table holds a false entry (cram_tt_disagree). */
+static uint64_t tt_conflicts(const cram_solver *s)
+{
+    return __atomic_load_n(&s->tt.conflicts, __ATOMIC_RELAXED) + (s->wtt ? cram_wide_tt_conflicts(s->wtt) : 0);
+}
+
 rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
 {
+    const uint64_t conflicts = tt_conflicts(s);
     uint64_t n = 0;
     rdb_status st = cram_tt_load(&s->tt, path, s->g.stride, tt_entry_possible, s, &n, err);
     s->stats.tt_loaded += n;
@@ -511,6 +519,14 @@ rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
         if (st == RDB_E_MISSING) /* saved before the wide parts had one: fine */
             st = RDB_OK;
     }
+    /* Two files (a table file and a digest, say) that say different
+     * things of one position: one of them is false, and nothing here
+     * tells which. */
+    if (st == RDB_OK && tt_conflicts(s) > conflicts)
+        st = rdb_fail(err, RDB_E_CORRUPT,
+                      "'%s' disagrees on %llu positions with the table files loaded before it: one of them holds "
+                      "wrong entries; solve without them",
+                      path, (unsigned long long)(tt_conflicts(s) - conflicts));
     return st;
 }
 
@@ -973,6 +989,8 @@ static void report_progress(cram_solver *s, double now)
     fputc('\n', stderr);
 }
 
+static int contradiction(cram_worker *w);
+
 /* Called every few thousand nodes of a worker. The progress line and the
  * hook run in one worker at a time. */
 static void poll(cram_worker *w)
@@ -981,6 +999,11 @@ static void poll(cram_worker *w)
     if (rdb_stop_requested) {
         w->stopped = 1;
         w->fail = rdb_fail(&w->err, RDB_E_STOPPED, "stopped by a signal");
+        return;
+    }
+    /* a search that goes on from a false entry spends hours on nothing */
+    if (tt_conflicts(s)) {
+        contradiction(w);
         return;
     }
     if (!s->opt.progress && !s->hook)
@@ -1114,14 +1137,17 @@ static int plain(cram_worker *w, uint64_t x, int ply)
     return result;
 }
 
-/* A search asked for every nimber found none: the table holds a result
- * that is not true, which only a transposition-table file can bring in
- * (its entries are checked for form when loaded, not solved again). Stop
- * with an error rather than answer. */
+/* The table holds a result that is not true, which only a table file can
+ * bring in (its entries are checked for form when loaded, not solved
+ * again): a search asked for every nimber found none, or a result of the
+ * search disagreed with an entry. Stop with an error rather than answer.
+ * The files the run loaded are suspect, and so are the ledger's lines,
+ * which may rest on the wrong entry. */
 static int contradiction(cram_worker *w)
 {
     w->fail = rdb_fail(&w->err, RDB_E_CORRUPT,
-                       "the transposition table contradicts itself: a --tt-file holds a wrong entry; solve without it");
+                       "the transposition table contradicts itself: a --tt-file or --tt-digest holds a wrong entry; "
+                       "solve without them, and with a new --ledger (its lines may rest on the wrong entry)");
     w->stopped = 1;
     return STOPPED;
 }
@@ -1795,7 +1821,7 @@ static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
             return s->workers[i].fail != RDB_OK ? s->workers[i].fail
                                                 : rdb_fail(err, RDB_E_STOPPED, "stopped");
         }
-    if (v >= 0 && v < 128)
+    if (v >= 0 && v < 128 && !tt_conflicts(s))
         return RDB_OK;
     contradiction(&s->workers[0]);
     *err = s->workers[0].err;

@@ -246,6 +246,10 @@ static void store(cram_tt *t, uint64_t key, int known, unsigned payload, int wor
             was = victim_was;
         unsigned nw = w, data;
         if (slot >= 0) {
+            if (cram_tt_disagree((unsigned)was, known, payload)) {
+                __atomic_fetch_add(&t->conflicts, 1, __ATOMIC_RELAXED);
+                return;
+            }
             if (entry_work(was) > nw)
                 nw = entry_work(was);
             if (was & CRAM_TT_KNOWN)

@@ -65,6 +65,7 @@ typedef struct {
     int shift;            /* 64 - log2(nbuckets) */
     uint64_t entries;     /* entries in use */
     uint64_t replaced;    /* entries evicted to make room */
+    uint64_t conflicts;   /* results stored that disagreed with the entry there */
     size_t bytes;
     int shared;           /* threads share it: growing waits for them */
     int want_grow;        /* a shared table is due to grow */
@@ -114,6 +115,20 @@ static inline uint64_t cram_tt_hash(uint64_t key)
 #define CRAM_TT_TAG_MASK (~0ULL << CRAM_TT_TAG_SHIFT)
 #define CRAM_TT_KNOWN (1u << 11)
 #define CRAM_TT_PAYLOAD 0x7ffu
+
+/* Whether an entry's data (CRAM_TT_KNOWN and the payload) and a new
+ * result for the same key cannot both be true: two nimbers, or a nimber
+ * the other excludes. Every result a search stores is true, so only a
+ * false entry, loaded from a file, makes them disagree; the table keeps
+ * the entry and counts the conflict (cram_solver.c stops on it). */
+static inline int cram_tt_disagree(unsigned was, int known, unsigned payload)
+{
+    if (was & CRAM_TT_KNOWN) {
+        unsigned v = was & CRAM_TT_PAYLOAD;
+        return known ? payload != v : v < CRAM_TT_EXCLUDED_BITS && (payload >> v & 1);
+    }
+    return known && payload < CRAM_TT_EXCLUDED_BITS && (was >> payload & 1);
+}
 
 static inline cram_tt_bucket *cram_tt_bucket_of(const cram_tt *t, uint64_t key)
 {

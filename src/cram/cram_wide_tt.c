@@ -30,6 +30,7 @@ struct cram_wide_tt {
     size_t bytes;
     uint64_t entries;
     uint64_t replaced; /* entries that made way for another key */
+    uint64_t conflicts; /* results that disagreed with the entry there (cram_tt_disagree) */
     char lock[NLOCKS];
 };
 
@@ -139,7 +140,9 @@ static void store(cram_wide_tt *t, cram_wset key, int known, unsigned payload, i
     }
     if (slot >= 0) {
         uint64_t was = e[slot].word;
-        if (!(was & CRAM_TT_KNOWN)) {
+        if (cram_tt_disagree((unsigned)was, known, payload))
+            __atomic_fetch_add(&t->conflicts, 1, __ATOMIC_RELAXED);
+        else if (!(was & CRAM_TT_KNOWN)) {
             unsigned data = known ? CRAM_TT_KNOWN | payload : ((unsigned)was & CRAM_TT_PAYLOAD) | payload;
             if (work_of(was) > w)
                 w = work_of(was);
@@ -164,6 +167,11 @@ void cram_wide_tt_exclude(cram_wide_tt *t, cram_wset key, unsigned excluded, int
     excluded &= (1u << CRAM_TT_EXCLUDED_BITS) - 1;
     if (excluded)
         store(t, key, 0, excluded, work);
+}
+
+uint64_t cram_wide_tt_conflicts(const cram_wide_tt *t)
+{
+    return __atomic_load_n(&t->conflicts, __ATOMIC_RELAXED);
 }
 
 uint64_t cram_wide_tt_entries(const cram_wide_tt *t)

@@ -43,6 +43,8 @@ typedef int (*cram_wide_tt_check)(void *ctx, cram_wset key, int nimber, unsigned
 rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram_wide_tt_check check,
                              void *ctx, uint64_t *loaded, rdb_error *err);
 
+/* Results stored that disagreed with the entry there (cram_tt_disagree). */
+uint64_t cram_wide_tt_conflicts(const cram_wide_tt *t);
 /* Entries in use, and the table's size in bytes. */
 uint64_t cram_wide_tt_entries(const cram_wide_tt *t);
 size_t cram_wide_tt_bytes(const cram_wide_tt *t);
