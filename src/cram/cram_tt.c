@@ -306,8 +306,8 @@ static rdb_status checksum_file(int fd, uint64_t len, const char *name, uint64_t
  * only at the end: the head is written again then, and the checksum read
  * back from the file. */
 rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
-                             uint64_t units, cram_tt_unit_fn fill, void *ctx, int min_work,
-                             rdb_error *err)
+                             uint64_t units, uint64_t table_bytes, cram_tt_unit_fn fill, void *ctx,
+                             int min_work, rdb_error *err)
 {
     char tmp[PATH_MAX];
     rdb_temp_name(path, tmp, sizeof tmp);
@@ -318,7 +318,7 @@ rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, si
     unsigned char head[24];
     memcpy(head, magic, 8);
     rdb_put_le(head + 8, (uint64_t)stride, 4);
-    rdb_put_le(head + 12, 0, 4);
+    rdb_put_le(head + 12, (table_bytes >> 20) > UINT32_MAX ? 0 : table_bytes >> 20, 4);
     rdb_put_le(head + 16, 0, 8);
     rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
 
@@ -384,9 +384,11 @@ rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err)
 }
 
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
-                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, rdb_error *err)
+                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, uint64_t *saved_mb,
+                             rdb_error *err)
 {
     *loaded = 0;
+    *saved_mb = 0;
     /* O_NONBLOCK: a FIFO given as the file must not hang the solver */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -406,6 +408,7 @@ rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, si
         goto done;
     }
     uint64_t file_stride = rdb_get_le(head + 8, 4), count = rdb_get_le(head + 16, 8);
+    *saved_mb = rdb_get_le(head + 12, 4);
     if (file_stride != (uint64_t)stride) {
         st = rdb_fail(err, RDB_E_INPUT,
                       "'%s' was saved for boards %llu cells across (short side), not %d",
@@ -470,8 +473,8 @@ static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
 
 rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, int min_work, rdb_error *err)
 {
-    return cram_tt_file_save(path, TT_MAGIC, stride, TT_RECORD, t->nbuckets, bucket_records, (void *)t,
-                             min_work, err);
+    return cram_tt_file_save(path, TT_MAGIC, stride, TT_RECORD, t->nbuckets, t->bytes, bucket_records,
+                             (void *)t, min_work, err);
 }
 
 typedef struct {
@@ -528,7 +531,8 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
     const uint64_t replaced = t->replaced;
     t->shared = 0;
     reserve(t, path);
-    rdb_status st = cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, err);
+    uint64_t saved_mb;
+    rdb_status st = cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, &saved_mb, err);
     t->shared = shared;
     t->want_grow = 0;
     /* A table that could not grow to hold the file keeps only part of it,
@@ -542,22 +546,27 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
                         "of them (in %llu MB): free memory, then run the same command again",
                         path, (unsigned long long)*loaded, (unsigned long long)(*loaded - lost),
                         (unsigned long long)(t->bytes >> 20));
-    return st == RDB_OK ? cram_tt_check_kept(path, *loaded, lost, t->bytes, 8, 1, err) : st;
+    return st == RDB_OK ? cram_tt_check_kept(path, *loaded, lost, t->bytes, 8, 1, saved_mb, err) : st;
 }
 
 rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
-                              uint64_t entry_bytes, int tt_mb_per_mb, rdb_error *err)
+                              uint64_t entry_bytes, int tt_mb_per_mb, uint64_t saved_mb, rdb_error *err)
 {
     if (lost <= loaded / 100)
         return RDB_OK;
-    /* a table at most half full holds the file wherever it is dense; so
-     * does one of the size the file was saved from (the same buckets),
-     * which may be smaller */
+    /* the size the file was saved from holds it (the same buckets); when
+     * it is not recorded, or was no bigger (entries loaded before it
+     * took room), a table at most half full holds it wherever it is dense */
+    if (saved_mb > table_bytes >> 20)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, the size it was saved with",
+                        path, (unsigned long long)loaded, (unsigned long long)(table_bytes >> 20),
+                        (unsigned long long)(loaded - lost), (unsigned long long)(saved_mb * (uint64_t)tt_mb_per_mb));
     uint64_t mb = 1;
     while ((mb << 20) / entry_bytes < 2 * loaded || mb <= table_bytes >> 20)
         mb *= 2;
     return rdb_fail(err, RDB_E_INPUT,
-                    "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, or the size it was saved with",
+                    "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu",
                     path, (unsigned long long)loaded, (unsigned long long)(table_bytes >> 20),
                     (unsigned long long)(loaded - lost), (unsigned long long)(mb * (uint64_t)tt_mb_per_mb));
 }

@@ -33,7 +33,8 @@
  * solve resumes with everything it had found. Keys depend on the solver's
  * layout (cram_component.h) only through its stride, which the file
  * records; the file format is little-endian:
- *   "RDBCRTT2", u32 stride, u32 0, u64 count,
+ *   "RDBCRTT2", u32 stride, u32 MB of the table saved (0: not recorded),
+ *   u64 count,
  *   count x (u64 key, u8 nimber or 255 when unknown, u8 work, u16 nimbers
  *   excluded), u64 FNV-1a of everything before.
  */
@@ -226,13 +227,15 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
 /* Whether a table of table_bytes (entries of entry_bytes) kept a file of
  * `loaded` entries, `lost` of them evicted while it loaded: RDB_OK when
  * at most 1% went, else RDB_E_INPUT naming the --tt-mb that holds it
- * (tt_mb_per_mb: --tt-mb for each MB of this table). Shared with the
- * wide table. */
+ * (tt_mb_per_mb: --tt-mb for each MB of this table): the size the file
+ * was saved from (saved_mb, when recorded and bigger), or one that holds
+ * it at most half full. Shared with the wide table. */
 rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
-                              uint64_t entry_bytes, int tt_mb_per_mb, rdb_error *err);
+                              uint64_t entry_bytes, int tt_mb_per_mb, uint64_t saved_mb, rdb_error *err);
 
 /* ---- the file format, shared with the wide table (cram_wide_tt.h) ----
- * A file is the head (8-byte magic, u32 stride, u32 0, u64 count), count
+ * A file is the head (8-byte magic, u32 stride, u32 the MB of the table
+ * saved, u64 count), count
  * records of a fixed size, each ending in the four bytes that
  * cram_tt_put_fields writes (nimber or 255, work, u16 nimbers excluded),
  * and the FNV-1a of everything before. */
@@ -242,16 +245,19 @@ rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, 
 #define CRAM_TT_UNIT_MAX 8
 typedef size_t (*cram_tt_unit_fn)(void *ctx, uint64_t i, unsigned char *buf);
 /* Write the records of units 0..units-1 that cost at least min_work to
- * path atomically. */
+ * path atomically, recording table_bytes, the size of the table they
+ * come from (a table of that size holds them all). */
 rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
-                             uint64_t units, cram_tt_unit_fn fill, void *ctx, int min_work,
-                             rdb_error *err);
+                             uint64_t units, uint64_t table_bytes, cram_tt_unit_fn fill, void *ctx,
+                             int min_work, rdb_error *err);
 /* Called on every record twice: with apply 0 to check it (0: not a
  * record this table could hold), then, once the whole file is known to
  * be sound, with apply 1 to add it. */
 typedef int (*cram_tt_record_fn)(void *ctx, const unsigned char *rec, int apply);
+/* *loaded gets the records added, *saved_mb the size recorded (0: none). */
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
-                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, rdb_error *err);
+                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, uint64_t *saved_mb,
+                             rdb_error *err);
 /* A record's last four bytes. get returns 0 when the nimber byte is
  * impossible. */
 void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work);

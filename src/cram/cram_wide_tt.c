@@ -211,7 +211,7 @@ static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
 
 rdb_status cram_wide_tt_save(cram_wide_tt *t, const char *path, int stride, int min_work, rdb_error *err)
 {
-    return cram_tt_file_save(path, WIDE_MAGIC, stride, WIDE_RECORD, t->nbuckets, bucket_records, t,
+    return cram_tt_file_save(path, WIDE_MAGIC, stride, WIDE_RECORD, t->nbuckets, t->bytes, bucket_records, t,
                              min_work, err);
 }
 
@@ -243,10 +243,11 @@ rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram
 {
     loading l = {t, check, ctx};
     const uint64_t replaced = t->replaced;
-    rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, err);
+    uint64_t saved_mb;
+    rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, &saved_mb, err);
     /* as cram_tt_load: a table too small for the file is refused, lest the
      * part it kept be saved over the whole (this one is --tt-mb / 8) */
     if (st != RDB_OK)
         return st;
-    return cram_tt_check_kept(path, *loaded, t->replaced - replaced, t->bytes, sizeof(entry), 8, err);
+    return cram_tt_check_kept(path, *loaded, t->replaced - replaced, t->bytes, sizeof(entry), 8, saved_mb, err);
 }
