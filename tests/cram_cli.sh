@@ -85,10 +85,12 @@ expect 1 'not a cram transposition table' -- $S 4x6 --tt-file "$T/tt2"
 # first goes on; what a killed save left (F.<pid>.tmp, F.wide.<pid>.tmp)
 # goes at the start; a folder that cannot take the file is refused at the
 # start, not at the first save
-$S 3x17 --tt-mb 16 --tt-file "$T/busy" --quiet > /dev/null 2>&1 &
+$S 3x17 --tt-mb 16 --tt-file "$T/busy" --tt-digest "$T/busy-digest" --quiet > /dev/null 2>&1 &
 busy=$!
-for _ in $(seq 50); do [ -s "$T/busy.lock" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -s "$T/busy-digest.lock" ] && break; sleep 0.1; done
 expect 1 "another run (pid $busy) is working on '$T/busy'" -- $S 3x7 --tt-file "$T/busy"
+# and so is its digest, beside another table file
+expect 1 "another run (pid $busy) is working on '$T/busy-digest'" -- $S 3x7 --tt-file "$T/other" --tt-digest "$T/busy-digest"
 kill "$busy" 2> /dev/null
 wait "$busy" 2> /dev/null
 touch "$tt.4242.tmp" "$tt.wide.4243.tmp" "$tt.x.tmp"

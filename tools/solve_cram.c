@@ -420,11 +420,14 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
     table_saver saver = {tt_file, digest, digest_log2, quiet};
-    /* the file saved every few minutes is this run's alone (the digest's
-     * when there is no table file) */
-    int lock_fd = -1;
-    if (st == RDB_OK && (tt_file || digest))
-        st = cram_tt_file_claim(tt_file ? tt_file : digest, &lock_fd, &err);
+    /* the files saved every few minutes, the table file and the digest,
+     * are this run's alone: two runs with their own tables and one digest
+     * would each write it over the other's */
+    int lock_fd[2] = {-1, -1};
+    if (st == RDB_OK && tt_file)
+        st = cram_tt_file_claim(tt_file, &lock_fd[0], &err);
+    if (st == RDB_OK && digest)
+        st = cram_tt_file_claim(digest, &lock_fd[1], &err);
     cram_ledger ledger = {0};
     if (st == RDB_OK && ledger_file) {
         st = cram_ledger_open(&ledger, ledger_file, rows, cols, &err);
@@ -461,7 +464,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     if (st != RDB_OK) {
         cram_solver_free(s);
         cram_ledger_close(&ledger);
-        rdb_lock_release(lock_fd);
+        rdb_lock_release(lock_fd[0]);
+        rdb_lock_release(lock_fd[1]);
         return rdb_tool_report(st, &err);
     }
 
@@ -504,7 +508,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
     cram_solver_free(s);
     cram_ledger_close(&ledger);
-    rdb_lock_release(lock_fd);
+    rdb_lock_release(lock_fd[0]);
+    rdb_lock_release(lock_fd[1]);
     if (st == RDB_OK && save_st != RDB_OK)
         return rdb_tool_exit_code(save_st);
     return rdb_tool_report(st, &err);
