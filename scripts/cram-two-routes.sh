@@ -77,11 +77,15 @@ if [ -s "$dir/BOARD" ] && [ "$(cat "$dir/BOARD")" != "$board" ]; then
 fi
 echo "$board" > "$dir/BOARD" || exit 1
 
-# run_route N OPTION...: route N unless its JSON is there already
+# answered FILE: FILE holds a solve's JSON with its nimber (a run stopped
+# early leaves it empty, and jq finds no fault in an empty file)
+answered() { [ -s "$1" ] && jq -e '.nimber | numbers' "$1" > /dev/null 2>&1; }
+
+# run_route N OPTION...: route N unless its answer is there already
 run_route() {
     local n=$1
     shift
-    [ -s "$dir/route$n.json" ] && return 0
+    answered "$dir/route$n.json" && return 0
     local start
     start=$(date +%s)
     local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
@@ -94,7 +98,7 @@ run_route() {
     # a search that ended but could not save its table at the end still
     # gives its answer (exit 1): the answer stands, the table is the last
     # one saved
-    if [ "$rc" -eq 1 ] && jq -e '.nimber' "$dir/route$n.json.part" > /dev/null 2>&1; then
+    if [ "$rc" -eq 1 ] && answered "$dir/route$n.json.part"; then
         echo "cram-two-routes: route $n finished, but its table was not saved at the end ($dir/route$n.log says why)" >&2
         rc=0
     fi
@@ -105,6 +109,10 @@ run_route() {
             exit 2
         fi
         echo "cram-two-routes: route $n stopped (exit $rc; $dir/route$n.log says why): the same command goes on from its table" >&2
+        exit 1
+    fi
+    if ! answered "$dir/route$n.json.part"; then
+        echo "cram-two-routes: route $n exited 0 with no nimber ($dir/route$n.json.part, $dir/route$n.log)" >&2
         exit 1
     fi
     mv "$dir/route$n.json.part" "$dir/route$n.json"

@@ -206,6 +206,20 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     expect 2 'holds the runs of 3x12, not 3x13' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x13 "$T/two" "$T/c34"
     expect 2 'not a board' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x1z "$T/two2" "$T/c34"
     expect 2 'refused its command line' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 12x11 "$T/two3" "$T/c34"
+    # A route whose search answered but whose last table save failed exits
+    # 1 with its answer (tests/io_faults.sh, "endsave"): the answer is kept
+    # as the route's result. One that exits 1 with no answer is not: the
+    # same command runs it again. (A stand-in for retrodb: the real one,
+    # its exit 0 turned into 1, or its answer dropped.)
+    printf '#!/bin/bash\n"%s" "$@"; rc=$?; [ "$rc" = 0 ] && exit 1; exit "$rc"\n' "$RETRODB" > "$T/unsaved"
+    printf '#!/bin/bash\n"%s" "$@" > /dev/null; exit 1\n' "$RETRODB" > "$T/noanswer"
+    chmod +x "$T/unsaved" "$T/noanswer"
+    expect 0 'route 1 finished, but its table was not saved at the end' -- env RETRODB="$T/unsaved" scripts/cram-two-routes.sh 3x12 "$T/two4" "$T/c34" 16
+    grep -q '"nimber":1,' "$T/two4/route1.json" && grep -q '"nimber":1,' "$T/two4/route2.json" && ok ||
+        bad "cram-two-routes: an answer whose table was not saved not kept"
+    expect 1 'route 1 stopped (exit 1' -- env RETRODB="$T/noanswer" scripts/cram-two-routes.sh 3x12 "$T/two5" "$T/c34" 16
+    [ ! -e "$T/two5/route1.json" ] && [ ! -e "$T/two5/route1.json.part" ] && ok ||
+        bad "cram-two-routes: a route that stopped without an answer left a result"
 else
     bad "build cram 3x4 failed"
 fi
