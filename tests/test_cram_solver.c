@@ -977,6 +977,11 @@ START_TEST(test_tt_load_shared)
     snprintf(want, sizeof want, "give --tt-mb %llu, the size it was saved with", (unsigned long long)(t.bytes >> 20));
     TU_ASSERT_MSG(strstr(err.msg, "a table of 16 MB keeps") && strstr(err.msg, want), "%s", err.msg);
     cram_tt_free(&small);
+    /* and that size holds it */
+    TU_ASSERT_EQ(cram_tt_init(&small, (long)(t.bytes >> 20), 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&small, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT(small.entries >= t.entries - t.entries / 1000);
+    cram_tt_free(&small);
     /* a file that does not record its table's size (saved by an older
      * retrodb): the size that holds it at most half full */
     size_t len;
