@@ -69,17 +69,18 @@ awk '
         if (g >= 4) { t = r - top[root]; r = top[root] + c - left[root]; c = left[root] + t }
         img_r = r; img_c = c
     }
-    # a move (r1,c1)-(r2,c2) under g, as a number: its cells, the first
-    # the lower, a * 1000 + b (128 cells at most)
+    # a move (r1,c1)-(r2,c2) under g, as a number: its cells (r * 128 + c),
+    # the first the lower, a * 16384 + b: below 2^31, since mawk writes a
+    # bigger number used as a key in six digits and so merges moves
     function image(root, r1, c1, r2, c2, g,    a, b) {
-        map(root, r1, c1, g); a = img_r * 1000 + img_c
-        map(root, r2, c2, g); b = img_r * 1000 + img_c
-        return a < b ? a * 1000000 + b : b * 1000000 + a
+        map(root, r1, c1, g); a = img_r * 128 + img_c
+        map(root, r2, c2, g); b = img_r * 128 + img_c
+        return a < b ? a * 16384 + b : b * 16384 + a
     }
     # a move as the ledger writes it
     function name(m,    a, b) {
-        a = int(m / 1000000); b = m % 1000000
-        return "(" int(a / 1000) "," a % 1000 ")-(" int(b / 1000) "," b % 1000 ")"
+        a = int(m / 16384); b = m % 16384
+        return "(" int(a / 128) "," a % 128 ")-(" int(b / 128) "," b % 128 ")"
     }
     # whether g maps the root onto itself
     function fixes(root, g,    r, c) {

@@ -77,6 +77,13 @@ if [ -s "$dir/BOARD" ] && [ "$(cat "$dir/BOARD")" != "$board" ]; then
 fi
 echo "$board" > "$dir/BOARD" || exit 1
 
+# jq reads the routes' answers: without it, an answered route would look
+# unanswered and be run again
+command -v jq > /dev/null || {
+    echo "cram-two-routes: jq is needed (scripts/install-deps.sh installs it)" >&2
+    exit 1
+}
+
 # answered FILE: FILE holds a solve's JSON with its nimber (a run stopped
 # early leaves it empty, and jq finds no fault in an empty file)
 answered() { [ -s "$1" ] && jq -e '.nimber | numbers' "$1" > /dev/null 2>&1; }

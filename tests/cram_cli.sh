@@ -89,6 +89,7 @@ $S 3x17 --tt-mb 16 --tt-file "$T/busy" --tt-digest "$T/busy-digest" --quiet > /d
 busy=$!
 for _ in $(seq 50); do [ -s "$T/busy-digest.lock" ] && break; sleep 0.1; done
 expect 1 "another run (pid $busy) is working on '$T/busy'" -- $S 3x7 --tt-file "$T/busy"
+expect 2 "name one file, '$T/same'" -- $S 3x7 --tt-file "$T/same" --tt-digest "$T/same"
 # and so is its digest, beside another table file
 expect 1 "another run (pid $busy) is working on '$T/busy-digest'" -- $S 3x7 --tt-file "$T/other" --tt-digest "$T/busy-digest"
 kill "$busy" 2> /dev/null
@@ -129,6 +130,13 @@ expect 0 'of 0, 6 of the root.s 6 moves up to symmetry are known to reach someth
 printf '.......\n.#...#.\n.......\n.......\n' > "$T/pos47"
 expect 0 '^nimber 0' -- $S --position "$T/pos47" --tt-mb 16 --ledger "$T/ledger47p" --quiet
 expect 0 'of 0, 20 of the root.s 20 moves up to symmetry are known to reach something else (so the nimber is 0)$' -- scripts/cram-ledger-status.sh "$T/ledger47p"
+# five rows and more: moves from the lower rows are told apart (5x5 with
+# (0,1) covered: 37 moves, no symmetry), in a ledger cut short too
+printf '.#...\n.....\n.....\n.....\n.....\n' > "$T/pos55"
+$S --position "$T/pos55" --tt-mb 16 --ledger "$T/ledger55p" --quiet > /dev/null
+head -n 5 "$T/ledger55p" > "$T/ledger55c"
+expect 0 'of 1, 37 of the root.s 37 moves up to symmetry are known to reach something else (so the nimber is 1)$' -- scripts/cram-ledger-status.sh "$T/ledger55p"
+expect 0 'of 1, [0-9] of the root.s 37 moves up to symmetry are known to reach something else; not answered' -- scripts/cram-ledger-status.sh "$T/ledger55c"
 # Random positions: whenever the status names the root's nimber, it is
 # the one the solver gives the root (drawn from the ledger's key: its
 # cells in the layout, the longer side along its rows)

@@ -396,6 +396,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE");
     if (save_minutes && !tt_file && !digest)
         return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file or --tt-digest");
+    if (tt_file && digest && strcmp(tt_file, digest) == 0)
+        return rdb_tool_bad(cmd, "--tt-file and --tt-digest name one file, '%s': the digest is a file of its own",
+                            digest);
     if (ledger_file && opt.method != CRAM_ASPIRATION)
         return rdb_tool_bad(cmd, "--ledger records the root's trials of the aspiration method only (method %s)",
                             cram_method_name(opt.method));

@@ -371,6 +371,13 @@ rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err
     return RDB_OK;
 }
 
+/* Results stored in either table that disagreed with the entry there:
+ * the table holds a false entry (cram_tt_disagree). */
+static uint64_t tt_conflicts(const cram_solver *s)
+{
+    return __atomic_load_n(&s->tt.conflicts, __ATOMIC_RELAXED) + (s->wtt ? cram_wide_tt_conflicts(s->wtt) : 0);
+}
+
 void cram_solver_stats(const cram_solver *s, cram_stats *st)
 {
     *st = s->stats;
@@ -397,6 +404,7 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
     st->tt_bytes = s->tt.bytes + (s->wtt ? cram_wide_tt_bytes(s->wtt) : 0);
     st->tt_fill = cram_tt_fill(&s->tt);
     st->tt_held = s->tt.held;
+    st->tt_conflicts = tt_conflicts(s);
 }
 
 /* The wide parts' table goes beside the 64-bit one, in F.wide. */
@@ -498,13 +506,6 @@ static int wide_entry_possible(void *ctx, cram_wset key, int nimber, unsigned ex
     return nimber != CRAM_TT_UNKNOWN || moves >= 16 || (((2u << moves) - 1) & ~excluded) != 0;
 }
 
-/* Results stored in either table that disagreed with the entry there:
- * the table holds a false entry (cram_tt_disagree). */
-static uint64_t tt_conflicts(const cram_solver *s)
-{
-    return __atomic_load_n(&s->tt.conflicts, __ATOMIC_RELAXED) + (s->wtt ? cram_wide_tt_conflicts(s->wtt) : 0);
-}
-
 rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
 {
     const uint64_t conflicts = tt_conflicts(s);
@@ -519,13 +520,13 @@ rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
         if (st == RDB_E_MISSING) /* saved before the wide parts had one: fine */
             st = RDB_OK;
     }
-    /* Two files (a table file and a digest, say) that say different
-     * things of one position: one of them is false, and nothing here
-     * tells which. */
+    /* Two files (a table file and a digest, say), or two records of one,
+     * that say different things of one position: one of them is false,
+     * and nothing here tells which. */
     if (st == RDB_OK && tt_conflicts(s) > conflicts)
         st = rdb_fail(err, RDB_E_CORRUPT,
-                      "'%s' disagrees on %llu positions with the table files loaded before it: one of them holds "
-                      "wrong entries; solve without them",
+                      "'%s' disagrees on %llu positions with what was loaded before it or with itself: a table "
+                      "file holds wrong entries; solve without the files loaded",
                       path, (unsigned long long)(tt_conflicts(s) - conflicts));
     return st;
 }
@@ -996,14 +997,15 @@ static int contradiction(cram_worker *w);
 static void poll(cram_worker *w)
 {
     cram_solver *s = w->s;
+    /* a search that goes on from a false entry spends hours on nothing;
+     * and a signal must not hide it (the table would be saved) */
+    if (tt_conflicts(s)) {
+        contradiction(w);
+        return;
+    }
     if (rdb_stop_requested) {
         w->stopped = 1;
         w->fail = rdb_fail(&w->err, RDB_E_STOPPED, "stopped by a signal");
-        return;
-    }
-    /* a search that goes on from a false entry spends hours on nothing */
-    if (tt_conflicts(s)) {
-        contradiction(w);
         return;
     }
     if (!s->opt.progress && !s->hook)
@@ -1137,17 +1139,19 @@ static int plain(cram_worker *w, uint64_t x, int ply)
     return result;
 }
 
-/* The table holds a result that is not true, which only a table file can
- * bring in (its entries are checked for form when loaded, not solved
- * again): a search asked for every nimber found none, or a result of the
- * search disagreed with an entry. Stop with an error rather than answer.
- * The files the run loaded are suspect, and so are the ledger's lines,
- * which may rest on the wrong entry. */
+/* The table holds a result that is not true, which only what the run read
+ * can bring in: a table file (its entries are checked for form when
+ * loaded, not solved again) above all, or a wrong line of the ledger or a
+ * damaged nimber table that a search built on. A search asked for every
+ * nimber found none, or a result of the search disagreed with an entry.
+ * Stop with an error rather than answer. The ledger's lines may rest on
+ * the wrong entry too. */
 static int contradiction(cram_worker *w)
 {
     w->fail = rdb_fail(&w->err, RDB_E_CORRUPT,
-                       "the transposition table contradicts itself: a --tt-file or --tt-digest holds a wrong entry; "
-                       "solve without them, and with a new --ledger (its lines may rest on the wrong entry)");
+                       "the transposition table contradicts itself: a --tt-file or --tt-digest holds a wrong entry "
+                       "(or a --ledger line, or a --db table, is wrong); solve without them, and with a new "
+                       "--ledger (its lines may rest on the wrong entry)");
     w->stopped = 1;
     return STOPPED;
 }
@@ -1814,6 +1818,13 @@ static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
     s->stats.seconds += rdb_now() - s->start;
     if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
         report_progress(s, rdb_now());
+    /* a false entry first: whatever else stopped the search, the table
+     * must not be saved over the files it came from */
+    if (tt_conflicts(s)) {
+        contradiction(&s->workers[0]);
+        *err = s->workers[0].err;
+        return s->workers[0].fail;
+    }
     /* the first worker that failed says why */
     for (int i = 0; i < s->nworkers; i++)
         if (s->workers[i].stopped) {
@@ -1821,7 +1832,7 @@ static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
             return s->workers[i].fail != RDB_OK ? s->workers[i].fail
                                                 : rdb_fail(err, RDB_E_STOPPED, "stopped");
         }
-    if (v >= 0 && v < 128 && !tt_conflicts(s))
+    if (v >= 0 && v < 128)
         return RDB_OK;
     contradiction(&s->workers[0]);
     *err = s->workers[0].err;

@@ -106,6 +106,8 @@ typedef struct {
     uint64_t tt_bytes;    /* the table's size now (it grows as it fills) */
     double tt_fill;       /* the share of its entries in use */
     int tt_held;          /* it stopped growing short of --tt-mb: memory was short */
+    uint64_t tt_conflicts; /* results that disagreed with an entry: the table
+                              holds a false one (cram_tt_disagree) */
     double seconds;       /* time spent in cram_solver_solve */
 } cram_stats;
 
