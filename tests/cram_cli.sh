@@ -99,6 +99,27 @@ expect 0 '"nimber":0,' -- $S 4x6 --json --tt-mb 16 --tt-file "$tt" --no-mirror
 [ ! -e "$tt.4242.tmp" ] && [ ! -e "$tt.wide.4243.tmp" ] && [ -e "$tt.x.tmp" ] && ok ||
     bad "a killed save's temporary files not removed, or another file removed: $(ls "$T")"
 expect 1 "cannot open '$T/no/tt.lock'" -- $S 3x7 --tt-file "$T/no/tt"
+# A digest and a table file that disagree on a position (one record of
+# the digest given another nimber, its checksum made right again) are
+# refused at the start, exit 1, and neither file is written
+$S 4x7 --tt-mb 16 --tt-file "$T/agree" --tt-digest "$T/agree-d" --tt-digest-log2 1 --quiet > /dev/null
+python3 - "$T/agree-d" << 'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for i in range((len(d) - 32) // 12):
+    r = 24 + 12 * i
+    if bin(struct.unpack_from('<Q', d, r)[0]).count('1') > 16 and d[r + 8] <= 3:
+        d[r + 8] ^= 1
+        break
+h = 0xcbf29ce484222325
+for x in d[:-8]:
+    h = ((h ^ x) * 0x100000001b3) & 0xffffffffffffffff
+struct.pack_into('<Q', d, len(d) - 8, h)
+open(sys.argv[1], 'wb').write(d)
+EOF
+sums=$(cksum "$T/agree" "$T/agree-d")
+expect 1 "'$T/agree' disagrees on 1 position with what was loaded before it" -- $S 4x7 --tt-mb 16 --tt-file "$T/agree" --tt-digest "$T/agree-d"
+[ "$(cksum "$T/agree" "$T/agree-d")" = "$sums" ] && ok || bad "files that disagree were written"
 # a table file of a wide board without its F.wide: loaded, and said
 $S 2x33 --tt-mb 16 --tt-file "$T/tt33" --quiet > /dev/null 2>&1
 rm -f "$T/tt33.wide"

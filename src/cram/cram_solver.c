@@ -525,9 +525,10 @@ rdb_status cram_solver_load_tt(cram_solver *s, const char *path, rdb_error *err)
      * and nothing here tells which. */
     if (st == RDB_OK && tt_conflicts(s) > conflicts)
         st = rdb_fail(err, RDB_E_CORRUPT,
-                      "'%s' disagrees on %llu positions with what was loaded before it or with itself: a table "
+                      "'%s' disagrees on %llu position%s with what was loaded before it or with itself: a table "
                       "file holds wrong entries; solve without the files loaded",
-                      path, (unsigned long long)(tt_conflicts(s) - conflicts));
+                      path, (unsigned long long)(tt_conflicts(s) - conflicts),
+                      tt_conflicts(s) - conflicts == 1 ? "" : "s");
     return st;
 }
 
