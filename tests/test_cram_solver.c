@@ -731,6 +731,31 @@ START_TEST(test_tt_conflicts)
 }
 END_TEST
 
+/* Write to `to` the table file `from` with one known nimber of a
+ * component too big to be solved again at load changed, its checksum
+ * made right: a file that disagrees with `from` on one position. */
+static void write_other_nimber(const char *from, const char *to)
+{
+    size_t len;
+    unsigned char *data = tu_read_file(from, &len);
+    TU_ASSERT(data != NULL && len > 24 + 8);
+    int changed = 0;
+    for (size_t i = 0; i < (len - 32) / 12 && !changed; i++) {
+        unsigned char *rec = data + 24 + 12 * i;
+        uint64_t key = 0;
+        for (int k = 0; k < 8; k++)
+            key |= (uint64_t)rec[k] << (8 * k);
+        if (__builtin_popcountll(key) > 16 && rec[8] != 255 && rec[8] <= 3) {
+            rec[8] ^= 1;
+            changed = 1;
+        }
+    }
+    TU_ASSERT(changed);
+    seal_tt(data, len);
+    TU_ASSERT_EQ(tu_write_file(to, data, len), 0);
+    free(data);
+}
+
 /* A table file that says of a position something other than a file loaded
  * before it (a digest, then the table file) is refused, naming it: one of
  * the two is false, and a run that went on from both could answer from
@@ -747,26 +772,7 @@ START_TEST(test_tt_files_disagree)
     TU_ASSERT(solve(s, all) >= 0);
     TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
     cram_solver_free(s);
-    /* the other file: one known nimber of a component too big to be
-     * solved again at load, changed */
-    size_t len;
-    unsigned char *data = tu_read_file(path, &len);
-    TU_ASSERT(data != NULL && len > 24 + 8);
-    int changed = 0;
-    for (size_t i = 0; i < (len - 32) / 12 && !changed; i++) {
-        unsigned char *rec = data + 24 + 12 * i;
-        uint64_t key = 0;
-        for (int k = 0; k < 8; k++)
-            key |= (uint64_t)rec[k] << (8 * k);
-        if (__builtin_popcountll(key) > 16 && rec[8] != 255 && rec[8] <= 3) {
-            rec[8] ^= 1;
-            changed = 1;
-        }
-    }
-    TU_ASSERT(changed);
-    seal_tt(data, len);
-    TU_ASSERT_EQ(tu_write_file(other, data, len), 0);
-    free(data);
+    write_other_nimber(path, other);
 
     s = new_solver(6, 4, CRAM_ASPIRATION, 8, 0);
     TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
@@ -784,6 +790,39 @@ START_TEST(test_tt_files_disagree)
     TU_ASSERT_MSG(strstr(err.msg, path) != NULL, "%s", err.msg);
     cram_solver_free(s);
     solver_no_mirror = 0;
+    tu_rmrf(dir);
+}
+END_TEST
+
+/* A table that holds a conflict gives no answer, and a signal does not
+ * hide the conflict (a stop would have the table saved over the files
+ * it came from): 3x14, searched long enough to be polled, with the
+ * entries of two 3x8 files (the same stride) that disagree on one. */
+START_TEST(test_conflict_outranks_stop)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], other[TU_DIR_MAX + 32];
+    temp_tt_file(dir, path, sizeof path);
+    snprintf(other, sizeof other, "%s/other", dir);
+    rdb_error err;
+    cram_solver *s = new_solver(3, 8, CRAM_ASPIRATION, 8, 0);
+    TU_ASSERT(solve(s, (1ULL << 24) - 1) >= 0);
+    TU_ASSERT_EQ(cram_solver_save_tt(s, path, &err), RDB_OK);
+    cram_solver_free(s);
+    write_other_nimber(path, other);
+    s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, path, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_solver_load_tt(s, other, &err), RDB_E_CORRUPT);
+    int v = -1;
+    rdb_stop_requested = SIGINT;
+    rdb_status st = cram_solver_solve(s, (1ULL << 42) - 1, &v, &err);
+    rdb_stop_requested = 0;
+    TU_ASSERT_MSG(st == RDB_E_CORRUPT && strstr(err.msg, "contradicts itself"), "solve gave %d: %s", (int)st,
+                  err.msg);
+    cram_stats after;
+    cram_solver_stats(s, &after);
+    TU_ASSERT_MSG(after.nodes > 0x3fff, "%llu nodes: never polled", (unsigned long long)after.nodes);
+    TU_ASSERT_EQ(after.tt_conflicts, 1);
+    cram_solver_free(s);
     tu_rmrf(dir);
 }
 END_TEST
@@ -1175,6 +1214,7 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_replacement);
     tcase_add_test(tc, test_tt_conflicts);
     tcase_add_test(tc, test_tt_files_disagree);
+    tcase_add_test(tc, test_conflict_outranks_stop);
     tcase_add_test(tc, test_stop_and_resume);
     tcase_add_loop_test(tc, test_periodic_save, 1, 3);
     tcase_add_test(tc, test_dear_entries);
