@@ -112,7 +112,7 @@ run_route() {
     if [ "$rc" -ne 0 ]; then
         rm -f "$dir/route$n.json.part"
         if [ "$rc" -eq 2 ]; then
-            echo "cram-two-routes: route $n refused its command line ($dir/route$n.log says why)" >&2
+            echo "cram-two-routes: route $n refused its command line or a file it was given, such as a table file that needs a bigger TT_MB ($dir/route$n.log says why)" >&2
             exit 2
         fi
         echo "cram-two-routes: route $n stopped (exit $rc; $dir/route$n.log says why): the same command goes on from its table" >&2
