@@ -530,6 +530,13 @@ static void temp_tt_file(char *dir, char *path, size_t size)
     snprintf(path, size, "%s/tt", dir);
 }
 
+/* The same, and the path of a second file `name` beside it. */
+static void temp_tt_files(char *dir, char *path, char *second, const char *name, size_t size)
+{
+    temp_tt_file(dir, path, size);
+    snprintf(second, size, "%s/%s", dir, name);
+}
+
 START_TEST(test_tt_file)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
@@ -763,8 +770,7 @@ static void write_other_nimber(const char *from, const char *to)
 START_TEST(test_tt_files_disagree)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], other[TU_DIR_MAX + 32];
-    temp_tt_file(dir, path, sizeof path);
-    snprintf(other, sizeof other, "%s/other", dir);
+    temp_tt_files(dir, path, other, "other", sizeof path);
     rdb_error err;
     uint64_t all = (1ULL << 24) - 1;
     solver_no_mirror = 1;
@@ -801,8 +807,7 @@ END_TEST
 START_TEST(test_conflict_outranks_stop)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], other[TU_DIR_MAX + 32];
-    temp_tt_file(dir, path, sizeof path);
-    snprintf(other, sizeof other, "%s/other", dir);
+    temp_tt_files(dir, path, other, "other", sizeof path);
     rdb_error err;
     cram_solver *s = new_solver(3, 8, CRAM_ASPIRATION, 8, 0);
     TU_ASSERT(solve(s, (1ULL << 24) - 1) >= 0);
@@ -928,8 +933,7 @@ END_TEST
 START_TEST(test_dear_entries)
 {
     char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32], whole[TU_DIR_MAX + 32];
-    temp_tt_file(dir, path, sizeof path);
-    snprintf(whole, sizeof whole, "%s/whole", dir);
+    temp_tt_files(dir, path, whole, "whole", sizeof path);
     rdb_error err;
     const uint64_t board = (1ULL << 42) - 1; /* 3x14, nimber 3 */
     cram_solver *s = new_solver(3, 14, CRAM_ASPIRATION, 64, 0);
