@@ -1670,7 +1670,6 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
     int k = 0;
     for (int i = 0; i < n; i++)
         k += !ch[i].done;
-    s->root_moves = k;
     for (int r = skip_zero; r <= n; r++) {
         s->trial = r;
         if (ns_has(seen, r))
@@ -1687,6 +1686,8 @@ static int aspire(cram_worker *w, uint64_t x, int skip_zero)
                 at[m++] = o;
             }
         }
+        /* the progress line's "root move i of m": of those this trial asks */
+        s->root_moves = m;
         if (s->nworkers > 1)
             ask_children(s, ch, ask, m, r, got);
         else
