@@ -47,6 +47,7 @@ int main(void)
     srunner_add_suite(sr, dots_tt_file_suite());
     srunner_add_suite(sr, human_suite());
     srunner_add_suite(sr, public_api_suite());
+    srunner_add_suite(sr, solve_api_suite());
     srunner_add_suite(sr, picture_suite());
     srunner_add_suite(sr, quiet_suite());
     srunner_add_suite(sr, chunk_cache_suite());

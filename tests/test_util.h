@@ -62,6 +62,7 @@ Suite *dots_proof_suite(void);
 Suite *dots_tt_file_suite(void);
 Suite *human_suite(void);
 Suite *public_api_suite(void);
+Suite *solve_api_suite(void);
 Suite *picture_suite(void);
 Suite *quiet_suite(void);
 Suite *chunk_cache_suite(void);

@@ -120,33 +120,14 @@ typedef struct {
     int cell[128][2];
 } certificate;
 
-/* The d-th domino of the board, as cram_board numbers them (the
- * horizontal ones row by row, then the vertical ones), in cell; 0 when
- * there is none. Boards of up to 128 cells. */
-static int domino_cells(int rows, int cols, int d, int *cell)
-{
-    int nh = rows * (cols - 1);
-    if (d < nh) {
-        cell[0] = d / (cols - 1) * cols + d % (cols - 1);
-        cell[1] = cell[0] + 1;
-        return 1;
-    }
-    d -= nh;
-    if (d >= (rows - 1) * cols)
-        return 0;
-    cell[0] = d;
-    cell[1] = d + cols;
-    return 1;
-}
-
-/* The board's dominoes (domino_cells' numbers) nearest its centre first,
+/* The board's dominoes (cram_domino_cells' numbers) nearest its centre first,
  * in the order the search asks the root's moves, so that a certificate
  * asks first the children the solve settled and its table knows. Returns
  * how many. */
 static int dominoes_by_centre(int rows, int cols, int *order)
 {
     int n = 0, dist[2 * 128], cell[2];
-    for (int d = 0; domino_cells(rows, cols, d, cell); d++) {
+    for (int d = 0; cram_domino_cells(rows, cols, d, cell); d++) {
         /* twice the Manhattan distance from the domino's centre to the board's */
         const int r2 = cell[0] / cols + cell[1] / cols, c2 = cell[0] % cols + cell[1] % cols;
         const int dd = abs(r2 - (rows - 1)) + abs(c2 - (cols - 1));
@@ -177,7 +158,7 @@ static rdb_status find_certificate(cram_solver *s, int rows, int cols, cram_wset
     for (int k = 0; k < nimber; k++) {
         int found = 0, cell[2] = {0, 0};
         for (int j = 0; !found && j < ndominoes; j++) {
-            domino_cells(rows, cols, order[j], cell);
+            cram_domino_cells(rows, cols, order[j], cell);
             cram_wset domino = cram_wbit(cell[0]) | cram_wbit(cell[1]);
             if ((free_cells & domino) != domino)
                 continue;

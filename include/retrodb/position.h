@@ -85,6 +85,12 @@ RDB_API rdb_status rdb_dots_line_name(int rows, int cols, int line, char *buf, s
 RDB_API rdb_status rdb_cram_parse_diagram(const char *text, const char *source, int *rows,
                                           int *cols, uint64_t *covered, rdb_error *err);
 
+/* The same for boards of up to 128 cells (the Cram solver's,
+ * retrodb/solve.h): cell i is covered when bit i % 64 of covered[i / 64]
+ * is set. */
+RDB_API rdb_status rdb_cram_parse_diagram_wide(const char *text, const char *source, int *rows,
+                                               int *cols, uint64_t covered[2], rdb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,11 +5,12 @@
  *
  * Positions are as in retrodb/probe.h: Dots-and-Boxes lines drawn (bit l
  * set = line l drawn, at most 64 lines), Cram cells covered (bit r*C + c,
- * at most 64 cells). Each call makes a solver with its own transposition
- * table, which starts small and grows up to tt_mb megabytes, solves, and
- * lets it go; calls from different threads do not share anything. A
- * search may take from microseconds (small boards, late positions) to
- * days (4x5 from empty): the caller chooses what to ask.
+ * at most 64 cells; rdb_solve_cram_wide takes two words, up to 128). Each
+ * call makes a solver with its own transposition table, which starts
+ * small and grows up to tt_mb megabytes, solves, and lets it go; calls
+ * from different threads do not share anything. A search may take from
+ * microseconds (small boards, late positions) to days (4x5 from empty,
+ * 3x23): the caller chooses what to ask.
  * Errors: RDB_E_INPUT for a board with no box (cell) or more than 64
  * lines (cells), a position with lines (cells) off the board, a tt_mb
  * below 1, or threads below 1; RDB_E_NOMEM when the table cannot be
@@ -58,6 +59,27 @@ typedef struct {
  * board, with `threads` threads and a table of at most tt_mb megabytes. */
 RDB_API rdb_status rdb_solve_cram(int rows, int cols, uint64_t covered, int threads, long tt_mb,
                                   rdb_cram_solution *out, rdb_error *err);
+
+typedef struct {
+    int nimber;           /* 0: the player to move loses */
+    int nmoves;           /* with moves: every domino whose two cells are
+                             free, in domino order (retrodb/probe.h) */
+    int domino[127];
+    int move_nimber[127]; /* the nimber of the position after it: 0 for a
+                             winning move */
+    uint64_t nodes;       /* components searched, the moves' searches too */
+    double seconds;
+} rdb_cram_wide_solution;
+
+/* The same on boards of up to 128 cells and 127 dominoes (3x22, 5x13,
+ * 8x9, ...: those `retrodb solve cram` takes): cell i is covered when bit
+ * i % 64 of covered[i / 64] is set. with_moves also gives the nimber of
+ * every move, each searched with the table the position's search filled.
+ * Errors as rdb_solve_cram's, and RDB_E_INPUT for a board of more than
+ * 128 cells or 127 dominoes. */
+RDB_API rdb_status rdb_solve_cram_wide(int rows, int cols, const uint64_t covered[2], int threads,
+                                       long tt_mb, int with_moves, rdb_cram_wide_solution *out,
+                                       rdb_error *err);
 
 #ifdef __cplusplus
 }

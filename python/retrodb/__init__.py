@@ -18,7 +18,9 @@ row, then vertical ones), a string of line names separated by spaces, a
 diagram (the text ``retrodb query`` reads), a numpy array of 0/1 a line
 id, or an int whose bit l is line l. A Cram position is the set of
 covered cells: a diagram ('.' free, '#' covered), a list of cell numbers
-(r * cols + c), a numpy array of 0/1 a cell, or an int.
+(r * cols + c), a numpy array of 0/1 a cell, or an int. Databases hold
+boards of up to 64 lines or cells; `solve_cram` takes Cram boards of up
+to 128 cells (3x22, 5x13, 8x9).
 
 Failures raise RetrodbError (or one of its kinds below) with the C
 library's message: a missing or damaged database never crashes Python.
@@ -119,11 +121,11 @@ class Board:
             raise BadPosition(_n.E_INPUT, f"no game '{game}' (dots or cram)")
         self.game, self.rows, self.cols, self.start = game, rows, cols, start
         if game == "dots":
-            self.nbits = 2 * rows * cols + rows + cols
+            self.nbits, most = 2 * rows * cols + rows + cols, 64
         else:
-            self.nbits = rows * cols
-        if rows < 1 or cols < 1 or self.nbits > 64:
-            raise BadPosition(_n.E_INPUT, f"no {rows}x{cols} {game} board of at most 64 "
+            self.nbits, most = rows * cols, 128  # the Cram solver's; tables hold 64
+        if rows < 1 or cols < 1 or self.nbits > most:
+            raise BadPosition(_n.E_INPUT, f"no {rows}x{cols} {game} board of at most {most} "
                               f"{'lines' if game == 'dots' else 'cells'}")
 
     # ---- positions ----
@@ -188,11 +190,12 @@ class Board:
                                      ctypes.byref(err))
             _check(st, err)
             return value.value
-        st = _n.cram_parse_diagram(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
-                                   ctypes.byref(value), ctypes.byref(err))
+        words = (ctypes.c_uint64 * 2)()
+        st = _n.cram_parse_diagram_wide(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
+                                        words, ctypes.byref(err))
         _check(st, err)
         self._same_board(rows.value, cols.value)
-        return value.value
+        return words[0] | words[1] << 64
 
     def _same_board(self, rows: int, cols: int) -> None:
         if (rows, cols) != (self.rows, self.cols):
@@ -386,12 +389,21 @@ def solve_dots(pos: Position, rows: int, cols: int, full_value: int = 0, threads
 
 
 def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
-               tt_mb: int = 1024) -> dict:
+               tt_mb: int = 1024, moves: bool = False) -> dict:
     """The nimber of a Cram position (the empty board by default) by
-    search: {"nimber", "nodes", "seconds"}."""
+    search, on boards of up to 128 cells and 127 dominoes: {"nimber",
+    "nodes", "seconds"}; with moves=True also "moves", every move (in the
+    order of their ids) with the nimber of the position after it, `best`
+    marking those to nimber 0."""
     board = Board("cram", rows, cols)
-    out = _n.CramSolution()
+    x = board.position(covered)
+    words = (ctypes.c_uint64 * 2)(x & (1 << 64) - 1, x >> 64)
+    out = _n.CramWideSolution()
     err = _n.Error()
-    _check(_n.solve_cram(rows, cols, board.position(covered), threads, tt_mb, ctypes.byref(out),
-                         ctypes.byref(err)), err)
-    return {"nimber": out.nimber, "nodes": out.nodes, "seconds": out.seconds}
+    _check(_n.solve_cram_wide(rows, cols, words, threads, tt_mb, int(moves), ctypes.byref(out),
+                              ctypes.byref(err)), err)
+    result = {"nimber": out.nimber, "nodes": out.nodes, "seconds": out.seconds}
+    if moves:
+        result["moves"] = [Move(out.domino[i], board.move_name(out.domino[i]), out.move_nimber[i],
+                                out.move_nimber[i] == 0) for i in range(out.nmoves)]
+    return result

@@ -119,6 +119,10 @@ dots_line_name = _fn(
 cram_parse_diagram = _fn(
     "rdb_cram_parse_diagram", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64, _perr
 )
+cram_parse_diagram_wide = _fn(
+    "rdb_cram_parse_diagram_wide", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64,
+    _perr,
+)
 
 
 class DotsSolution(ctypes.Structure):
@@ -136,6 +140,17 @@ class CramSolution(ctypes.Structure):
     _fields_ = [("nimber", ctypes.c_int), ("nodes", ctypes.c_uint64), ("seconds", ctypes.c_double)]
 
 
+class CramWideSolution(ctypes.Structure):
+    _fields_ = [
+        ("nimber", ctypes.c_int),
+        ("nmoves", ctypes.c_int),
+        ("domino", ctypes.c_int * 127),
+        ("move_nimber", ctypes.c_int * 127),
+        ("nodes", ctypes.c_uint64),
+        ("seconds", ctypes.c_double),
+    ]
+
+
 solve_dots = _fn(
     "rdb_solve_dots", ctypes.c_int, ctypes.c_int, ctypes.c_int, _u64, ctypes.c_int, ctypes.c_int,
     ctypes.c_long, ctypes.c_int, ctypes.POINTER(DotsSolution), _perr,
@@ -143,4 +158,8 @@ solve_dots = _fn(
 solve_cram = _fn(
     "rdb_solve_cram", ctypes.c_int, ctypes.c_int, ctypes.c_int, _u64, ctypes.c_int, ctypes.c_long,
     ctypes.POINTER(CramSolution), _perr,
+)
+solve_cram_wide = _fn(
+    "rdb_solve_cram_wide", ctypes.c_int, ctypes.c_int, ctypes.c_int, _pu64, ctypes.c_int, ctypes.c_long,
+    ctypes.c_int, ctypes.POINTER(CramWideSolution), _perr,
 )

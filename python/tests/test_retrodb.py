@@ -164,3 +164,67 @@ def test_solvers_agree_with_the_databases(dbs):
         retrodb.solve_dots("", 9, 9)
     with pytest.raises(retrodb.BadPosition):
         retrodb.solve_cram(4, 5, 1 << 40)
+
+
+def test_solve_cram_moves_as_the_table(dbs):
+    """Every move's nimber by search equals the 4x5 table's."""
+    rng = random.Random(23)
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        checked = 0
+        while checked < 12:
+            covered = sum(1 << c for c in rng.sample(range(20), rng.randint(0, 10)))
+            try:
+                want = db.moves(covered)
+            except retrodb.BadPosition:
+                continue
+            got = retrodb.solve_cram(4, 5, covered, tt_mb=16, moves=True)
+            assert got["nimber"] == db.value(covered)
+            assert got["moves"] == want
+            checked += 1
+
+
+def test_solve_cram_past_64_cells(dbs):
+    """A 9x8 board (72 cells) whose free cells are a 4x5 window across cell
+    64, everything else covered: its nimber and its moves' are the 4x5
+    table's for the window."""
+    rows, cols, r0, c0 = 9, 8, 5, 3  # the window: cells 43 to 71
+    big = retrodb.Board("cram", rows, cols)
+    small = retrodb.Board("cram", 4, 5)
+    rng = random.Random(5)
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        checked = 0
+        while checked < 8:
+            window = sum(1 << c for c in rng.sample(range(20), rng.randint(0, 8)))
+            try:
+                want = db.moves(window)
+            except retrodb.BadPosition:
+                continue
+            covered = (1 << rows * cols) - 1
+            for c in range(20):
+                if not window >> c & 1:
+                    covered &= ~(1 << (r0 + c // 5) * cols + c0 + c % 5)
+            diagram = "\n".join("".join("#" if covered >> r * cols + c & 1 else "." for c in range(cols))
+                                for r in range(rows))
+            assert big.position(diagram) == covered
+            got = retrodb.solve_cram(rows, cols, diagram, tt_mb=16, moves=True)
+            assert got["nimber"] == db.value(window)
+            cells = lambda name: tuple(tuple(map(int, p.strip("()").split(","))) for p in name.split("-"))
+            moved = {}
+            for m in got["moves"]:
+                (a, b), (c, d) = cells(m.name)
+                moved[f"({a - r0},{b - c0})-({c - r0},{d - c0})"] = m.value
+            assert moved == {m.name: m.value for m in want}
+            assert all(small.move_name(m.id) == m.name for m in want)
+            checked += 1
+    # the empty 2x33 board (66 cells) as the command line solves it
+    got = retrodb.solve_cram(2, 33, tt_mb=64)
+    want = json.loads(cli("solve", "cram", "2x33", "--json", "--tt-mb", "64", "--quiet"))
+    assert (got["nimber"], got["nodes"]) == (want["nimber"], want["nodes"])
+    with pytest.raises(retrodb.BadPosition, match="128"):
+        retrodb.solve_cram(9, 15)
+    with pytest.raises(retrodb.BadPosition, match="dominoes"):
+        retrodb.solve_cram(8, 16)
+    with pytest.raises(retrodb.BadPosition):
+        retrodb.solve_cram(3, 22, 1 << 66)
+    with pytest.raises(retrodb.BadPosition, match="64"):
+        retrodb.Board("dots", 6, 6)  # 84 lines

@@ -169,3 +169,21 @@ void cram_diagram_print_wide(FILE *f, int rows, int cols, cram_wset covered)
         fputc('\n', f);
     }
 }
+
+int cram_domino_cells(int rows, int cols, int d, int cell[2])
+{
+    const int nh = rows * (cols - 1);
+    if (d < 0)
+        return 0;
+    if (d < nh) {
+        cell[0] = d / (cols - 1) * cols + d % (cols - 1);
+        cell[1] = cell[0] + 1;
+        return 1;
+    }
+    d -= nh;
+    if (d >= (rows - 1) * cols)
+        return 0;
+    cell[0] = d;
+    cell[1] = d + cols;
+    return 1;
+}

@@ -68,4 +68,9 @@ rdb_status cram_diagram_parse_wide(const char *text, const char *source, int *ro
                                    cram_wset *covered, rdb_error *err);
 void cram_diagram_print_wide(FILE *f, int rows, int cols, cram_wset covered);
 
+/* The two cells (r * cols + c, smaller first) of domino d of the rows x
+ * cols board, numbered as above, on boards of up to 128 cells; returns 0
+ * when the board has no domino d. */
+int cram_domino_cells(int rows, int cols, int d, int cell[2]);
+
 #endif

@@ -1,22 +1,26 @@
 /*
- * cram_solve_api.c — rdb_solve_cram (retrodb/solve.h): the search solver
- * (cram_solver.h) behind the public API, with the method and rules the
- * command line uses by default.
+ * cram_solve_api.c — rdb_solve_cram and rdb_solve_cram_wide
+ * (retrodb/solve.h): the search solver (cram_solver.h) behind the public
+ * API, with the method and rules the command line uses by default. Both
+ * go through one solve; the wide one takes boards of up to 128 cells and
+ * can give the nimber of every move too.
  */
 #include "retrodb/solve.h"
 
 #include <string.h>
 
+#include "cram/cram_board.h"
 #include "cram/cram_solver.h"
 
-rdb_status rdb_solve_cram(int rows, int cols, uint64_t covered, int threads, long tt_mb,
-                          rdb_cram_solution *out, rdb_error *err)
+/* The nimber of the position with `covered` cells and, with moves, of each
+ * child: the children are searched by the same solver, so they start
+ * from what the position's search left in the table (most of a child's
+ * answer, when the position's search asked about it). */
+static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long tt_mb,
+                        int with_moves, rdb_cram_wide_solution *out, rdb_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (rows < 1 || cols < 1 || rows * cols > 64)
-        return rdb_fail(err, RDB_E_INPUT, "no %dx%d Cram board: 1 to 64 cells", rows, cols);
     const int ncells = rows * cols;
-    const uint64_t all = ncells == 64 ? ~0ULL : (1ULL << ncells) - 1;
+    const cram_wset all = ncells == CRAM_WIDE_MAX_CELLS ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     if (covered & ~all)
         return rdb_fail(err, RDB_E_INPUT, "cells covered off the %dx%d board", rows, cols);
     if (tt_mb < 1 || threads < 1)
@@ -27,11 +31,51 @@ rdb_status rdb_solve_cram(int rows, int cols, uint64_t covered, int threads, lon
     rdb_status st = cram_solver_new(rows, cols, &opt, &s, err);
     if (st != RDB_OK)
         return st;
-    st = cram_solver_solve(s, all & ~covered, &out->nimber, err);
+    const cram_wset free_cells = all & ~covered;
+    st = cram_solver_solve_wide(s, free_cells, &out->nimber, err);
+    int cell[2];
+    for (int d = 0; with_moves && st == RDB_OK && cram_domino_cells(rows, cols, d, cell); d++) {
+        const cram_wset domino = cram_wbit(cell[0]) | cram_wbit(cell[1]);
+        if ((free_cells & domino) != domino)
+            continue;
+        out->domino[out->nmoves] = d;
+        st = cram_solver_solve_wide(s, free_cells & ~domino, &out->move_nimber[out->nmoves], err);
+        out->nmoves++;
+    }
     cram_stats stats;
     cram_solver_stats(s, &stats);
     out->nodes = stats.nodes;
     out->seconds = stats.seconds;
     cram_solver_free(s);
+    if (st != RDB_OK)
+        out->nmoves = 0;
     return st;
+}
+
+rdb_status rdb_solve_cram(int rows, int cols, uint64_t covered, int threads, long tt_mb,
+                          rdb_cram_solution *out, rdb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (rows < 1 || cols < 1 || rows * cols > 64)
+        return rdb_fail(err, RDB_E_INPUT, "no %dx%d Cram board: 1 to 64 cells", rows, cols);
+    rdb_cram_wide_solution wide = {0};
+    rdb_status st = solve(rows, cols, covered, threads, tt_mb, 0, &wide, err);
+    out->nimber = wide.nimber;
+    out->nodes = wide.nodes;
+    out->seconds = wide.seconds;
+    return st;
+}
+
+rdb_status rdb_solve_cram_wide(int rows, int cols, const uint64_t covered[2], int threads,
+                               long tt_mb, int with_moves, rdb_cram_wide_solution *out,
+                               rdb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (rows < 1 || cols < 1 || rows * cols > CRAM_WIDE_MAX_CELLS)
+        return rdb_fail(err, RDB_E_INPUT, "no %dx%d Cram board: 1 to %d cells", rows, cols,
+                        CRAM_WIDE_MAX_CELLS);
+    if (!covered)
+        return rdb_fail(err, RDB_E_INPUT, "no covered cells given (NULL)");
+    return solve(rows, cols, (cram_wset)covered[1] << 64 | covered[0], threads, tt_mb, with_moves,
+                 out, err);
 }
