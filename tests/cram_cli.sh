@@ -4,7 +4,8 @@
 # empty boards, positions from a file and from standard input, a nimber
 # table probed with --db, a transposition table file saved and reused, a
 # ledger of the root's answers (and scripts/cram-ledger-status.sh), the
-# table file's lock, and scripts/cram-two-routes.sh.
+# table file's lock, every move's nimber (--first-moves) against a nimber
+# table, and scripts/cram-two-routes.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -54,6 +55,16 @@ narrow=$($S --position "$T/narrow22x2" --json --tt-mb 16 2>&1 | sed -n 's/.*"nim
 [ -n "$wide" ] && [ "$wide" = "$narrow" ] && ok || bad "22x3 position: nimber '$wide', on 22x2 '$narrow'"
 expect 0 '^#\.#$' -- $S --position "$T/wide22x3" --tt-mb 16
 expect 0 'to nimber 2: cover' -- $S 4x7 --certificate --tt-mb 16
+# --first-moves as text: the board with each domino's nimber between its
+# cells; 4x5's winning moves are the five across its middle
+expect 0 'winning moves: (1,0)-(2,0) (1,1)-(2,1) (1,2)-(2,2) (1,3)-(2,3) (1,4)-(2,4)$' -- $S 4x5 --first-moves --tt-mb 16
+printf '.#\n#.\n' > "$T/nomove"
+expect 0 'no move$' -- $S --position "$T/nomove" --first-moves --tt-mb 1
+expect 0 '"nimber":0,.*"moves":\[\]}$' -- $S --position "$T/nomove" --first-moves --json --tt-mb 1
+# the moves' searches leave the ledger, whose lines are the root's, alone
+$S 4x7 --ledger "$T/fm-l1" --quiet --tt-mb 16 > /dev/null
+$S 4x7 --ledger "$T/fm-l2" --first-moves --quiet --tt-mb 16 > /dev/null
+[ -s "$T/fm-l1" ] && cmp -s "$T/fm-l1" "$T/fm-l2" && ok || bad "--first-moves changed what the ledger holds"
 expect 2 'bad --tt-save-minutes' -- $S 3x7 --tt-save-minutes 0 --tt-file "$tt"
 for m in plain simple-cuts set-cuts etc aspiration; do
     expect 0 '"nimber":2,' -- $S 4x5 --json --method $m --tt-mb 16
@@ -217,6 +228,40 @@ if "$RETRODB" build cram 3x4 --dir "$T/c34" --quiet >/dev/null 2>&1; then
     { echo '.##'; for i in $(seq 21); do case $i in 5|6|7|8) echo '...';; *) echo '.##';; esac; done; } > "$T/path22x3"
     plain=$($S --position "$T/path22x3" --json --tt-mb 16 2>&1 | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p')
     expect 0 "\"nimber\":$plain,.*\"db_hits\":[1-9]" -- $S --position "$T/path22x3" --json --tt-mb 16 --db "$T/c34"
+    # --first-moves: every move's nimber by search equals the 3x4 table's
+    # (query), on random positions of 3x4 and on the same positions as a
+    # window of a 3x22 board (cells 18-21 of each row, across cell 64),
+    # everything else covered
+    python3 - "$RETRODB" "$T/c34" "$T" << 'EOF' > "$T/first-moves.out"
+import json, random, subprocess, sys
+retrodb, table, tmp = sys.argv[1:]
+rng = random.Random(8)
+def run(*args):
+    p = subprocess.run([retrodb, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout
+def moves(out, dr=0, dc=0):
+    return sorted((tuple(tuple((r - dr, c - dc)) for r, c in m["cells"]), m["nimber"])
+                  for m in json.loads(out)["moves"])
+checked = 0
+while checked < 10:
+    covered = set(rng.sample(range(12), rng.randint(0, 7)))
+    small = "\n".join("".join("#" if r * 4 + c in covered else "." for c in range(4)) for r in range(3))
+    open(f"{tmp}/fm34", "w").write(small + "\n")
+    rc, table_out = run("query", "--dir", table, "--json", f"{tmp}/fm34")
+    if rc != 0:
+        continue  # covered cells no sequence of dominoes leaves
+    want = moves(table_out)
+    rc, out = run("solve", "cram", "--position", f"{tmp}/fm34", "--first-moves", "--json", "--quiet")
+    print("ok" if rc == 0 and moves(out) == want else f"bad 3x4 {small!r}: {out}")
+    wide = "\n".join("#" * 18 + row for row in small.split("\n"))
+    open(f"{tmp}/fm322", "w").write(wide + "\n")
+    rc, out = run("solve", "cram", "--position", f"{tmp}/fm322", "--first-moves", "--json", "--quiet")
+    print("ok" if rc == 0 and moves(out, 0, 18) == want and
+          json.loads(out)["nimber"] == json.loads(table_out)["nimber"] else f"bad 3x22 {wide!r}: {out}")
+    checked += 1
+EOF
+    n=$(grep -c '^ok$' "$T/first-moves.out")
+    [ "$n" = 20 ] && ok || bad "--first-moves against the table: $n of 20 agree: $(grep -v '^ok$' "$T/first-moves.out" | head -3)"
     # scripts/cram-two-routes.sh: both routes, the published 3x12 = 1 with
     # a certificate; a second run makes neither run again; a lost result
     # is made again alone; a folder of another board is refused

@@ -49,6 +49,7 @@ enum {
     OPT_BOARD_ORDER,
     OPT_NO_MIRROR,
     OPT_CERTIFICATE,
+    OPT_FIRST_MOVES,
     OPT_LEDGER,
     OPT_JSON,
     OPT_PROGRESS,
@@ -85,6 +86,9 @@ static const rdb_tool_option solve_cram_options[] = {
     {OPT_CERTIFICATE, "certificate", 0, NULL,
      "for each k below the nimber, a move to a position of nimber k\n"
      "(cells as (row,column) from 0)"},
+    {OPT_FIRST_MOVES, "first-moves", 0, NULL,
+     "the nimber of every move, each searched with the table the solve\n"
+     "filled (a move to 0 wins)"},
     {OPT_BOARD_ORDER, "board-order", 0, NULL, "visit moves in board order (to measure the move ordering)"},
     {OPT_NO_MIRROR, "no-mirror", 0, NULL,
      "search parts that the mirror rule values 0 (a half turn maps them onto\n"
@@ -119,6 +123,15 @@ typedef struct {
     int n;                 /* 0: no certificate asked for */
     int cell[128][2];
 } certificate;
+
+/* The nimber of each move (--first-moves): the position after covering
+ * the two cells of domino d (cram_domino_cells' numbers). */
+typedef struct {
+    int asked;
+    int n;
+    int domino[127];
+    int nimber[127];
+} move_values;
 
 /* The board's dominoes (cram_domino_cells' numbers) nearest its centre first,
  * in the order the search asks the root's moves, so that a certificate
@@ -180,6 +193,54 @@ static rdb_status find_certificate(cram_solver *s, int rows, int cols, cram_wset
     return RDB_OK;
 }
 
+/* The moves as a picture of the board: each domino's nimber between its
+ * two cells (horizontal ones on the cells' row, vertical ones on the line
+ * between the rows), blank where no move is. */
+static void print_moves_text(int rows, int cols, cram_wset covered, const move_values *mv)
+{
+    const int nh = rows * (cols - 1);
+    char value[2 * 128][8];
+    for (int d = 0; d < nh + (rows - 1) * cols; d++)
+        value[d][0] = '\0';
+    for (int i = 0; i < mv->n; i++)
+        snprintf(value[mv->domino[i]], sizeof value[0], "%d", mv->nimber[i]);
+    printf("moves, the nimber each leads to (0 wins):\n");
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            printf("%2c", covered >> (r * cols + c) & 1 ? '#' : '.');
+            if (c + 1 < cols)
+                printf("%3s", value[r * (cols - 1) + c]);
+        }
+        printf("\n");
+        if (r + 1 == rows)
+            break;
+        for (int c = 0; c < cols; c++)
+            printf(c + 1 < cols ? "%2s   " : "%2s", value[nh + r * cols + c]);
+        printf("\n");
+    }
+    int wins = 0, cell[2];
+    for (int i = 0; i < mv->n; i++) {
+        if (mv->nimber[i] != 0)
+            continue;
+        cram_domino_cells(rows, cols, mv->domino[i], cell);
+        printf("%s (%d,%d)-(%d,%d)", wins++ ? "" : "winning moves:", cell[0] / cols, cell[0] % cols,
+               cell[1] / cols, cell[1] % cols);
+    }
+    printf(wins ? "\n" : mv->n ? "no winning move\n" : "no move\n");
+}
+
+static void print_moves_json(int rows, int cols, const move_values *mv)
+{
+    printf(",\"moves\":[");
+    int cell[2];
+    for (int i = 0; i < mv->n; i++) {
+        cram_domino_cells(rows, cols, mv->domino[i], cell);
+        printf("%s{\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d}", i ? "," : "", cell[0] / cols,
+               cell[0] % cols, cell[1] / cols, cell[1] % cols, mv->nimber[i]);
+    }
+    printf("]");
+}
+
 static void print_certificate_json(int cols, const certificate *c)
 {
     printf(",\"certificate\":[");
@@ -192,7 +253,7 @@ static void print_certificate_json(int cols, const certificate *c)
 }
 
 static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st,
-                       const certificate *c)
+                       const certificate *c, const move_values *mv)
 {
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
@@ -217,11 +278,13 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
                (unsigned long long)st->to_ledger);
     if (c->n)
         print_certificate_json(cols, c);
+    if (mv->asked)
+        print_moves_json(rows, cols, mv);
     printf("}\n");
 }
 
 static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_method m,
-                       const cram_stats *st, const certificate *c)
+                       const cram_stats *st, const certificate *c, const move_values *mv)
 {
     cram_diagram_print_wide(stdout, rows, cols, covered);
     char words[64];
@@ -253,6 +316,8 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
         printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / cols, cell[0] % cols,
                cell[1] / cols, cell[1] % cols);
     }
+    if (mv->asked)
+        print_moves_text(rows, cols, covered, mv);
 }
 
 /* Saving the table while the search runs (cram_solver_set_hook). */
@@ -292,6 +357,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     const char *position = NULL, *tt_file = NULL, *board = NULL, *ledger_file = NULL, *digest = NULL;
     const char *dirs[MAX_TABLE_DIRS];
     int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
+    move_values moves = {0};
     long save_minutes = 0;
     int digest_log2 = DIGEST_LOG2;
     rdb_tool_args args;
@@ -344,6 +410,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             break;
         case OPT_CERTIFICATE:
             want_certificate = 1;
+            break;
+        case OPT_FIRST_MOVES:
+            moves.asked = 1;
             break;
         case OPT_LEDGER:
             ledger_file = v;
@@ -461,6 +530,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     st = cram_solver_solve_wide(s, all & ~covered, &nimber, &err);
     if (st == RDB_OK && want_certificate)
         st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
+    if (st == RDB_OK && moves.asked)
+        st = cram_solver_move_nimbers(s, all & ~covered, moves.domino, moves.nimber, &moves.n, &err);
     /* Every entry of the table is true (cram_solver.c), so it is saved
      * whatever ended the search (a signal, a ledger that could not be
      * appended to or grown in memory, a nimber table that could not be
@@ -486,9 +557,9 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         cram_stats stats;
         cram_solver_stats(s, &stats);
         if (json)
-            print_json(rows, cols, nimber, opt.method, &stats, &cert);
+            print_json(rows, cols, nimber, opt.method, &stats, &cert, &moves);
         else
-            print_text(rows, cols, covered, nimber, opt.method, &stats, &cert);
+            print_text(rows, cols, covered, nimber, opt.method, &stats, &cert, &moves);
     }
     cram_solver_free(s);
     cram_ledger_close(&ledger);

@@ -9,13 +9,11 @@
 
 #include <string.h>
 
-#include "cram/cram_board.h"
 #include "cram/cram_solver.h"
 
 /* The nimber of the position with `covered` cells and, with moves, of each
- * child: the children are searched by the same solver, so they start
- * from what the position's search left in the table (most of a child's
- * answer, when the position's search asked about it). */
+ * child (cram_solver_move_nimbers: the same solver, so the children start
+ * from what the position's search left in the table). */
 static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long tt_mb,
                         int with_moves, rdb_cram_wide_solution *out, rdb_error *err)
 {
@@ -33,15 +31,8 @@ static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long
         return st;
     const cram_wset free_cells = all & ~covered;
     st = cram_solver_solve_wide(s, free_cells, &out->nimber, err);
-    int cell[2];
-    for (int d = 0; with_moves && st == RDB_OK && cram_domino_cells(rows, cols, d, cell); d++) {
-        const cram_wset domino = cram_wbit(cell[0]) | cram_wbit(cell[1]);
-        if ((free_cells & domino) != domino)
-            continue;
-        out->domino[out->nmoves] = d;
-        st = cram_solver_solve_wide(s, free_cells & ~domino, &out->move_nimber[out->nmoves], err);
-        out->nmoves++;
-    }
+    if (st == RDB_OK && with_moves)
+        st = cram_solver_move_nimbers(s, free_cells, out->domino, out->move_nimber, &out->nmoves, err);
     cram_stats stats;
     cram_solver_stats(s, &stats);
     out->nodes = stats.nodes;

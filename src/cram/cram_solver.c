@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cram/cram_board.h"
 #include "cram/cram_component.h"
 #include "cram/cram_reduce.h"
 #include "cram/cram_tables.h"
@@ -1485,6 +1486,24 @@ static void to_ledger(cram_worker *w, int slot, int r, int v, uint64_t nodes, do
     } else {
         w->stats.to_ledger++;
     }
+}
+
+rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127],
+                                    int nimber[127], int *n, rdb_error *err)
+{
+    *n = 0;
+    s->ledger = NULL;
+    int cell[2];
+    for (int d = 0; cram_domino_cells(s->rows, s->cols, d, cell); d++) {
+        const cram_wset move = cram_wbit(cell[0]) | cram_wbit(cell[1]);
+        if ((free_cells & move) != move)
+            continue;
+        rdb_status st = cram_solver_solve_wide(s, free_cells & ~move, &nimber[*n], err);
+        if (st != RDB_OK)
+            return st;
+        domino[(*n)++] = d;
+    }
+    return RDB_OK;
 }
 
 void cram_solver_set_ledger(cram_solver *s, cram_ledger *l)

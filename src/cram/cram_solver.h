@@ -143,6 +143,16 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
 rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err);
 
+/* The nimber of every move of the position whose free cells are
+ * free_cells: each domino with both cells free (cram_domino_cells'
+ * numbers, in order) in domino[i], the nimber of the position after it in
+ * nimber[i], for i below *n. Each child is a solve of its own, with the
+ * table the position's solve filled (it answers the children that solve
+ * looked at, and twins by symmetry meet in it); the ledger, whose lines
+ * are the root's, is let go first. */
+rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127],
+                                    int nimber[127], int *n, rdb_error *err);
+
 /* Take the answers of the root's children to its trials from the ledger
  * l, and append there every answer a trial finds (cram_ledger.h), so that
  * a solve stopped and run again, even without its table, does not search
