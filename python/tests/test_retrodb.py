@@ -166,21 +166,26 @@ def test_solvers_agree_with_the_databases(dbs):
         retrodb.solve_cram(4, 5, 1 << 40)
 
 
+def table_positions(db, rng, count, most_covered):
+    """`count` random positions of the 4x5 Cram table (sets of covered
+    cells that some sequence of dominoes leaves) and their moves."""
+    found = []
+    while len(found) < count:
+        covered = sum(1 << c for c in rng.sample(range(20), rng.randint(0, most_covered)))
+        try:
+            found.append((covered, db.moves(covered)))
+        except retrodb.BadPosition:
+            continue
+    return found
+
+
 def test_solve_cram_moves_as_the_table(dbs):
     """Every move's nimber by search equals the 4x5 table's."""
-    rng = random.Random(23)
     with retrodb.open(dbs["cram-4x5"]) as db:
-        checked = 0
-        while checked < 12:
-            covered = sum(1 << c for c in rng.sample(range(20), rng.randint(0, 10)))
-            try:
-                want = db.moves(covered)
-            except retrodb.BadPosition:
-                continue
+        for covered, want in table_positions(db, random.Random(23), 12, 10):
             got = retrodb.solve_cram(4, 5, covered, tt_mb=16, moves=True)
             assert got["nimber"] == db.value(covered)
             assert got["moves"] == want
-            checked += 1
 
 
 def test_solve_cram_past_64_cells(dbs):
@@ -190,15 +195,8 @@ def test_solve_cram_past_64_cells(dbs):
     rows, cols, r0, c0 = 9, 8, 5, 3  # the window: cells 43 to 71
     big = retrodb.Board("cram", rows, cols)
     small = retrodb.Board("cram", 4, 5)
-    rng = random.Random(5)
     with retrodb.open(dbs["cram-4x5"]) as db:
-        checked = 0
-        while checked < 8:
-            window = sum(1 << c for c in rng.sample(range(20), rng.randint(0, 8)))
-            try:
-                want = db.moves(window)
-            except retrodb.BadPosition:
-                continue
+        for window, want in table_positions(db, random.Random(5), 8, 8):
             covered = (1 << rows * cols) - 1
             for c in range(20):
                 if not window >> c & 1:
@@ -208,14 +206,12 @@ def test_solve_cram_past_64_cells(dbs):
             assert big.position(diagram) == covered
             got = retrodb.solve_cram(rows, cols, diagram, tt_mb=16, moves=True)
             assert got["nimber"] == db.value(window)
-            cells = lambda name: tuple(tuple(map(int, p.strip("()").split(","))) for p in name.split("-"))
-            moved = {}
+            moved = {}  # each move named as on the window's own board
             for m in got["moves"]:
-                (a, b), (c, d) = cells(m.name)
+                (a, b), (c, d) = (map(int, cell.strip("()").split(",")) for cell in m.name.split("-"))
                 moved[f"({a - r0},{b - c0})-({c - r0},{d - c0})"] = m.value
             assert moved == {m.name: m.value for m in want}
             assert all(small.move_name(m.id) == m.name for m in want)
-            checked += 1
     # the empty 2x33 board (66 cells) as the command line solves it
     got = retrodb.solve_cram(2, 33, tt_mb=64)
     want = json.loads(cli("solve", "cram", "2x33", "--json", "--tt-mb", "64", "--quiet"))
