@@ -1138,7 +1138,7 @@ START_TEST(test_tt_growth)
      * ranges, in no particular order */
     uint64_t entries = t.entries, before = t.nbuckets;
     cram_tt old;
-    TU_ASSERT(cram_tt_grow_begin(&t, &old));
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_GROW_MOVE);
     TU_ASSERT_EQ(t.nbuckets, 2 * before);
     const uint64_t parts = 7;
     for (uint64_t p = 0; p < parts; p++) {
@@ -1155,13 +1155,61 @@ START_TEST(test_tt_growth)
     while (t.nbuckets < t.max_buckets)
         cram_tt_grow(&t);
     before = t.nbuckets;
-    TU_ASSERT(!cram_tt_grow_begin(&t, &old));
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_NOT_GROWN);
     TU_ASSERT_EQ(t.nbuckets, before);
     kept = 0;
     for (int k = 1; k <= n; k++)
         kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
     TU_ASSERT_EQ((uint64_t)kept, entries);
     cram_tt_free(&t);
+}
+END_TEST
+
+/* A table that cannot double beside itself doubles where it lies (the
+ * memory for its new half is enough), into exactly the buckets the
+ * doubling beside gives; with less memory than that it stays as it is. */
+START_TEST(test_tt_grow_in_place)
+{
+    cram_tt beside, in_place;
+    rdb_error err;
+    TU_ASSERT_EQ(cram_tt_init(&beside, 1024, 0, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&in_place, 1024, 0, &err), RDB_OK);
+    for (int k = 1; k <= 2000000; k++) {
+        const uint64_t key = (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1;
+        cram_tt_put(&beside, key, k % 7, 1 + k % 5);
+        cram_tt_put(&in_place, key, k % 7, 1 + k % 5);
+    }
+    TU_ASSERT_EQ(beside.bytes, in_place.bytes);
+    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
+    const uint64_t bytes = beside.bytes, entries = beside.entries;
+    cram_tt old;
+    TU_ASSERT_EQ(cram_tt_grow_begin(&beside, &old), CRAM_TT_GROW_MOVE);
+    cram_tt_grow_move(&beside, &old, 0, old.nbuckets);
+    cram_tt_grow_end(&beside, &old);
+    /* memory for the new half and the margin, not for a new table */
+    char mb[32];
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)((bytes + bytes / 2) >> 20) + 512);
+    setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
+    TU_ASSERT_EQ(cram_tt_grow_begin(&in_place, &old), CRAM_TT_GROWN_IN_PLACE);
+    TU_ASSERT(old.bucket == NULL);
+    TU_ASSERT_EQ(in_place.bytes, 2 * bytes);
+    TU_ASSERT(!in_place.held);
+    TU_ASSERT_EQ(in_place.entries, entries);
+    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
+    int kept = 0;
+    for (int k = 1; k <= 2000000; k++)
+        kept += cram_tt_get(&in_place, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
+    TU_ASSERT_EQ((uint64_t)kept, entries);
+    /* not even the new half fits: held */
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)(bytes >> 20) + 511);
+    setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
+    TU_ASSERT_EQ(cram_tt_grow_begin(&in_place, &old), CRAM_TT_NOT_GROWN);
+    unsetenv("RDB_MEMORY_AVAILABLE_MB");
+    TU_ASSERT_EQ(in_place.bytes, 2 * bytes);
+    TU_ASSERT(in_place.held);
+    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
+    cram_tt_free(&beside);
+    cram_tt_free(&in_place);
 }
 END_TEST
 
@@ -1223,6 +1271,7 @@ Suite *cram_solver_suite(void)
     tcase_add_loop_test(tc, test_periodic_save, 1, 3);
     tcase_add_test(tc, test_dear_entries);
     tcase_add_test(tc, test_tt_growth);
+    tcase_add_test(tc, test_tt_grow_in_place);
     tcase_add_test(tc, test_tt_keys_round_trip);
     tcase_add_test(tc, test_tt_load_shared);
     tcase_add_test(tc, test_bad_input);

@@ -2,6 +2,7 @@
  * memory.c — how much memory is left to take, and tables on huge pages;
  * see memory.h.
  */
+#define _GNU_SOURCE /* mremap */
 #include "common/memory.h"
 
 #include <stdio.h>
@@ -94,4 +95,15 @@ void rdb_huge_free(void *p, size_t bytes)
 {
     if (p)
         munmap(p, bytes ? bytes : 1);
+}
+
+void *rdb_huge_grow(void *p, size_t bytes, size_t new_bytes)
+{
+    void *q = mremap(p, bytes, new_bytes, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(q, new_bytes, MADV_HUGEPAGE);
+#endif
+    return q;
 }

@@ -28,4 +28,10 @@ int rdb_memory_allows(uint64_t more);
 void *rdb_huge_alloc(size_t bytes);
 void rdb_huge_free(void *p, size_t bytes);
 
+/* Such memory made new_bytes long (more), its contents kept where they
+ * are and the rest zeroed: the kernel extends or moves the mapping
+ * without copying a page, so the growth costs the new bytes alone. NULL
+ * (p untouched) when it cannot be had; else p is no longer valid. */
+void *rdb_huge_grow(void *p, size_t bytes, size_t new_bytes);
+
 #endif

@@ -1080,7 +1080,7 @@ static void grow_table(cram_solver *s)
     while (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) <
            __atomic_load_n(&s->active, __ATOMIC_SEQ_CST) - 1)
         sched_yield();
-    if (cram_tt_grow_begin(&s->tt, &s->grow_from)) {
+    if (cram_tt_grow_begin(&s->tt, &s->grow_from) == CRAM_TT_GROW_MOVE) {
         __atomic_store_n(&s->grow_done, 0, __ATOMIC_SEQ_CST);
         __atomic_store_n(&s->grow_next, 0, __ATOMIC_SEQ_CST);
         move_chunks(s);

@@ -47,18 +47,24 @@ unsigned cram_tt_work_code(int work)
 
 static unsigned entry_work(uint64_t e) { return (unsigned)(e >> WORK_SHIFT) & 15; }
 
-static rdb_status map_buckets(cram_tt *t, uint64_t n)
+/* The table is the n buckets at p (bytes, shift, when it next doubles). */
+static void set_buckets(cram_tt *t, cram_tt_bucket *p, uint64_t n)
 {
-    size_t bytes = n * sizeof(cram_tt_bucket);
-    void *p = rdb_huge_alloc(bytes);
-    if (!p)
-        return RDB_E_NOMEM;
+    const size_t bytes = n * sizeof(cram_tt_bucket);
     t->bucket = p;
     t->bytes = bytes;
     t->nbuckets = n;
     t->shift = 64 - __builtin_ctzll(n);
     uint64_t slots = n * CRAM_TT_WAYS;
     t->grow_at = n >= t->max_buckets ? UINT64_MAX : bytes >= TT_LATE_GROWTH_BYTES ? slots / 4 * 3 : slots / 2;
+}
+
+static rdb_status map_buckets(cram_tt *t, uint64_t n)
+{
+    void *p = rdb_huge_alloc(n * sizeof(cram_tt_bucket));
+    if (!p)
+        return RDB_E_NOMEM;
+    set_buckets(t, p, n);
     return RDB_OK;
 }
 
@@ -105,45 +111,74 @@ static uint64_t key_of(uint64_t h)
     return h ^ (h >> 33);
 }
 
-/* Doubling the table, in three steps so that several threads can share
- * the middle one: map a table twice as big (keeping the old one in *old),
- * move ranges of old buckets, unmap the old table. The entries of old
- * bucket i go to new buckets 2i and 2i+1 (the bucket is the hash's top
- * bits), so none is lost and ranges of old buckets fill disjoint ranges of
- * new ones. When memory is short the table just stops growing: the new
- * table beside the old one must fit in what the machine has left (mmap
- * itself rarely fails, the kernel promising pages it may not have, and
- * the out-of-memory killer then ends the run as the move fills them: 3x22
- * growing from 8 to 16 GB on 24). */
-int cram_tt_grow_begin(cram_tt *t, cram_tt *old)
+/* The entries of bucket b, bucket i of a table of 2^(64-old_shift)
+ * buckets, put in the table t of twice as many: in its buckets 2i and
+ * 2i+1 (the bucket is the hash's top bits), which hold no other entries. */
+static void split_bucket(cram_tt *t, const cram_tt_bucket *b, uint64_t i, int old_shift)
 {
-    *old = *t;
-    if (t->nbuckets >= t->max_buckets || !rdb_memory_allows(2 * t->bytes) ||
-        map_buckets(t, old->nbuckets * 2) != RDB_OK) {
-        *t = *old;
-        t->held = t->nbuckets < t->max_buckets;
-        t->max_buckets = t->nbuckets;
-        t->grow_at = UINT64_MAX;
+    for (int k = 0; k < CRAM_TT_WAYS; k++) {
+        const uint64_t e = b->entry[k];
+        if (!e)
+            continue;
+        cram_tt_bucket *into = &t->bucket[hash_of(e, i, old_shift) >> t->shift];
+        int j = 0;
+        while (into->entry[j])
+            j++;
+        into->entry[j] = e;
+    }
+}
+
+/* Doubling where the table lies: the mapping made twice as long (its
+ * pages kept, none copied) and the buckets split from the last down. Old
+ * bucket i goes to new buckets 2i and 2i+1, both at or above i, where lay
+ * only old buckets already split; so the memory for the new half is all
+ * it takes. One thread: for a table too big to double beside itself. */
+static int grow_in_place(cram_tt *t)
+{
+    const uint64_t n = t->nbuckets;
+    const int old_shift = t->shift;
+    cram_tt_bucket *p = rdb_huge_grow(t->bucket, t->bytes, 2 * t->bytes);
+    if (!p)
         return 0;
+    set_buckets(t, p, 2 * n);
+    for (uint64_t i = n; i-- > 0;) {
+        const cram_tt_bucket b = p[i];
+        memset(&p[2 * i], 0, 2 * sizeof *p);
+        split_bucket(t, &b, i, old_shift);
     }
     return 1;
 }
 
-void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to)
+/* Doubling the table, in three steps so that several threads can share
+ * the middle one: map a table twice as big (keeping the old one in *old),
+ * move ranges of old buckets, unmap the old table; ranges of old buckets
+ * fill disjoint ranges of new ones, so none is lost. When the new table
+ * beside the old one would not fit in what the machine has left, the table
+ * doubles in place (the new half must fit), and when that does not fit
+ * either, it stops growing (mmap itself rarely fails, the kernel promising
+ * pages it may not have, and the out-of-memory killer then ends the run as
+ * the move fills them: 3x22 growing from 8 to 16 GB on 24). */
+int cram_tt_grow_begin(cram_tt *t, cram_tt *old)
 {
-    for (uint64_t i = from; i < to; i++) {
-        const cram_tt_bucket *b = &old->bucket[i];
-        for (int k = 0; k < CRAM_TT_WAYS; k++) {
-            uint64_t e = b->entry[k];
-            if (!e)
-                continue;
-            cram_tt_bucket *into = &t->bucket[hash_of(e, i, old->shift) >> t->shift];
-            int j = 0;
-            while (into->entry[j])
-                j++;
-            into->entry[j] = e;
+    *old = *t;
+    if (t->nbuckets < t->max_buckets) {
+        if (rdb_memory_allows(2 * t->bytes) && map_buckets(t, old->nbuckets * 2) == RDB_OK)
+            return CRAM_TT_GROW_MOVE;
+        if (rdb_memory_allows(t->bytes) && grow_in_place(t)) {
+            old->bucket = NULL;
+            return CRAM_TT_GROWN_IN_PLACE;
         }
     }
+    t->held = t->nbuckets < t->max_buckets;
+    t->max_buckets = t->nbuckets;
+    t->grow_at = UINT64_MAX;
+    return CRAM_TT_NOT_GROWN;
+}
+
+void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        split_bucket(t, &old->bucket[i], i, old->shift);
 }
 
 void cram_tt_grow_end(cram_tt *t, cram_tt *old)
@@ -156,7 +191,7 @@ void cram_tt_grow_end(cram_tt *t, cram_tt *old)
 static void grow(cram_tt *t)
 {
     cram_tt old;
-    if (cram_tt_grow_begin(t, &old)) {
+    if (cram_tt_grow_begin(t, &old) == CRAM_TT_GROW_MOVE) {
         cram_tt_grow_move(t, &old, 0, old.nbuckets);
         cram_tt_grow_end(t, &old);
     }

@@ -84,11 +84,15 @@ void cram_tt_grow(cram_tt *t);
 
 /* The same in three steps, so that the threads that share the table can
  * share the moving: cram_tt_grow_begin maps a table twice as big and keeps
- * the old one in *old (0, and the table as it was and done growing, when
- * it cannot); cram_tt_grow_move moves the old buckets [from, to) (ranges
- * that do not overlap may be moved at once by different threads); and
- * cram_tt_grow_end frees the old table once every bucket is moved (the
- * caller then clears want_grow). */
+ * the old one in *old (CRAM_TT_GROW_MOVE); cram_tt_grow_move moves the old
+ * buckets [from, to) (ranges that do not overlap may be moved at once by
+ * different threads); and cram_tt_grow_end frees the old table once every
+ * bucket is moved (the caller then clears want_grow). When the new table
+ * beside the old would not fit in memory, cram_tt_grow_begin doubles the
+ * table where it lies, itself (CRAM_TT_GROWN_IN_PLACE: nothing to move);
+ * when even that would not fit, the table stays as it is and grows no
+ * more (CRAM_TT_NOT_GROWN). */
+enum { CRAM_TT_NOT_GROWN, CRAM_TT_GROW_MOVE, CRAM_TT_GROWN_IN_PLACE };
 int cram_tt_grow_begin(cram_tt *t, cram_tt *old);
 void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to);
 void cram_tt_grow_end(cram_tt *t, cram_tt *old);
