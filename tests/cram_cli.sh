@@ -58,6 +58,8 @@ expect 0 'to nimber 2: cover' -- $S 4x7 --certificate --tt-mb 16
 # --first-moves as text: the board with each domino's nimber between its
 # cells; 4x5's winning moves are the five across its middle
 expect 0 'winning moves: (1,0)-(2,0) (1,1)-(2,1) (1,2)-(2,2) (1,3)-(2,3) (1,4)-(2,4)$' -- $S 4x5 --first-moves --tt-mb 16
+expect 0 '^\. 3 \. 1 \. 1 \. 3 \.$' -- $S 4x5 --first-moves --tt-mb 16
+expect 0 '^0   0   0   0   0$' -- $S 4x5 --first-moves --tt-mb 16
 printf '.#\n#.\n' > "$T/nomove"
 expect 0 'no move$' -- $S --position "$T/nomove" --first-moves --tt-mb 1
 expect 0 '"nimber":0,.*"moves":\[\]}$' -- $S --position "$T/nomove" --first-moves --json --tt-mb 1

@@ -1210,6 +1210,20 @@ START_TEST(test_tt_grow_in_place)
     TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
     cram_tt_free(&beside);
     cram_tt_free(&in_place);
+
+    /* memory another table of the process may still take (the wide
+     * parts') is left to it: the room for a new half then does not do */
+    cram_tt t;
+    TU_ASSERT_EQ(cram_tt_init(&t, 1024, 0, &err), RDB_OK);
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)((t.bytes + t.bytes / 2) >> 20) + 512);
+    setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
+    t.reserve = t.bytes;
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_NOT_GROWN);
+    t.max_buckets *= 2;
+    t.reserve = 0;
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_GROWN_IN_PLACE);
+    unsetenv("RDB_MEMORY_AVAILABLE_MB");
+    cram_tt_free(&t);
 }
 END_TEST
 

@@ -195,27 +195,33 @@ static rdb_status find_certificate(cram_solver *s, int rows, int cols, cram_wset
 
 /* The moves as a picture of the board: each domino's nimber between its
  * two cells (horizontal ones on the cells' row, vertical ones on the line
- * between the rows), blank where no move is. */
+ * between the rows, ending under the upper cell), blank where no move is;
+ * the gaps as wide as the widest nimber needs. */
 static void print_moves_text(int rows, int cols, cram_wset covered, const move_values *mv)
 {
     const int nh = rows * (cols - 1);
     char value[2 * 128][8];
+    int w = 1; /* the widest nimber's digits */
     for (int d = 0; d < nh + (rows - 1) * cols; d++)
         value[d][0] = '\0';
-    for (int i = 0; i < mv->n; i++)
-        snprintf(value[mv->domino[i]], sizeof value[0], "%d", mv->nimber[i]);
+    for (int i = 0; i < mv->n; i++) {
+        const int len = snprintf(value[mv->domino[i]], sizeof value[0], "%d", mv->nimber[i]);
+        if (len > w)
+            w = len;
+    }
     printf("moves, the nimber each leads to (0 wins):\n");
     for (int r = 0; r < rows; r++) {
+        printf("%*s", w - 1, "");
         for (int c = 0; c < cols; c++) {
-            printf("%2c", covered >> (r * cols + c) & 1 ? '#' : '.');
+            putchar(covered >> (r * cols + c) & 1 ? '#' : '.');
             if (c + 1 < cols)
-                printf("%3s", value[r * (cols - 1) + c]);
+                printf(" %*s ", w, value[r * (cols - 1) + c]);
         }
         printf("\n");
         if (r + 1 == rows)
             break;
         for (int c = 0; c < cols; c++)
-            printf(c + 1 < cols ? "%2s   " : "%2s", value[nh + r * cols + c]);
+            printf("%*s", c ? w + 3 : w, value[nh + r * cols + c]);
         printf("\n");
     }
     int wins = 0, cell[2];

@@ -17,7 +17,7 @@
 static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long tt_mb,
                         int with_moves, rdb_cram_wide_solution *out, rdb_error *err)
 {
-    const int ncells = rows * cols;
+    const int ncells = rows * cols; /* at most 128: the callers check */
     const cram_wset all = ncells == CRAM_WIDE_MAX_CELLS ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     if (covered & ~all)
         return rdb_fail(err, RDB_E_INPUT, "cells covered off the %dx%d board", rows, cols);
@@ -47,7 +47,7 @@ rdb_status rdb_solve_cram(int rows, int cols, uint64_t covered, int threads, lon
                           rdb_cram_solution *out, rdb_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (rows < 1 || cols < 1 || rows * cols > 64)
+    if (rows < 1 || cols < 1 || (long)rows * cols > 64)
         return rdb_fail(err, RDB_E_INPUT, "no %dx%d Cram board: 1 to 64 cells", rows, cols);
     rdb_cram_wide_solution wide = {0};
     rdb_status st = solve(rows, cols, covered, threads, tt_mb, 0, &wide, err);
@@ -62,7 +62,7 @@ rdb_status rdb_solve_cram_wide(int rows, int cols, const uint64_t covered[2], in
                                rdb_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (rows < 1 || cols < 1 || rows * cols > CRAM_WIDE_MAX_CELLS)
+    if (rows < 1 || cols < 1 || (long)rows * cols > CRAM_WIDE_MAX_CELLS)
         return rdb_fail(err, RDB_E_INPUT, "no %dx%d Cram board: 1 to %d cells", rows, cols,
                         CRAM_WIDE_MAX_CELLS);
     if (!covered)

@@ -323,9 +323,14 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     }
     /* threads share the table, which then grows only while they wait */
     rdb_status st = cram_tt_init(&s->tt, opt->tt_mb, threads > 1, err);
-    /* the wide parts' table: an eighth of the memory asked for */
-    if (st == RDB_OK && s->wide)
+    /* the wide parts' table: an eighth of the memory asked for, made at
+     * once but filled as the search goes, so the main table leaves room
+     * for it when it grows */
+    if (st == RDB_OK && s->wide) {
         st = cram_wide_tt_new(opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16, &s->wtt, err);
+        if (st == RDB_OK)
+            s->tt.reserve = cram_wide_tt_bytes(s->wtt);
+    }
     if (st != RDB_OK) {
         cram_solver_free(s);
         return st;
@@ -1492,18 +1497,20 @@ rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int do
                                     int nimber[127], int *n, rdb_error *err)
 {
     *n = 0;
+    cram_ledger *const ledger = s->ledger;
     s->ledger = NULL;
+    rdb_status st = RDB_OK;
     int cell[2];
-    for (int d = 0; cram_domino_cells(s->rows, s->cols, d, cell); d++) {
+    for (int d = 0; st == RDB_OK && cram_domino_cells(s->rows, s->cols, d, cell); d++) {
         const cram_wset move = cram_wbit(cell[0]) | cram_wbit(cell[1]);
         if ((free_cells & move) != move)
             continue;
-        rdb_status st = cram_solver_solve_wide(s, free_cells & ~move, &nimber[*n], err);
-        if (st != RDB_OK)
-            return st;
-        domino[(*n)++] = d;
+        st = cram_solver_solve_wide(s, free_cells & ~move, &nimber[*n], err);
+        if (st == RDB_OK)
+            domino[(*n)++] = d;
     }
-    return RDB_OK;
+    s->ledger = ledger;
+    return st;
 }
 
 void cram_solver_set_ledger(cram_solver *s, cram_ledger *l)

@@ -149,7 +149,7 @@ rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, in
  * nimber[i], for i below *n. Each child is a solve of its own, with the
  * table the position's solve filled (it answers the children that solve
  * looked at, and twins by symmetry meet in it); the ledger, whose lines
- * are the root's, is let go first. */
+ * are the root's, is set aside meanwhile. */
 rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127],
                                     int nimber[127], int *n, rdb_error *err);
 

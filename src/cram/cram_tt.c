@@ -162,9 +162,9 @@ int cram_tt_grow_begin(cram_tt *t, cram_tt *old)
 {
     *old = *t;
     if (t->nbuckets < t->max_buckets) {
-        if (rdb_memory_allows(2 * t->bytes) && map_buckets(t, old->nbuckets * 2) == RDB_OK)
+        if (rdb_memory_allows(2 * t->bytes + t->reserve) && map_buckets(t, old->nbuckets * 2) == RDB_OK)
             return CRAM_TT_GROW_MOVE;
-        if (rdb_memory_allows(t->bytes) && grow_in_place(t)) {
+        if (rdb_memory_allows(t->bytes + t->reserve) && grow_in_place(t)) {
             old->bucket = NULL;
             return CRAM_TT_GROWN_IN_PLACE;
         }

@@ -68,6 +68,9 @@ typedef struct {
     uint64_t replaced;    /* entries evicted to make room */
     uint64_t conflicts;   /* results stored that disagreed with the entry there */
     size_t bytes;
+    uint64_t reserve;     /* bytes the process may still take beside it
+                             (a table made whole but filled as it goes):
+                             left free when the table grows */
     int shared;           /* threads share it: growing waits for them */
     int want_grow;        /* a shared table is due to grow */
 } cram_tt;
