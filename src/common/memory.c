@@ -78,17 +78,23 @@ int rdb_memory_allows(uint64_t more)
     return avail == UINT64_MAX || more + MARGIN <= avail;
 }
 
-void *rdb_huge_alloc(size_t bytes)
+/* A fresh mapping of `bytes` (MAP_FAILED: NULL), asked to be on huge pages. */
+static void *on_huge_pages(void *p, size_t bytes)
 {
-    if (bytes == 0)
-        bytes = 1;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     return p;
+}
+
+void *rdb_huge_alloc(size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    return on_huge_pages(mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                         bytes);
 }
 
 void rdb_huge_free(void *p, size_t bytes)
@@ -99,11 +105,5 @@ void rdb_huge_free(void *p, size_t bytes)
 
 void *rdb_huge_grow(void *p, size_t bytes, size_t new_bytes)
 {
-    void *q = mremap(p, bytes, new_bytes, MREMAP_MAYMOVE);
-    if (q == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(q, new_bytes, MADV_HUGEPAGE);
-#endif
-    return q;
+    return on_huge_pages(mremap(p, bytes, new_bytes, MREMAP_MAYMOVE), new_bytes);
 }
