@@ -63,6 +63,17 @@ expect 0 '^0   0   0   0   0$' -- $S 4x5 --first-moves --tt-mb 16
 printf '.#\n#.\n' > "$T/nomove"
 expect 0 'no move$' -- $S --position "$T/nomove" --first-moves --tt-mb 1
 expect 0 '"nimber":0,.*"moves":\[\]}$' -- $S --position "$T/nomove" --first-moves --json --tt-mb 1
+# The progress line of a search after the position's (the certificate's
+# "is it 0?") counts the seconds of every search, as its nodes: it said
+# "0 s, 15.5 M nodes (1e9 M/s)". 5x8 in board order takes 5 s and more,
+# so the certificate's search ends with a progress line.
+$S 5x8 --board-order --certificate --progress --tt-mb 64 2> "$T/cert-progress" > /dev/null
+last=$(tail -1 "$T/cert-progress")
+wrong=$(awk -F'[ ,(]+' '/^cram 5x8: / && ($3 < 5 || $8 >= 100)' "$T/cert-progress")
+case $last in
+*"trying nimber 0") [ -z "$wrong" ] && ok || bad "progress lines with wrong seconds or rate: $wrong" ;;
+*) bad "no progress line at the certificate's end: $last" ;;
+esac
 # the moves' searches leave the ledger, whose lines are the root's, alone
 $S 4x7 --ledger "$T/fm-l1" --quiet --tt-mb 16 > /dev/null
 $S 4x7 --ledger "$T/fm-l2" --first-moves --quiet --tt-mb 16 > /dev/null

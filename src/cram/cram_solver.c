@@ -978,9 +978,11 @@ static uint64_t all_nodes(const cram_solver *s)
     return n;
 }
 
-static void report_progress(cram_solver *s, double now)
+/* The progress line; t is the seconds of every solve of this solver so
+ * far, as the nodes are theirs (a certificate's or the moves' searches
+ * come after the position's). */
+static void report_progress(cram_solver *s, double t)
 {
-    double t = now - s->start;
     uint64_t nodes = all_nodes(s);
     fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB%s %.0f%% full", s->rows,
             s->cols, t, nodes / 1e6, t > 0 ? nodes / t / 1e6 : 0.0, s->tt.bytes / 1048576.0,
@@ -1022,7 +1024,7 @@ static void poll(cram_worker *w)
     double now = rdb_now();
     if (s->opt.progress && now - s->last_report >= PROGRESS_SECONDS) {
         s->last_report = now;
-        report_progress(s, now);
+        report_progress(s, s->stats.seconds + (now - s->start));
     }
     if (s->hook && now - s->last_hook >= s->hook_every) {
         s->hook(s, s->hook_ctx);
@@ -1845,7 +1847,7 @@ static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
 {
     s->stats.seconds += rdb_now() - s->start;
     if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
-        report_progress(s, rdb_now());
+        report_progress(s, s->stats.seconds);
     /* a false entry first: whatever else stopped the search, the table
      * must not be saved over the files it came from */
     if (tt_conflicts(s)) {
