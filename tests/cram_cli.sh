@@ -74,10 +74,74 @@ case $last in
 *"trying nimber 0") [ -z "$wrong" ] && ok || bad "progress lines with wrong seconds or rate: $wrong" ;;
 *) bad "no progress line at the certificate's end: $last" ;;
 esac
-# the moves' searches leave the ledger, whose lines are the root's, alone
+# A ledger and the position's own moves. --first-moves: the solve's lines
+# as a plain solve writes them, then one "is" line a move with the nimber
+# the JSON gives where the solve's gave none (the children's solves write
+# no lines of their own); a run
+# again takes every move from the ledger, in one node, the same moves.
 $S 4x7 --ledger "$T/fm-l1" --quiet --tt-mb 16 > /dev/null
-$S 4x7 --ledger "$T/fm-l2" --first-moves --quiet --tt-mb 16 > /dev/null
-[ -s "$T/fm-l1" ] && cmp -s "$T/fm-l1" "$T/fm-l2" && ok || bad "--first-moves changed what the ledger holds"
+$S 4x7 --ledger "$T/fm-l2" --first-moves --json --tt-mb 16 > "$T/fm-1.json"
+n1=$(wc -l < "$T/fm-l1")
+head -n "$n1" "$T/fm-l2" | cmp -s - "$T/fm-l1" && ok || bad "--first-moves changed the solve's ledger lines"
+want=$(jq -r '.moves[] | "(\(.cells[0][0]),\(.cells[0][1]))-(\(.cells[1][0]),\(.cells[1][1])) is \(.nimber)"' "$T/fm-1.json" | sort)
+got=$(sed -n 's/.* move=\([^ ]*\) \(is [0-9]*\) .*/\1 \2/p' "$T/fm-l2" | sort -u)
+[ "$(jq '.moves | length' "$T/fm-1.json")" = 45 ] && [ "$got" = "$want" ] && ok ||
+    bad "--first-moves ledger lines: $(printf '%s' "$got" | head -3), want $(printf '%s' "$want" | head -3)"
+cp "$T/fm-l2" "$T/fm-l2.before"
+$S 4x7 --ledger "$T/fm-l2" --first-moves --json --tt-mb 16 > "$T/fm-2.json"
+[ "$(jq -c .moves "$T/fm-2.json")" = "$(jq -c .moves "$T/fm-1.json")" ] && [ "$(jq .nodes "$T/fm-2.json")" = 1 ] &&
+    [ "$(jq .from_ledger "$T/fm-2.json")" -ge 45 ] && cmp -s "$T/fm-l2" "$T/fm-l2.before" && ok ||
+    bad "--first-moves from the ledger: $(jq -c '[.nodes,.from_ledger,.to_ledger]' "$T/fm-2.json")"
+# The certificate: its answers go to the ledger, and a run again takes it
+# from there in one node. Each move it gives is checked by solving the
+# position after it, without the ledger: 3x14 = 3 (its moves to 0, 1, 2).
+cert_checked() { # board json: every certificate move leads to its nimber
+    local rows=${1%x*} cols=${1#*x} k cells
+    for k in $(jq '.certificate[].nimber' "$2"); do
+        cells=$(jq -r --argjson k "$k" '.certificate[$k].cells[] | "\(.[0]) \(.[1])"' "$2")
+        printf '%s\n' "$cells" | awk -v rows="$rows" -v cols="$cols" '
+            { covered[$1 "," $2] = 1 }
+            END { for (r = 0; r < rows; r++) { line = ""
+                      for (c = 0; c < cols; c++) line = line ((r "," c) in covered ? "#" : ".")
+                      print line } }' > "$T/cert-pos"
+        [ "$($S --position "$T/cert-pos" --json --tt-mb 16 | jq .nimber)" = "$k" ] || return 1
+    done
+}
+$S 3x14 --ledger "$T/c-l" --certificate --json --tt-mb 16 > "$T/c-1.json"
+cp "$T/c-l" "$T/c-l.before"
+$S 3x14 --ledger "$T/c-l" --certificate --json --tt-mb 16 > "$T/c-2.json"
+[ "$(jq .nimber "$T/c-2.json")" = 3 ] && [ "$(jq .nodes "$T/c-2.json")" = 1 ] &&
+    [ "$(jq -c .certificate "$T/c-2.json")" = "$(jq -c .certificate "$T/c-1.json")" ] &&
+    cmp -s "$T/c-l" "$T/c-l.before" && ok || bad "3x14's certificate from its ledger: $(cat "$T/c-2.json")"
+cert_checked 3x14 "$T/c-2.json" && ok || bad "3x14's certificate from the ledger: a move does not lead where it says"
+# A ledger whose "is" lines are taken out (the solve's trials wrote the
+# certificate's moves there): the certificate is searched, the moves the
+# ledger says do not reach k unasked, and its answers ("is" and "not")
+# are appended; a run again takes it from the ledger in one node.
+$S 3x14 --ledger "$T/c-l1" --json --tt-mb 16 > /dev/null
+grep -v ' is ' "$T/c-l1" > "$T/c-l2"
+n1=$(wc -l < "$T/c-l2")
+$S 3x14 --ledger "$T/c-l2" --certificate --json --tt-mb 16 > "$T/c-3.json"
+$S 3x14 --ledger "$T/c-l2" --certificate --json --tt-mb 16 > "$T/c-4.json"
+[ "$(wc -l < "$T/c-l2")" -gt "$n1" ] && [ "$(jq .nodes "$T/c-3.json")" -gt 1 ] && [ "$(jq .nodes "$T/c-4.json")" = 1 ] &&
+    [ "$(jq -c .certificate "$T/c-4.json")" = "$(jq -c .certificate "$T/c-3.json")" ] && ok ||
+    bad "3x14's certificate searched beside a ledger: $(jq -c '[.nodes,.from_ledger,.to_ledger]' "$T/c-3.json" "$T/c-4.json")"
+cert_checked 3x14 "$T/c-4.json" && ok || bad "3x14's certificate searched beside a ledger: a move does not lead where it says"
+# a position whose lines name the cells of another form (4x7 with (0,0)
+# covered: its canonical form has the last cell covered) keeps its ledger
+# to the solve's lines: the certificate and the moves as without one
+printf '#......\n.......\n.......\n.......\n' > "$T/turned"
+$S --position "$T/turned" --ledger "$T/t-l1" --json --tt-mb 16 > /dev/null
+$S --position "$T/turned" --ledger "$T/t-l2" --certificate --first-moves --json --tt-mb 16 > "$T/t-2.json"
+$S --position "$T/turned" --certificate --first-moves --json --tt-mb 16 > "$T/t-3.json"
+[ "$(jq -c '[.certificate,.moves]' "$T/t-2.json")" = "$(jq -c '[.certificate,.moves]' "$T/t-3.json")" ] &&
+    cmp -s "$T/t-l1" "$T/t-l2" && ok || bad "a turned position's ledger, certificate or moves differ from a plain solve's"
+# more than 64 cells: 2x33's moves, through the ledger and back
+$S 2x33 --ledger "$T/w-l" --first-moves --json --tt-mb 16 > "$T/w-1.json"
+$S 2x33 --ledger "$T/w-l" --first-moves --certificate --json --tt-mb 16 > "$T/w-2.json"
+[ "$(jq -c .moves "$T/w-2.json")" = "$(jq -c .moves "$T/w-1.json")" ] && [ "$(jq .nodes "$T/w-2.json")" = 1 ] &&
+    [ "$(jq '.moves | length' "$T/w-1.json")" = 97 ] && ok ||
+    bad "2x33's moves from its ledger: $(jq -c '[.nodes,.from_ledger,(.moves|length)]' "$T/w-2.json")"
 expect 2 'bad --tt-save-minutes' -- $S 3x7 --tt-save-minutes 0 --tt-file "$tt"
 for m in plain simple-cuts set-cuts etc aspiration; do
     expect 0 '"nimber":2,' -- $S 4x5 --json --method $m --tt-mb 16

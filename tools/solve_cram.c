@@ -133,66 +133,6 @@ typedef struct {
     int nimber[127];
 } move_values;
 
-/* The board's dominoes (cram_domino_cells' numbers) nearest its centre first,
- * in the order the search asks the root's moves, so that a certificate
- * asks first the children the solve settled and its table knows. Returns
- * how many. */
-static int dominoes_by_centre(int rows, int cols, int *order)
-{
-    int n = 0, dist[2 * 128], cell[2];
-    for (int d = 0; cram_domino_cells(rows, cols, d, cell); d++) {
-        /* twice the Manhattan distance from the domino's centre to the board's */
-        const int r2 = cell[0] / cols + cell[1] / cols, c2 = cell[0] % cols + cell[1] % cols;
-        const int dd = abs(r2 - (rows - 1)) + abs(c2 - (cols - 1));
-        int j = n++;
-        for (; j > 0 && dist[j - 1] > dd; j--) { /* stable: board order among equals */
-            dist[j] = dist[j - 1];
-            order[j] = order[j - 1];
-        }
-        dist[j] = dd;
-        order[j] = d;
-    }
-    return n;
-}
-
-/* Find, for each k below `nimber`, a move of the position to one of nimber
- * k: the mex needs them all, so together with the solve (no move reaches
- * `nimber`) they show the answer. Each move is found by asking the
- * children "is it k?" in turn, nearest the centre first: mostly from the
- * table the solve filled, whose trial "is it k?" at the root stopped at
- * such a child (asked in board order, 3x22's certificate searched anew the
- * corner moves the solve never needed). */
-static rdb_status find_certificate(cram_solver *s, int rows, int cols, cram_wset free_cells,
-                                   int nimber, certificate *c, rdb_error *err)
-{
-    int order[2 * 128];
-    const int ndominoes = dominoes_by_centre(rows, cols, order);
-    c->n = nimber;
-    for (int k = 0; k < nimber; k++) {
-        int found = 0, cell[2] = {0, 0};
-        for (int j = 0; !found && j < ndominoes; j++) {
-            cram_domino_cells(rows, cols, order[j], cell);
-            cram_wset domino = cram_wbit(cell[0]) | cram_wbit(cell[1]);
-            if ((free_cells & domino) != domino)
-                continue;
-            int is;
-            rdb_status st = cram_solver_test_wide(s, free_cells & ~domino, k, &is, err);
-            if (st != RDB_OK)
-                return st;
-            if (is) {
-                found = 1;
-                c->cell[k][0] = cell[0];
-                c->cell[k][1] = cell[1];
-            }
-        }
-        if (!found)
-            return rdb_fail(err, RDB_E_CORRUPT,
-                            "no move reaches nimber %d, below the nimber %d found: the search is wrong", k,
-                            nimber);
-    }
-    return RDB_OK;
-}
-
 /* The moves as a picture of the board: each domino's nimber between its
  * two cells (horizontal ones on the cells' row, vertical ones on the line
  * between the rows, ending under the upper cell), blank where no move is;
@@ -534,8 +474,10 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     int nimber = -1;
     certificate cert = {0};
     st = cram_solver_solve_wide(s, all & ~covered, &nimber, &err);
-    if (st == RDB_OK && want_certificate)
-        st = find_certificate(s, rows, cols, all & ~covered, nimber, &cert, &err);
+    if (st == RDB_OK && want_certificate) {
+        cert.n = nimber;
+        st = cram_solver_certificate(s, all & ~covered, nimber, cert.cell, &err);
+    }
     if (st == RDB_OK && moves.asked)
         st = cram_solver_move_nimbers(s, all & ~covered, moves.domino, moves.nimber, &moves.n, &err);
     /* Every entry of the table is true (cram_solver.c), so it is saved

@@ -1495,26 +1495,6 @@ static void to_ledger(cram_worker *w, int slot, int r, int v, uint64_t nodes, do
     }
 }
 
-rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127],
-                                    int nimber[127], int *n, rdb_error *err)
-{
-    *n = 0;
-    cram_ledger *const ledger = s->ledger;
-    s->ledger = NULL;
-    rdb_status st = RDB_OK;
-    int cell[2];
-    for (int d = 0; st == RDB_OK && cram_domino_cells(s->rows, s->cols, d, cell); d++) {
-        const cram_wset move = cram_wbit(cell[0]) | cram_wbit(cell[1]);
-        if ((free_cells & move) != move)
-            continue;
-        st = cram_solver_solve_wide(s, free_cells & ~move, &nimber[*n], err);
-        if (st == RDB_OK)
-            domino[(*n)++] = d;
-    }
-    s->ledger = ledger;
-    return st;
-}
-
 void cram_solver_set_ledger(cram_solver *s, cram_ledger *l)
 {
     s->ledger = l;
@@ -1762,8 +1742,9 @@ static int aspire_sum(cram_worker *w, const uint64_t *comp, int n, int skip_zero
 #define ROOT_PARTS 64
 
 /* The parts of the free cells in the layout that fits the board:
- * canonical components, reduced when they fit g. */
-static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp)
+ * canonical components, reduced when they fit g; *zeros counts the parts
+ * the mirror rule leaves out. */
+static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp, uint64_t *zeros)
 {
     cram_wset whole[ROOT_PARTS];
     int n = cram_wide_split(&s->wg, x, whole, ROOT_PARTS), k = 0, nkeys = 0;
@@ -1772,7 +1753,7 @@ static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp)
         if (cram_wide_rows(&s->wg, whole[i]) > s->g.height) {
             cram_wset key = cram_wide_canonical(&s->wg, whole[i], NULL, NULL, s->opt.no_mirror ? NULL : &zero);
             if (zero) {
-                s->workers[0].stats.mirror_zero++;
+                (*zeros)++;
             } else {
                 s->root_key[nkeys] = key;
                 comp[k++] = wide_part(&s->root_key[nkeys++]);
@@ -1785,7 +1766,7 @@ static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp)
             comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, sub[j], NULL, NULL)
                                        : cram_canonical_zero(&s->g, sub[j], NULL, NULL, &zero);
             if (zero)
-                s->workers[0].stats.mirror_zero++;
+                (*zeros)++;
             else
                 k++;
         }
@@ -1793,10 +1774,19 @@ static int wide_board_parts(cram_solver *s, cram_wset x, uint64_t *comp)
     return k;
 }
 
+/* The board cell (r * cols + c) in the layout: the same, or transposed
+ * when the layout runs the board's long side down. */
+static int layout_cell(const cram_solver *s, int cell)
+{
+    return s->transposed ? (cell % s->cols) * s->rows + cell / s->cols : cell;
+}
+
 /* The free cells of the board as canonical components of the layout, in
  * comp (ROOT_PARTS entries); returns how many, or -1 (with err) when
- * cells lie off the board. */
-static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp, rdb_error *err)
+ * cells lie off the board. *zeros counts the parts the mirror rule
+ * leaves out. The layout's set of the free cells goes to *layout. */
+static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp, uint64_t *zeros,
+                            cram_wset *layout, rdb_error *err)
 {
     int ncells = s->rows * s->cols;
     cram_wset board = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
@@ -1804,23 +1794,19 @@ static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp
         rdb_fail(err, RDB_E_INPUT, "free cells outside the %dx%d board", s->rows, s->cols);
         return -1;
     }
-    cram_wset x = free_cells;
-    if (s->transposed) {
-        x = 0;
-        for (cram_wset y = free_cells; y; y &= y - 1) {
-            int cell = cram_wlowest(y);
-            x |= cram_wbit((cell % s->cols) * s->rows + cell / s->cols);
-        }
-    }
+    cram_wset x = 0;
+    for (cram_wset y = free_cells; y; y &= y - 1)
+        x |= cram_wbit(layout_cell(s, cram_wlowest(y)));
+    *layout = x;
     if (s->wide)
-        return wide_board_parts(s, x, comp);
+        return wide_board_parts(s, x, comp, zeros);
     int n = cram_split_reduced(&s->g, (uint64_t)x, comp), k = 0;
     for (int i = 0; i < n; i++) {
         int zero = 0;
         comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
                                    : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
         if (zero)
-            s->workers[0].stats.mirror_zero++; /* the mirror rule: 0, left out */
+            (*zeros)++; /* the mirror rule: 0, left out */
         else
             k++;
     }
@@ -1877,7 +1863,8 @@ rdb_status cram_solver_solve(cram_solver *s, uint64_t free_cells, int *nimber, r
 rdb_status cram_solver_solve_wide(cram_solver *s, cram_wset free_cells, int *nimber, rdb_error *err)
 {
     uint64_t comp[ROOT_PARTS];
-    int n = board_components(s, free_cells, comp, err);
+    cram_wset layout;
+    int n = board_components(s, free_cells, comp, &s->workers[0].stats.mirror_zero, &layout, err);
     if (n < 0)
         return RDB_E_INPUT;
     start_solve(s);
@@ -1910,7 +1897,8 @@ rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, in
     if (k < 0 || k > 127)
         return rdb_fail(err, RDB_E_INPUT, "no nimber %d to test", k);
     uint64_t comp[ROOT_PARTS];
-    int n = board_components(s, free_cells, comp, err);
+    cram_wset layout;
+    int n = board_components(s, free_cells, comp, &s->workers[0].stats.mirror_zero, &layout, err);
     if (n < 0)
         return RDB_E_INPUT;
     start_solve(s);
@@ -1924,5 +1912,179 @@ rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, in
     rdb_status st = end_solve(s, v == -1 ? 0 : v, err);
     if (st == RDB_OK)
         *is = v == k;
+    return st;
+}
+
+/* ---- a position's own moves: a certificate, every move's nimber ---- */
+
+/* The ledger's root for the position free_cells when its lines' cells are
+ * the board's own: the position is one part, in the layout as it is (not
+ * turned, reflected, reduced or moved), so that a root move's cells on the
+ * board are the ones the solve wrote (board_cell). 1 and its key in *root,
+ * else 0: the position's lines, if any, name the cells of another form,
+ * and are left to the solve. A whole empty board is always its own. */
+static int own_root(cram_solver *s, cram_wset free_cells, cram_wset *root)
+{
+    uint64_t comp[ROOT_PARTS], zeros = 0;
+    cram_wset layout;
+    rdb_error err;
+    if (board_components(s, free_cells, comp, &zeros, &layout, &err) != 1)
+        return 0;
+    const cram_wset key = is_wide(s, comp[0]) ? wide_key(comp[0]) : (cram_wset)comp[0];
+    /* a part that fits 64 bits on a wide board went to the 64-bit
+     * layout's first rows: its cells are not the board's */
+    if (key != layout || (s->wide && !is_wide(s, comp[0])))
+        return 0;
+    *root = key;
+    return 1;
+}
+
+/* A ledger line of root for the move covering the board cells cells[0]
+ * and cells[1]: of kind is (1: "is", 0: "not"), of value v (any when
+ * v < 0); NULL when there is none. */
+static const cram_ledger_entry *ledger_line(const cram_ledger *l, int cols, cram_wset root, const int cells[2],
+                                            int is, int v)
+{
+    uint8_t rc[2][2];
+    for (int i = 0; i < 2; i++)
+        rc[i][0] = (uint8_t)(cells[i] / cols), rc[i][1] = (uint8_t)(cells[i] % cols);
+    for (int j = 0; j < l->n; j++) {
+        const cram_ledger_entry *e = &l->entry[j];
+        if (e->root != root || e->is != is || (v >= 0 && e->value != v))
+            continue;
+        if ((memcmp(rc[0], e->cell[0], 2) == 0 && memcmp(rc[1], e->cell[1], 2) == 0) ||
+            (memcmp(rc[0], e->cell[1], 2) == 0 && memcmp(rc[1], e->cell[0], 2) == 0))
+            return e;
+    }
+    return NULL;
+}
+
+/* Append to ledger l that root's child by the move `cells` has nimber v
+ * (is) or not (!is), found in nodes and seconds, unless it says so
+ * already. */
+static rdb_status ledger_note(cram_solver *s, cram_ledger *l, cram_wset root, const int cells[2], int is, int v,
+                              uint64_t nodes, double seconds, rdb_error *err)
+{
+    if (ledger_line(l, s->cols, root, cells, is, v))
+        return RDB_OK;
+    cram_ledger_entry e = {.root = root, .is = is, .value = v, .nodes = nodes, .seconds = seconds};
+    for (int i = 0; i < 2; i++)
+        e.cell[i][0] = (uint8_t)(cells[i] / s->cols), e.cell[i][1] = (uint8_t)(cells[i] % s->cols);
+    rdb_status st = cram_ledger_add(l, &e, err);
+    if (st == RDB_OK)
+        s->workers[0].stats.to_ledger++;
+    return st;
+}
+
+/* Nodes searched so far by all workers. */
+static uint64_t nodes_so_far(const cram_solver *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->nworkers; i++)
+        n += s->workers[i].stats.nodes;
+    return n;
+}
+
+/* The board's dominoes (cram_domino_cells' numbers) nearest its centre
+ * first, as the search asks the root's moves, so that a certificate asks
+ * first the children the solve settled and its table knows. Returns how
+ * many. */
+static int dominoes_by_centre(int rows, int cols, int *order)
+{
+    int n = 0, dist[2 * 128], cell[2];
+    for (int d = 0; cram_domino_cells(rows, cols, d, cell); d++) {
+        /* twice the Manhattan distance from the domino's centre to the board's */
+        const int r2 = cell[0] / cols + cell[1] / cols, c2 = cell[0] % cols + cell[1] % cols;
+        const int dd = abs(r2 - (rows - 1)) + abs(c2 - (cols - 1));
+        int j = n++;
+        for (; j > 0 && dist[j - 1] > dd; j--) { /* stable: board order among equals */
+            dist[j] = dist[j - 1];
+            order[j] = order[j - 1];
+        }
+        dist[j] = dd;
+        order[j] = d;
+    }
+    return n;
+}
+
+rdb_status cram_solver_certificate(cram_solver *s, cram_wset free_cells, int nimber, int cells[][2],
+                                   rdb_error *err)
+{
+    int order[2 * 128];
+    const int ndominoes = dominoes_by_centre(s->rows, s->cols, order);
+    cram_wset root = 0;
+    cram_ledger *const l = s->ledger && own_root(s, free_cells, &root) ? s->ledger : NULL;
+    for (int k = 0; k < nimber; k++) {
+        int found = 0, *const c = cells[k];
+        /* a move the ledger knows to reach k, wherever it is in the order */
+        for (int j = 0; l && !found && j < ndominoes; j++) {
+            cram_domino_cells(s->rows, s->cols, order[j], c);
+            const cram_wset domino = cram_wbit(c[0]) | cram_wbit(c[1]);
+            found = (free_cells & domino) == domino && ledger_line(l, s->cols, root, c, 1, k);
+        }
+        if (found)
+            s->workers[0].stats.from_ledger++;
+        /* else the moves in order, each asked "is it k?" unless the ledger
+         * says no (a line "is" another nimber, or "not k"), each answer
+         * written down */
+        for (int j = 0; !found && j < ndominoes; j++) {
+            cram_domino_cells(s->rows, s->cols, order[j], c);
+            const cram_wset domino = cram_wbit(c[0]) | cram_wbit(c[1]);
+            if ((free_cells & domino) != domino)
+                continue;
+            if (l && (ledger_line(l, s->cols, root, c, 1, -1) || ledger_line(l, s->cols, root, c, 0, k))) {
+                s->workers[0].stats.from_ledger++;
+                continue;
+            }
+            const uint64_t nodes = nodes_so_far(s);
+            const double t0 = rdb_now();
+            int is;
+            rdb_status st = cram_solver_test_wide(s, free_cells & ~domino, k, &is, err);
+            if (st == RDB_OK && l)
+                st = ledger_note(s, l, root, c, is, k, nodes_so_far(s) - nodes, rdb_now() - t0, err);
+            if (st != RDB_OK)
+                return st;
+            found = is;
+        }
+        if (!found)
+            return rdb_fail(err, RDB_E_CORRUPT,
+                            "no move reaches nimber %d, below the nimber %d found: the search is wrong%s", k,
+                            nimber, l ? ", or a line of the ledger" : "");
+    }
+    return RDB_OK;
+}
+
+rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127], int nimber[127],
+                                    int *n, rdb_error *err)
+{
+    *n = 0;
+    cram_wset root = 0;
+    cram_ledger *const l = s->ledger && own_root(s, free_cells, &root) ? s->ledger : NULL;
+    /* each child is a solve of its own: its ledger lines would be of
+     * another root, so the ledger is set aside and its lines for this
+     * position's moves read and written here */
+    cram_ledger *const ledger = s->ledger;
+    s->ledger = NULL;
+    rdb_status st = RDB_OK;
+    int cell[2];
+    for (int d = 0; st == RDB_OK && cram_domino_cells(s->rows, s->cols, d, cell); d++) {
+        const cram_wset move = cram_wbit(cell[0]) | cram_wbit(cell[1]);
+        if ((free_cells & move) != move)
+            continue;
+        const cram_ledger_entry *said = l ? ledger_line(l, s->cols, root, cell, 1, -1) : NULL;
+        if (said) {
+            s->workers[0].stats.from_ledger++;
+            nimber[*n] = said->value;
+        } else {
+            const uint64_t nodes = nodes_so_far(s);
+            const double t0 = rdb_now();
+            st = cram_solver_solve_wide(s, free_cells & ~move, &nimber[*n], err);
+            if (st == RDB_OK && l)
+                st = ledger_note(s, l, root, cell, 1, nimber[*n], nodes_so_far(s) - nodes, rdb_now() - t0, err);
+        }
+        if (st == RDB_OK)
+            domino[(*n)++] = d;
+    }
+    s->ledger = ledger;
     return st;
 }

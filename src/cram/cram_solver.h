@@ -143,13 +143,31 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
 rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err);
 
+/* A certificate of the position free_cells's nimber `nimber` (found by a
+ * solve): for each k below it, in cells[k], the two cells of a move to a
+ * position of nimber k (so, with the solve's proof that no move reaches
+ * the nimber, the mex). Each is found by asking the moves "is it k?",
+ * nearest the centre first as the solve asked them, with the table the
+ * solve filled. With a ledger (cram_solver_set_ledger) and a position
+ * whose lines name the board's cells (one part, as it is: a whole empty
+ * board, say), a move it knows to reach k is taken unasked, the moves it
+ * knows not to are skipped, and every answer found is appended to it, so
+ * that a certificate of days survives a stop, and a finished ledger gives
+ * its certificate in no search at all. No move reaching some k below the
+ * nimber is RDB_E_CORRUPT. */
+rdb_status cram_solver_certificate(cram_solver *s, cram_wset free_cells, int nimber, int cells[][2],
+                                   rdb_error *err);
+
 /* The nimber of every move of the position whose free cells are
  * free_cells: each domino with both cells free (cram_domino_cells'
  * numbers, in order) in domino[i], the nimber of the position after it in
  * nimber[i], for i below *n. Each child is a solve of its own, with the
  * table the position's solve filled (it answers the children that solve
- * looked at, and twins by symmetry meet in it); the ledger, whose lines
- * are the root's, is set aside meanwhile. */
+ * looked at, and twins by symmetry meet in it). A ledger's lines are the
+ * root's alone, so the children's solves go without it; with a position
+ * whose lines name the board's cells (as for the certificate), a move's
+ * nimber the ledger holds is taken from it and every one found is
+ * appended. */
 rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127],
                                     int nimber[127], int *n, rdb_error *err);
 
