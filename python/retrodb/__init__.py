@@ -50,7 +50,7 @@ __all__ = [
     "Position",
 ]
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 Position = Union[str, int, Sequence[int], Sequence[str], np.ndarray]
 
