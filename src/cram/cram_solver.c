@@ -1922,18 +1922,22 @@ rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, in
  * turned, reflected, reduced or moved), so that a root move's cells on the
  * board are the ones the solve wrote (board_cell). 1 and its key in *root,
  * else 0: the position's lines, if any, name the cells of another form,
- * and are left to the solve. A whole empty board is always its own. */
+ * and are left to the solve. A part the mirror rule values 0 has its key
+ * all the same (the solve writes no lines for it, but its moves' nimbers
+ * are worth keeping), so a whole empty board is always its own. */
 static int own_root(cram_solver *s, cram_wset free_cells, cram_wset *root)
 {
     uint64_t comp[ROOT_PARTS], zeros = 0;
     cram_wset layout;
     rdb_error err;
-    if (board_components(s, free_cells, comp, &zeros, &layout, &err) != 1)
+    const int no_mirror = s->opt.no_mirror;
+    s->opt.no_mirror = 1; /* the same keys, no part left out */
+    const int n = board_components(s, free_cells, comp, &zeros, &layout, &err);
+    s->opt.no_mirror = no_mirror;
+    if (n != 1)
         return 0;
     const cram_wset key = is_wide(s, comp[0]) ? wide_key(comp[0]) : (cram_wset)comp[0];
-    /* a part that fits 64 bits on a wide board went to the 64-bit
-     * layout's first rows: its cells are not the board's */
-    if (key != layout || (s->wide && !is_wide(s, comp[0])))
+    if (key != layout)
         return 0;
     *root = key;
     return 1;
