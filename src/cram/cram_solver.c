@@ -1943,6 +1943,14 @@ static int own_root(cram_solver *s, cram_wset free_cells, cram_wset *root)
     return 1;
 }
 
+/* A move's two board cells (r * cols + c) as (row, column), as the
+ * ledger writes them. */
+static void move_rc(int cols, const int cells[2], uint8_t rc[2][2])
+{
+    for (int i = 0; i < 2; i++)
+        rc[i][0] = (uint8_t)(cells[i] / cols), rc[i][1] = (uint8_t)(cells[i] % cols);
+}
+
 /* A ledger line of root for the move covering the board cells cells[0]
  * and cells[1]: of kind is (1: "is", 0: "not"), of value v (any when
  * v < 0); NULL when there is none. */
@@ -1950,8 +1958,7 @@ static const cram_ledger_entry *ledger_line(const cram_ledger *l, int cols, cram
                                             int is, int v)
 {
     uint8_t rc[2][2];
-    for (int i = 0; i < 2; i++)
-        rc[i][0] = (uint8_t)(cells[i] / cols), rc[i][1] = (uint8_t)(cells[i] % cols);
+    move_rc(cols, cells, rc);
     for (int j = 0; j < l->n; j++) {
         const cram_ledger_entry *e = &l->entry[j];
         if (e->root != root || e->is != is || (v >= 0 && e->value != v))
@@ -1972,8 +1979,7 @@ static rdb_status ledger_note(cram_solver *s, cram_ledger *l, cram_wset root, co
     if (ledger_line(l, s->cols, root, cells, is, v))
         return RDB_OK;
     cram_ledger_entry e = {.root = root, .is = is, .value = v, .nodes = nodes, .seconds = seconds};
-    for (int i = 0; i < 2; i++)
-        e.cell[i][0] = (uint8_t)(cells[i] / s->cols), e.cell[i][1] = (uint8_t)(cells[i] % s->cols);
+    move_rc(s->cols, cells, e.cell);
     rdb_status st = cram_ledger_add(l, &e, err);
     if (st == RDB_OK)
         s->workers[0].stats.to_ledger++;
