@@ -29,7 +29,8 @@
 # after a stop (a kill, a reboot) goes on from the saved table, and on
 # another machine, where the table is gone, from the ledger and the digest:
 # keep LEDGERS somewhere that survives (a repository). A
-# finished run's JSON is kept and that run is not made again. The runs go
+# finished run's JSON is kept (DIR/routeN.json, and a copy beside its
+# ledger, LEDGERS/cram-BOARD-routeN.json) and that run is not made again. The runs go
 # one after the other, niced (NICE). Each route has a ledger of its own:
 # the second route takes nothing from the first.
 #
@@ -88,11 +89,21 @@ command -v jq > /dev/null || {
 # early leaves it empty, and jq finds no fault in an empty file)
 answered() { [ -s "$1" ] && jq -e '.nimber | numbers' "$1" > /dev/null 2>&1; }
 
+# keep_result N: route N's result beside its ledger too, where it is kept
+# (a repository)
+keep_result() {
+    local copy=$LEDGERS/cram-$board-route$1.json
+    [ "$LEDGERS" -ef "$dir" ] || cmp -s "$dir/route$1.json" "$copy" || cp "$dir/route$1.json" "$copy" || exit 1
+}
+
 # run_route N OPTION...: route N unless its answer is there already
 run_route() {
     local n=$1
     shift
-    answered "$dir/route$n.json" && return 0
+    if answered "$dir/route$n.json"; then
+        keep_result "$n"
+        return 0
+    fi
     local start
     start=$(date +%s)
     local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
@@ -123,6 +134,7 @@ run_route() {
         exit 1
     fi
     mv "$dir/route$n.json.part" "$dir/route$n.json"
+    keep_result "$n"
 }
 
 run_route 1 --threads 2

@@ -356,6 +356,11 @@ EOF
     grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
     [ -s "$T/two/cram-3x12-route1.txt" ] && [ -s "$T/two/cram-3x12-route2.txt" ] && ok || bad "cram-two-routes: no ledgers"
     [ -s "$T/two/cram-3x12-route1.tt" ] && [ -s "$T/two/cram-3x12-route2.tt" ] && ok || bad "cram-two-routes: no digests"
+    # with LEDGERS elsewhere, each route's result is kept beside its ledger too
+    expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" LEDGERS="$T/two-ledgers" scripts/cram-two-routes.sh 3x12 "$T/two6" "$T/c34" 16
+    cmp -s "$T/two6/route1.json" "$T/two-ledgers/cram-3x12-route1.json" &&
+        cmp -s "$T/two6/route2.json" "$T/two-ledgers/cram-3x12-route2.json" && ok ||
+        bad "cram-two-routes: the results not kept beside the ledgers"
     # each run's end and time in its log, and the routes' totals over their runs
     grep -q '^--- route 1: exit 0 after [0-9]* s$' "$T/two/route1.log" && ok || bad "cram-two-routes: route 1's end not logged"
     expect 0 'route 1: nimber 1; 1 run, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
