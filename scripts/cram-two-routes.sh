@@ -46,6 +46,11 @@
 # SAVE_MINUTES (15), NICE (10), LEDGERS (DIR).
 set -u
 
+# bash reads a script as it runs it, a command at a time: a run of days
+# would go on with whatever the file says by then, were it edited. So
+# the whole script is one group, which bash reads before it runs any of it.
+{
+
 usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
 case ${1:-} in
 -h | --help)
@@ -100,10 +105,7 @@ keep_result() {
 run_route() {
     local n=$1
     shift
-    if answered "$dir/route$n.json"; then
-        keep_result "$n"
-        return 0
-    fi
+    answered "$dir/route$n.json" && return 0
     local start
     start=$(date +%s)
     local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
@@ -134,11 +136,12 @@ run_route() {
         exit 1
     fi
     mv "$dir/route$n.json.part" "$dir/route$n.json"
-    keep_result "$n"
 }
 
 run_route 1 --threads 2
+keep_result 1
 run_route 2 --threads 1 --db "$table" --certificate
+keep_result 2
 
 field() { jq -r "$2" "$dir/route$1.json"; }
 # route_total N: route N over all its runs (a stopped run writes no JSON):
@@ -169,3 +172,4 @@ if [ "$n1" = "$n2" ]; then
 fi
 echo "$board: the routes disagree ($n1 and $n2)" >&2
 exit 1
+}

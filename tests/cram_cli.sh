@@ -361,6 +361,10 @@ EOF
     cmp -s "$T/two6/route1.json" "$T/two-ledgers/cram-3x12-route1.json" &&
         cmp -s "$T/two6/route2.json" "$T/two-ledgers/cram-3x12-route2.json" && ok ||
         bad "cram-two-routes: the results not kept beside the ledgers"
+    rm "$T/two-ledgers/cram-3x12-route2.json"
+    expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" LEDGERS="$T/two-ledgers" scripts/cram-two-routes.sh 3x12 "$T/two6" "$T/c34" 16
+    cmp -s "$T/two6/route2.json" "$T/two-ledgers/cram-3x12-route2.json" && ok ||
+        bad "cram-two-routes: a result answered before not kept beside its ledger"
     # each run's end and time in its log, and the routes' totals over their runs
     grep -q '^--- route 1: exit 0 after [0-9]* s$' "$T/two/route1.log" && ok || bad "cram-two-routes: route 1's end not logged"
     expect 0 'route 1: nimber 1; 1 run, [0-9]* s, [0-9.e+]* nodes in all' -- env RETRODB="$RETRODB" scripts/cram-two-routes.sh 3x12 "$T/two" "$T/c34" 16
@@ -386,6 +390,15 @@ EOF
     expect 1 'route 1 stopped (exit 1' -- env RETRODB="$T/noanswer" scripts/cram-two-routes.sh 3x12 "$T/two5" "$T/c34" 16
     [ ! -e "$T/two5/route1.json" ] && [ ! -e "$T/two5/route1.json.part" ] && ok ||
         bad "cram-two-routes: a route that stopped without an answer left a result"
+    # A run of days must not follow edits made to the script meanwhile:
+    # a stand-in for retrodb rewrites a copy of the script in place (the
+    # same file, a line longer at the top) before it runs the search.
+    cp scripts/cram-two-routes.sh "$T/ctr.sh"
+    printf '#!/bin/bash\n{ echo "echo EDITED; exit 3"; cat "%s"; } > "%s.new" && cat "%s.new" > "%s"\nexec "%s" "$@"\n' \
+        "$T/ctr.sh" "$T/ctr.sh" "$T/ctr.sh" "$T/ctr.sh" "$RETRODB" > "$T/editing"
+    chmod +x "$T/editing"
+    expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$T/editing" bash "$T/ctr.sh" 3x12 "$T/two7" "$T/c34" 16
+    printf "%s" "$out" | grep -q EDITED && bad "cram-two-routes: a run followed an edit of its script" || ok
 else
     bad "build cram 3x4 failed"
 fi
