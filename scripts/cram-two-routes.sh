@@ -43,7 +43,9 @@
 # wrong command line.
 #
 # Environment (defaults): RETRODB (bin/retrodb beside this script),
-# SAVE_MINUTES (15), NICE (10), LEDGERS (DIR).
+# SAVE_MINUTES (15), NICE (10), LEDGERS (DIR), TT_WIDE_MB (each run's
+# table of the parts of more than 64 cells, `solve cram --tt-wide-mb`;
+# unset: an eighth of TT_MB).
 set -u
 
 # bash reads a script as it runs it, a command at a time: a run of days
@@ -109,6 +111,7 @@ run_route() {
     local start
     start=$(date +%s)
     local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
+    [ -z "${TT_WIDE_MB:-}" ] || set -- "$@" --tt-wide-mb "$TT_WIDE_MB"
     echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n --ledger $ledger --tt-digest $digest" >> "$dir/route$n.log"
     nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
         --tt-save-minutes "$SAVE_MINUTES" --ledger "$ledger" --tt-digest "$digest" --json --progress \

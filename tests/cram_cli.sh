@@ -46,7 +46,12 @@ expect 0 '"nimber":3,.*"certificate":\[{"nimber":0,"cells":\[\[[0-9],[0-9]\],\[[
 # more than 64 cells: 2x33 is 1 (2xn is n mod 2); the certificate asks the
 # moves nearest the centre first: the middle domino, which leaves two 2x16
 # (0: each move answered by its mirror image)
-expect 0 '^{"game":"cram","rows":2,"cols":33,"nimber":1,.*"wide_expanded":[1-9][0-9]*,"certificate":\[{"nimber":0,"cells":\[\[0,16\],\[1,16\]\]}\]}$' -- $S 2x33 --certificate --json --tt-mb 16
+expect 0 '^{"game":"cram","rows":2,"cols":33,"nimber":1,.*"wide_expanded":[1-9][0-9]*,"wide_tt_mb":16,"wide_tt_fill":0\.[0-9]*,"certificate":\[{"nimber":0,"cells":\[\[0,16\],\[1,16\]\]}\]}$' -- $S 2x33 --certificate --json --tt-mb 16
+# the wide parts' table: an eighth of --tt-mb (at least 16 MB), or its own size
+expect 0 '"wide_tt_mb":256,' -- $S 2x33 --json --tt-mb 2048
+expect 0 '"wide_tt_mb":64,' -- $S 2x33 --json --tt-mb 16 --tt-wide-mb 64
+expect 0 "tt 16 MB [0-9]*% full, wide parts' tt 64 MB [0-9]*% full$" -- $S 2x33 --tt-mb 16 --tt-wide-mb 64
+expect 2 'bad --tt-wide-mb' -- $S 2x33 --tt-wide-mb 0
 # a 22x3 position whose free cells fit 22x2: the same nimber on both boards
 { echo '#.#'; for i in $(seq 21); do echo '..#'; done; } > "$T/wide22x3"
 { echo '#.'; for i in $(seq 21); do echo '..'; done; } > "$T/narrow22x2"
@@ -390,6 +395,10 @@ EOF
     expect 1 'route 1 stopped (exit 1' -- env RETRODB="$T/noanswer" scripts/cram-two-routes.sh 3x12 "$T/two5" "$T/c34" 16
     [ ! -e "$T/two5/route1.json" ] && [ ! -e "$T/two5/route1.json.part" ] && ok ||
         bad "cram-two-routes: a route that stopped without an answer left a result"
+    # TT_WIDE_MB sizes each run's table of the wide parts
+    expect 0 '2x33: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" TT_WIDE_MB=32 scripts/cram-two-routes.sh 2x33 "$T/two8" "$T/c34" 16
+    grep -q '"wide_tt_mb":32,' "$T/two8/route1.json" && grep -q '"wide_tt_mb":32,' "$T/two8/route2.json" && ok ||
+        bad "cram-two-routes: TT_WIDE_MB not given to the runs"
     # A run of days must not follow edits made to the script meanwhile:
     # a stand-in for retrodb rewrites a copy of the script in place (the
     # same file, a line longer at the top) before it runs the search.

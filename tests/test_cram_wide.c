@@ -337,7 +337,7 @@ static int any_wide_entry(void *ctx, cram_wset key, int nimber, unsigned exclude
     return 1;
 }
 
-/* The wide table has the size --tt-mb gives it: a file of more entries
+/* The wide table has the size --tt-wide-mb (or --tt-mb) gives it: a file of more entries
  * than it holds is refused, lest the part it kept be saved over the
  * whole; one that fits loads whole. */
 START_TEST(test_wide_tt_too_small)
@@ -358,8 +358,8 @@ START_TEST(test_wide_tt_too_small)
     uint64_t loaded = 0;
     TU_ASSERT_EQ(cram_wide_tt_new(16, &small, &err), RDB_OK);
     TU_ASSERT_EQ(cram_wide_tt_load(small, path, 3, any_wide_entry, NULL, &loaded, &err), RDB_E_INPUT);
-    /* the size it was saved from: this table's 64 MB is --tt-mb 512 */
-    TU_ASSERT_MSG(strstr(err.msg, "give --tt-mb 512, the size it was saved with") != NULL, "%s", err.msg);
+    /* the size it was saved from, as the option that sizes this table */
+    TU_ASSERT_MSG(strstr(err.msg, "give --tt-wide-mb 64, the size it was saved with") != NULL, "%s", err.msg);
     cram_wide_tt_free(small);
     TU_ASSERT_EQ(cram_wide_tt_new(64, &small, &err), RDB_OK);
     TU_ASSERT_EQ(cram_wide_tt_load(small, path, 3, any_wide_entry, NULL, &loaded, &err), RDB_OK);

@@ -39,6 +39,7 @@
 enum {
     OPT_METHOD = 1,
     OPT_TT_MB,
+    OPT_TT_WIDE_MB,
     OPT_TT_FILE,
     OPT_TT_SAVE_MINUTES,
     OPT_TT_DIGEST,
@@ -67,6 +68,10 @@ static const rdb_tool_option solve_cram_options[] = {
     {OPT_TT_MB, "tt-mb", 0, "N",
      "transposition table size in megabytes (default 1024, at least 4);\n"
      "the table starts small and grows to this"},
+    {OPT_TT_WIDE_MB, "tt-wide-mb", 0, "N",
+     "on boards of more than 64 cells, the table of the parts too tall for\n"
+     "64 bits, beside the other, in megabytes (default an eighth of --tt-mb,\n"
+     "at least 16)"},
     {OPT_TT_FILE, "tt-file", 0, "F",
      "load the table from F if it exists; save it there at the end, when\n"
      "stopped by a signal and every --tt-save-minutes: run the same\n"
@@ -214,7 +219,8 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
     if (rows * cols > 64)
-        printf(",\"wide_expanded\":%llu", (unsigned long long)st->wide_expanded);
+        printf(",\"wide_expanded\":%llu,\"wide_tt_mb\":%.0f,\"wide_tt_fill\":%.4f",
+               (unsigned long long)st->wide_expanded, st->wide_tt_bytes / 1048576.0, st->wide_tt_fill);
     if (st->unreduced)
         printf(",\"unreduced\":%llu", (unsigned long long)st->unreduced);
     if (st->tt_held)
@@ -255,8 +261,11 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     if (st->from_ledger || st->to_ledger)
         printf(", root answers from the ledger %llu, added to it %llu",
                (unsigned long long)st->from_ledger, (unsigned long long)st->to_ledger);
-    printf(", tt %.0f MB%s %.0f%% full\n", st->tt_bytes / 1048576.0,
+    printf(", tt %.0f MB%s %.0f%% full", (st->tt_bytes - st->wide_tt_bytes) / 1048576.0,
            st->tt_held ? " (held there: memory was short)" : "", 100.0 * st->tt_fill);
+    if (st->wide_tt_bytes)
+        printf(", wide parts' tt %.0f MB %.0f%% full", st->wide_tt_bytes / 1048576.0, 100.0 * st->wide_tt_fill);
+    printf("\n");
     for (int k = 0; k < c->n; k++) {
         const int *cell = c->cell[k];
         printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / cols, cell[0] % cols,
@@ -324,6 +333,11 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
             opt.tt_mb = n;
+            break;
+        case OPT_TT_WIDE_MB:
+            if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
+                return rdb_tool_bad(cmd, "bad --tt-wide-mb '%s' (want megabytes, 1 to 1048576)", v);
+            opt.wide_tt_mb = n;
             break;
         case OPT_THREADS:
             if (rdb_parse_long(v, 1, CRAM_MAX_THREADS, &n) != 0)

@@ -327,7 +327,8 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
      * once but filled as the search goes, so the main table leaves room
      * for it when it grows */
     if (st == RDB_OK && s->wide) {
-        st = cram_wide_tt_new(opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16, &s->wtt, err);
+        st = cram_wide_tt_new(opt->wide_tt_mb ? opt->wide_tt_mb : opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16,
+                              &s->wtt, err);
         if (st == RDB_OK)
             s->tt.reserve = cram_wide_tt_bytes(s->wtt);
     }
@@ -409,6 +410,10 @@ void cram_solver_stats(const cram_solver *s, cram_stats *st)
     st->tt_replaced = s->tt.replaced;
     st->tt_bytes = s->tt.bytes + (s->wtt ? cram_wide_tt_bytes(s->wtt) : 0);
     st->tt_fill = cram_tt_fill(&s->tt);
+    if (s->wtt) {
+        st->wide_tt_bytes = cram_wide_tt_bytes(s->wtt);
+        st->wide_tt_fill = cram_wide_tt_fill(s->wtt);
+    }
     st->tt_held = s->tt.held;
     st->tt_conflicts = tt_conflicts(s);
 }
@@ -987,6 +992,9 @@ static void report_progress(cram_solver *s, double t)
     fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB%s %.0f%% full", s->rows,
             s->cols, t, nodes / 1e6, t > 0 ? nodes / t / 1e6 : 0.0, s->tt.bytes / 1048576.0,
             s->tt.held ? " (held there: memory is short)" : "", 100.0 * cram_tt_fill(&s->tt));
+    if (s->wtt)
+        fprintf(stderr, ", wide parts' tt %.0f MB %.0f%% full", cram_wide_tt_bytes(s->wtt) / 1048576.0,
+                100.0 * cram_wide_tt_fill(s->wtt));
     if (s->opt.method == CRAM_ASPIRATION)
         fprintf(stderr, ", trying nimber %d", s->trial);
     if (s->root_moves) {

@@ -63,6 +63,9 @@ int cram_method_from_name(const char *name);
 typedef struct {
     cram_method method;
     long tt_mb;          /* transposition table size in megabytes */
+    long wide_tt_mb;     /* the table of the parts of more than 64 cells,
+                            beside it, on such boards (0: an eighth of
+                            tt_mb, at least 16) */
     int progress;        /* a progress line on stderr every few seconds */
     int board_order;     /* visit moves in board order instead of the
                             ordering that helps the cuts (for measuring) */
@@ -105,6 +108,8 @@ typedef struct {
     uint64_t tt_loaded;   /* entries read from the table file */
     uint64_t tt_bytes;    /* the table's size now (it grows as it fills) */
     double tt_fill;       /* the share of its entries in use */
+    uint64_t wide_tt_bytes; /* the wide parts' table (in tt_bytes too) */
+    double wide_tt_fill;  /* the share of its entries in use */
     int tt_held;          /* it stopped growing short of --tt-mb: memory was short */
     uint64_t tt_conflicts; /* results that disagreed with an entry: the table
                               holds a false one (cram_tt_disagree) */

@@ -581,11 +581,11 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
                         "of them (in %llu MB): free memory, then run the same command again",
                         path, (unsigned long long)*loaded, (unsigned long long)(*loaded - lost),
                         (unsigned long long)(t->bytes >> 20));
-    return st == RDB_OK ? cram_tt_check_kept(path, *loaded, lost, t->bytes, 8, 1, saved_mb, err) : st;
+    return st == RDB_OK ? cram_tt_check_kept(path, *loaded, lost, t->bytes, 8, "--tt-mb", saved_mb, err) : st;
 }
 
 rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
-                              uint64_t entry_bytes, int tt_mb_per_mb, uint64_t saved_mb, rdb_error *err)
+                              uint64_t entry_bytes, const char *option, uint64_t saved_mb, rdb_error *err)
 {
     if (lost <= loaded / 100)
         return RDB_OK;
@@ -594,16 +594,16 @@ rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, 
      * took room), a table at most half full holds it wherever it is dense */
     if (saved_mb > table_bytes >> 20)
         return rdb_fail(err, RDB_E_INPUT,
-                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu, the size it was saved with",
+                        "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give %s %llu, the size it was saved with",
                         path, (unsigned long long)loaded, (unsigned long long)(table_bytes >> 20),
-                        (unsigned long long)(loaded - lost), (unsigned long long)(saved_mb * (uint64_t)tt_mb_per_mb));
+                        (unsigned long long)(loaded - lost), option, (unsigned long long)saved_mb);
     uint64_t mb = 1;
     while ((mb << 20) / entry_bytes < 2 * loaded || mb <= table_bytes >> 20)
         mb *= 2;
     return rdb_fail(err, RDB_E_INPUT,
-                    "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give --tt-mb %llu",
+                    "'%s' holds %llu entries; a table of %llu MB keeps %llu of them: give %s %llu",
                     path, (unsigned long long)loaded, (unsigned long long)(table_bytes >> 20),
-                    (unsigned long long)(loaded - lost), (unsigned long long)(mb * (uint64_t)tt_mb_per_mb));
+                    (unsigned long long)(loaded - lost), option, (unsigned long long)mb);
 }
 
 void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work)

@@ -234,12 +234,12 @@ rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_
 
 /* Whether a table of table_bytes (entries of entry_bytes) kept a file of
  * `loaded` entries, `lost` of them evicted while it loaded: RDB_OK when
- * at most 1% went, else RDB_E_INPUT naming the --tt-mb that holds it
- * (tt_mb_per_mb: --tt-mb for each MB of this table): the size the file
- * was saved from (saved_mb, when recorded and bigger), or one that holds
- * it at most half full. Shared with the wide table. */
+ * at most 1% went, else RDB_E_INPUT naming the size that holds it, as the
+ * value of `option` (the one that sizes this table, such as "--tt-mb"):
+ * the size the file was saved from (saved_mb, when recorded and bigger),
+ * or one that holds it at most half full. Shared with the wide table. */
 rdb_status cram_tt_check_kept(const char *path, uint64_t loaded, uint64_t lost, uint64_t table_bytes,
-                              uint64_t entry_bytes, int tt_mb_per_mb, uint64_t saved_mb, rdb_error *err);
+                              uint64_t entry_bytes, const char *option, uint64_t saved_mb, rdb_error *err);
 
 /* ---- the file format, shared with the wide table (cram_wide_tt.h) ----
  * A file is the head (8-byte magic, u32 stride, u32 the MB of the table

@@ -184,6 +184,11 @@ size_t cram_wide_tt_bytes(const cram_wide_tt *t)
     return t->bytes;
 }
 
+double cram_wide_tt_fill(const cram_wide_tt *t)
+{
+    return (double)__atomic_load_n(&t->entries, __ATOMIC_RELAXED) / (double)(t->nbuckets * WAYS);
+}
+
 /* ---- the file (cram_tt.h's format, 16-byte keys) ---- */
 
 #define WIDE_MAGIC "RDBCRTW1"
@@ -246,8 +251,9 @@ rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram
     uint64_t saved_mb;
     rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, load_record, &l, loaded, &saved_mb, err);
     /* as cram_tt_load: a table too small for the file is refused, lest the
-     * part it kept be saved over the whole (this one is --tt-mb / 8) */
+     * part it kept be saved over the whole */
     if (st != RDB_OK)
         return st;
-    return cram_tt_check_kept(path, *loaded, t->replaced - replaced, t->bytes, sizeof(entry), 8, saved_mb, err);
+    return cram_tt_check_kept(path, *loaded, t->replaced - replaced, t->bytes, sizeof(entry), "--tt-wide-mb",
+                              saved_mb, err);
 }

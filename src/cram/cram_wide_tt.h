@@ -48,5 +48,7 @@ uint64_t cram_wide_tt_conflicts(const cram_wide_tt *t);
 /* Entries in use, and the table's size in bytes. */
 uint64_t cram_wide_tt_entries(const cram_wide_tt *t);
 size_t cram_wide_tt_bytes(const cram_wide_tt *t);
+/* The share of its entries in use. */
+double cram_wide_tt_fill(const cram_wide_tt *t);
 
 #endif
