@@ -45,7 +45,7 @@
 # Environment (defaults): RETRODB (bin/retrodb beside this script),
 # SAVE_MINUTES (15), NICE (10), LEDGERS (DIR), TT_WIDE_MB (each run's
 # table of the parts of more than 64 cells, `solve cram --tt-wide-mb`;
-# unset: an eighth of TT_MB).
+# unset: an eighth of TT_MB, at least 16).
 set -u
 
 # bash reads a script as it runs it, a command at a time: a run of days
@@ -128,7 +128,7 @@ run_route() {
     if [ "$rc" -ne 0 ]; then
         rm -f "$dir/route$n.json.part"
         if [ "$rc" -eq 2 ]; then
-            echo "cram-two-routes: route $n refused its command line or a file it was given, such as a table file that needs a bigger TT_MB ($dir/route$n.log says why)" >&2
+            echo "cram-two-routes: route $n refused its command line or a file it was given, such as a table file that needs a bigger TT_MB or TT_WIDE_MB ($dir/route$n.log says why)" >&2
             exit 2
         fi
         echo "cram-two-routes: route $n stopped (exit $rc; $dir/route$n.log says why): the same command goes on from its table" >&2

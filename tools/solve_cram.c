@@ -70,8 +70,8 @@ static const rdb_tool_option solve_cram_options[] = {
      "the table starts small and grows to this"},
     {OPT_TT_WIDE_MB, "tt-wide-mb", 0, "N",
      "on boards of more than 64 cells, the table of the parts too tall for\n"
-     "64 bits, beside the other, in megabytes (default an eighth of --tt-mb,\n"
-     "at least 16)"},
+     "64 bits, beside the other, in megabytes, rounded down to a power of two\n"
+     "(default an eighth of --tt-mb, at least 16)"},
     {OPT_TT_FILE, "tt-file", 0, "F",
      "load the table from F if it exists; save it there at the end, when\n"
      "stopped by a signal and every --tt-save-minutes: run the same\n"
