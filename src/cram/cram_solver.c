@@ -259,6 +259,15 @@ int cram_method_from_name(const char *name)
     return -1;
 }
 
+/* The megabytes of the wide parts' table: as asked, else an eighth of the
+ * other's (at least 16). */
+static long wide_tt_mb(const cram_solver_options *opt)
+{
+    if (opt->wide_tt_mb)
+        return opt->wide_tt_mb;
+    return opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16;
+}
+
 rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
                            rdb_error *err)
 {
@@ -327,8 +336,7 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
      * once but filled as the search goes, so the main table leaves room
      * for it when it grows */
     if (st == RDB_OK && s->wide) {
-        st = cram_wide_tt_new(opt->wide_tt_mb ? opt->wide_tt_mb : opt->tt_mb / 8 > 16 ? opt->tt_mb / 8 : 16,
-                              &s->wtt, err);
+        st = cram_wide_tt_new(wide_tt_mb(opt), &s->wtt, err);
         if (st == RDB_OK)
             s->tt.reserve = cram_wide_tt_bytes(s->wtt);
     }
