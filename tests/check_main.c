@@ -50,6 +50,7 @@ int main(void)
     srunner_add_suite(sr, solve_api_suite());
     srunner_add_suite(sr, picture_suite());
     srunner_add_suite(sr, quiet_suite());
+    srunner_add_suite(sr, corridors_suite());
     srunner_add_suite(sr, chunk_cache_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

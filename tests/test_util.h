@@ -65,6 +65,7 @@ Suite *public_api_suite(void);
 Suite *solve_api_suite(void);
 Suite *picture_suite(void);
 Suite *quiet_suite(void);
+Suite *corridors_suite(void);
 Suite *chunk_cache_suite(void);
 
 /* Size of the buffers tu_mkdtemp fills. */

@@ -18,6 +18,7 @@
 
 #include "common/job.h"
 #include "dots/dots_capture.h"
+#include "dots/dots_corridors.h"
 
 struct dots_quiet_rules {
     dots_board b;
@@ -194,7 +195,27 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     w->near = &near;
     w->nmemo = 0;
     int best = INT_MIN;
-    for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
+    /* The capture moves a corridor at a time (dots_corridors.h): one
+     * lookup for all the lines of each, but a knot's, which the capture
+     * rules follow line by line below. */
+    dots_corridor corridor[DOTS_MAX_BOXES];
+    const int ncorridors = dots_corridors(&r->graph, lines, cnt, corridor);
+    uint64_t by_corridor = 0;
+    for (int i = 0; i < ncorridors; i++) {
+        if (corridor[i].kind == DOTS_CORRIDOR_KNOT)
+            continue;
+        const uint64_t taken = lines | corridor[i].lines;
+        int v;
+        if (taken == r->all)
+            v = r->full_value;
+        else
+            fetch_memo(w, taken, &v);
+        v = dots_corridor_best(&corridor[i], v);
+        if (v > best)
+            best = v;
+        by_corridor |= corridor[i].lines;
+    }
+    for (uint64_t m = r->all & ~lines & ~by_corridor; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = lines | 1ULL << line;
         const int a = r->across[line][0], c = r->across[line][1];

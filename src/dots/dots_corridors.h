@@ -1,0 +1,103 @@
+/*
+ * dots_corridors.h — the capture moves of a quiet position, a corridor at
+ * a time, in closed form.
+ *
+ * In a quiet position (no box with three sides) a line gives a box its
+ * third side exactly when the box has two sides drawn, and then the line
+ * is one of that box's two open lines. The boxes with two sides drawn
+ * link up through their open lines into *corridors*: a path of L boxes
+ * b1..bL with lines e0..eL, e0 and eL leading to its ends (the edge, or a
+ * box with at most one side drawn), or a cycle of L boxes and L lines.
+ * Every capture move of the position is a line of one corridor.
+ *
+ * The capture rules (dots_capture.h) value every line of a corridor
+ * alike, from the value v of X, the position with all the corridor's
+ * lines drawn (the boxes of the corridor taken, each end box one side
+ * more): for the player who draws the line,
+ *
+ *   path, L = 1:      -(1 + v)
+ *   path, L = 2:      -(2 + v) for the middle line, -|2 + v| for the two
+ *                     end lines (never better)
+ *   path, L >= 3:     -(L - 2) - |2 + v|, whichever line
+ *   cycle:            -(L - 4) - |4 + v|, whichever line
+ *
+ * Why, following dots_capture_value line by line (the opponent moves in
+ * the position after the line; -value is the mover's):
+ *  - Path, drawn at an end (e0, say): b1 has three sides and its run goes
+ *    b1, b2, .. up to the far end, which is the edge or a box with at most
+ *    one side (for that it must differ from the near end's box, which e0
+ *    gave a side: such a *knot*, both ends at one box, is left to the
+ *    capture rules). A run of three boxes or more open at one end cannot
+ *    be declined: its first box is taken (one box, the turn kept), L - 2
+ *    times, until two are left. Those two are taken (2 + v, every line of
+ *    the corridor drawn: X) or declined by drawing the far line, after
+ *    which the player takes both, the only option left for a run of two
+ *    three-sided boxes (-(2 + v)). Hence (L - 2) + |2 + v| for L >= 2; for
+ *    L = 1 the run is the box alone and is taken: 1 + v.
+ *  - Path, drawn at e_i inside: b_i and b_i+1 have three sides, two runs
+ *    towards the two ends, of i and L - i boxes, which touch no box in
+ *    common (the ends differ). Runs of one box and runs of three or more
+ *    are taken a box at a time as above; with L >= 3 some run is two boxes
+ *    at least, so L - 2 boxes are taken and one run of two is left (or
+ *    two, each in turn left last, the other taken: the same options):
+ *    (L - 2) + |2 + v| again. With L = 2 both runs are single boxes: 2 + v.
+ *  - Cycle: drawing any line gives its two boxes three sides and one run
+ *    round the cycle, ending against a box with three sides at both ends;
+ *    it cannot be declined until four boxes are left, and four are taken
+ *    or declined by the middle line (the player then takes both pairs):
+ *    (L - 4) + |4 + v|.
+ * In each case X is quiet: the corridor's boxes are complete and an end
+ * box had at most one side drawn and gets one more.
+ *
+ * So a position's capture moves need one value each corridor, X's,
+ * instead of following each line's captures. tests/test_corridors.c
+ * checks the closed forms against dots_capture_value with arbitrary
+ * values for the quiet positions.
+ */
+#ifndef RDB_DOTS_CORRIDORS_H
+#define RDB_DOTS_CORRIDORS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dots/loony_endgame.h" /* dots_box_graph */
+
+enum {
+    DOTS_CORRIDOR_PATH = 0,  /* ends at the edge or at two different boxes */
+    DOTS_CORRIDOR_CYCLE = 1, /* every box of it has two sides, round */
+    DOTS_CORRIDOR_KNOT = 2   /* both ends at one box: not in closed form */
+};
+
+typedef struct {
+    uint64_t lines; /* its open lines: L + 1 (path, knot) or L (cycle) */
+    uint64_t ends;  /* path, knot: e0 and eL, the lines to its ends */
+    int boxes;      /* L */
+    int kind;       /* DOTS_CORRIDOR_* */
+} dots_corridor;
+
+/* The corridors of the quiet position `drawn`, whose boxes have cnt[]
+ * sides drawn, into out[] (room for g->nboxes); returns how many. */
+int dots_corridors(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, dots_corridor *out);
+
+/* The best value of drawing a line of corridor c (not a knot), for the
+ * player who draws it, given the value v of the position with every line
+ * of c drawn. */
+static inline int dots_corridor_best(const dots_corridor *c, int v)
+{
+    if (c->kind == DOTS_CORRIDOR_CYCLE)
+        return -(c->boxes - 4) - abs(4 + v);
+    if (c->boxes <= 2)
+        return -(c->boxes + v);
+    return -(c->boxes - 2) - abs(2 + v);
+}
+
+/* The same for line `line` of c: differs from the best only for the end
+ * lines of a path of two boxes. */
+static inline int dots_corridor_line(const dots_corridor *c, int line, int v)
+{
+    if (c->kind == DOTS_CORRIDOR_PATH && c->boxes == 2 && c->ends >> line & 1)
+        return -abs(2 + v);
+    return dots_corridor_best(c, v);
+}
+
+#endif

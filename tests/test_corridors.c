@@ -1,0 +1,136 @@
+/*
+ * test_corridors.c — the closed forms of dots_corridors.h against the
+ * capture rules they stand for.
+ *
+ * Random quiet positions of several boards, each with random values for
+ * the quiet positions (a hash of the lines) and for the full board: every
+ * capture move's value by dots_capture_value must equal its corridor's
+ * closed form, whatever those values, the corridors must hold exactly the
+ * capture moves, each once, and the best of a corridor's lines must be
+ * what dots_corridor_best says. Each kind of corridor (paths of one, two
+ * and more boxes, cycles, knots) must have been met often enough for
+ * this to mean something.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "dots/dots_capture.h"
+#include "dots/dots_corridors.h"
+#include "test_util.h"
+
+typedef struct {
+    uint64_t seed;
+} hash_values;
+
+/* Any value from -9 to 9, fixed for each position and seed. */
+static int hashed(uint64_t seed, uint64_t lines)
+{
+    uint64_t x = (lines ^ seed) * 0x9e3779b97f4a7c15ULL;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 32;
+    return (int)(x % 19) - 9;
+}
+
+static int quiet_hashed(void *ctx, uint64_t drawn, int *value)
+{
+    *value = hashed(((hash_values *)ctx)->seed, drawn);
+    return 0;
+}
+
+static uint64_t next_random(uint64_t *s)
+{
+    *s += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = *s;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+START_TEST(test_closed_forms)
+{
+    static const int shapes[][2] = {{1, 6}, {2, 2}, {2, 5}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5, 5}};
+    long met[3] = {0}, paths_of[4] = {0}, moves = 0;
+    uint64_t rng = 12345;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        dots_board b;
+        rdb_error err;
+        ck_assert_int_eq(dots_board_init(&b, shapes[s][0], shapes[s][1], &err), RDB_OK);
+        uint64_t box_mask[DOTS_MAX_BOXES];
+        int8_t across[DOTS_MAX_LINES][2];
+        dots_box_graph g;
+        dots_box_graph_fill(&b, box_mask, across, &g);
+        const uint64_t all = dots_all_lines(&b);
+        for (int trial = 0; trial < 20000; trial++) {
+            /* lines drawn with a chance from 30% to 80%, boxes with three
+             * sides then opened again until the position is quiet */
+            const uint64_t p = 30 + next_random(&rng) % 51;
+            uint64_t drawn = 0;
+            for (int l = 0; l < b.nlines; l++)
+                if (next_random(&rng) % 100 < p)
+                    drawn |= 1ULL << l;
+            for (uint64_t three; (three = dots_capture_three(&g, drawn));) {
+                const uint64_t sides = box_mask[__builtin_ctzll(three)] & drawn;
+                drawn &= ~(sides & -sides);
+            }
+            if (drawn == all)
+                continue;
+            hash_values hv = {next_random(&rng)};
+            const int full_value = (int)(next_random(&rng) % 7) - 3;
+            int8_t cnt[DOTS_MAX_BOXES];
+            dots_capture_sides(&g, drawn, cnt);
+            dots_corridor c[DOTS_MAX_BOXES];
+            const int n = dots_corridors(&g, drawn, cnt, c);
+            uint64_t covered = 0, capture_moves = 0;
+            for (uint64_t m = all & ~drawn; m; m &= m - 1)
+                if (dots_capture_three(&g, drawn | (m & -m)))
+                    capture_moves |= m & -m;
+            for (int i = 0; i < n; i++) {
+                ck_assert_msg(!(covered & c[i].lines), "a line in two corridors");
+                covered |= c[i].lines;
+                met[c[i].kind]++;
+                if (c[i].kind == DOTS_CORRIDOR_KNOT)
+                    continue;
+                if (c[i].kind == DOTS_CORRIDOR_PATH)
+                    paths_of[c[i].boxes < 3 ? c[i].boxes : 3]++;
+                const uint64_t x = drawn | c[i].lines;
+                int vx = x == all ? full_value : hashed(hv.seed, x);
+                int best = -1000;
+                for (uint64_t m = c[i].lines; m; m &= m - 1) {
+                    const int line = __builtin_ctzll(m);
+                    int v;
+                    ck_assert_int_eq(dots_capture_value(&g, all, full_value, drawn | (m & -m),
+                                                        quiet_hashed, &hv, &v),
+                                     0);
+                    ck_assert_msg(-v == dots_corridor_line(&c[i], line, vx),
+                                  "board %dx%d, lines %llx, line %d: capture rules %d, closed form %d "
+                                  "(kind %d, %d boxes)",
+                                  b.rows, b.cols, (unsigned long long)drawn, line, -v,
+                                  dots_corridor_line(&c[i], line, vx), c[i].kind, c[i].boxes);
+                    best = -v > best ? -v : best;
+                    moves++;
+                }
+                ck_assert_int_eq(best, dots_corridor_best(&c[i], vx));
+            }
+            ck_assert_msg(covered == capture_moves, "the corridors hold %llx, the capture moves are %llx",
+                          (unsigned long long)covered, (unsigned long long)capture_moves);
+        }
+    }
+    ck_assert_msg(paths_of[1] > 1000 && paths_of[2] > 1000 && paths_of[3] > 1000 &&
+                      met[DOTS_CORRIDOR_CYCLE] > 100 && met[DOTS_CORRIDOR_KNOT] > 100,
+                  "too few corridors met: paths of 1, 2, 3+ boxes %ld %ld %ld, cycles %ld, knots %ld",
+                  paths_of[1], paths_of[2], paths_of[3], met[DOTS_CORRIDOR_CYCLE],
+                  met[DOTS_CORRIDOR_KNOT]);
+    ck_assert_int_gt(moves, 100000);
+}
+END_TEST
+
+Suite *corridors_suite(void)
+{
+    Suite *s = suite_create("corridors");
+    TCase *tc = tcase_create("closed forms");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_closed_forms);
+    suite_add_tcase(s, tc);
+    return s;
+}
