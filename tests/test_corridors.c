@@ -47,10 +47,24 @@ static uint64_t next_random(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Whether both end lines of path c lead to one box (with no side drawn). */
+static int ends_at_one_box(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt,
+                           const dots_corridor *c)
+{
+    int end_box[2], n = 0;
+    for (uint64_t m = c->ends; m; m &= m - 1)
+        for (int s = 0; s < 2; s++) {
+            const int box = g->across[__builtin_ctzll(m)][s];
+            if (box >= 0 && !(cnt[box] == 2 && (g->box_mask[box] & ~drawn & ~c->lines) == 0))
+                end_box[n < 2 ? n++ : 1] = box;
+        }
+    return n == 2 && end_box[0] == end_box[1];
+}
+
 START_TEST(test_closed_forms)
 {
     static const int shapes[][2] = {{1, 6}, {2, 2}, {2, 5}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5, 5}};
-    long met[3] = {0}, paths_of[4] = {0}, moves = 0;
+    long met[3] = {0}, paths_of[4] = {0}, looped = 0, moves = 0;
     uint64_t rng = 12345;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         dots_board b;
@@ -91,8 +105,10 @@ START_TEST(test_closed_forms)
                 met[c[i].kind]++;
                 if (c[i].kind == DOTS_CORRIDOR_KNOT)
                     continue;
-                if (c[i].kind == DOTS_CORRIDOR_PATH)
+                if (c[i].kind == DOTS_CORRIDOR_PATH) {
                     paths_of[c[i].boxes < 3 ? c[i].boxes : 3]++;
+                    looped += ends_at_one_box(&g, drawn, cnt, &c[i]);
+                }
                 const uint64_t x = drawn | c[i].lines;
                 int vx = x == all ? full_value : hashed(hv.seed, x);
                 int best = -1000;
@@ -116,10 +132,11 @@ START_TEST(test_closed_forms)
                           (unsigned long long)covered, (unsigned long long)capture_moves);
         }
     }
-    ck_assert_msg(paths_of[1] > 1000 && paths_of[2] > 1000 && paths_of[3] > 1000 &&
+    ck_assert_msg(paths_of[1] > 1000 && paths_of[2] > 1000 && paths_of[3] > 1000 && looped > 100 &&
                       met[DOTS_CORRIDOR_CYCLE] > 100 && met[DOTS_CORRIDOR_KNOT] > 100,
-                  "too few corridors met: paths of 1, 2, 3+ boxes %ld %ld %ld, cycles %ld, knots %ld",
-                  paths_of[1], paths_of[2], paths_of[3], met[DOTS_CORRIDOR_CYCLE],
+                  "too few corridors met: paths of 1, 2, 3+ boxes %ld %ld %ld (%ld with both ends at "
+                  "one box), cycles %ld, knots %ld",
+                  paths_of[1], paths_of[2], paths_of[3], looped, met[DOTS_CORRIDOR_CYCLE],
                   met[DOTS_CORRIDOR_KNOT]);
     ck_assert_int_gt(moves, 100000);
 }

@@ -52,7 +52,7 @@ int dots_corridors(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, d
             continue;
         }
         const int end2 = follow(g, drawn, cnt, b, 63 - __builtin_clzll(open), c, &seen);
-        if (end1 >= 0 && end1 == end2)
+        if (end1 >= 0 && end1 == end2 && cnt[end1] == 1)
             c->kind = DOTS_CORRIDOR_KNOT;
     }
     return n;

@@ -25,9 +25,10 @@
  * the position after the line; -value is the mover's):
  *  - Path, drawn at an end (e0, say): b1 has three sides and its run goes
  *    b1, b2, .. up to the far end, which is the edge or a box with at most
- *    one side (for that it must differ from the near end's box, which e0
- *    gave a side: such a *knot*, both ends at one box, is left to the
- *    capture rules). A run of three boxes or more open at one end cannot
+ *    one side, even after e0 gave the near end's box one more: so either
+ *    the ends differ or they are one box with no side drawn. (A *knot*,
+ *    both ends at one box with one side, is left to the capture rules: e0
+ *    gives that box its second side and the run goes on through it.) A run of three boxes or more open at one end cannot
  *    be declined: its first box is taken (one box, the turn kept), L - 2
  *    times, until two are left. Those two are taken (2 + v, every line of
  *    the corridor drawn: X) or declined by drawing the far line, after
@@ -35,12 +36,17 @@
  *    three-sided boxes (-(2 + v)). Hence (L - 2) + |2 + v| for L >= 2; for
  *    L = 1 the run is the box alone and is taken: 1 + v.
  *  - Path, drawn at e_i inside: b_i and b_i+1 have three sides, two runs
- *    towards the two ends, of i and L - i boxes, which touch no box in
- *    common (the ends differ). Runs of one box and runs of three or more
- *    are taken a box at a time as above; with L >= 3 some run is two boxes
- *    at least, so L - 2 boxes are taken and one run of two is left (or
- *    two, each in turn left last, the other taken: the same options):
- *    (L - 2) + |2 + v| again. With L = 2 both runs are single boxes: 2 + v.
+ *    towards the two ends, of i and L - i boxes. Runs of one box and runs
+ *    of three or more are taken a box at a time as above; with L >= 3 some
+ *    run is two boxes at least, so L - 2 boxes are taken and one run of two
+ *    is left (or two, each in turn left last, the other taken: the same
+ *    options): (L - 2) + |2 + v| again. With L = 2 both runs are single
+ *    boxes: 2 + v. When both runs end against one box (with no side: L is
+ *    3 at least on a grid) they touch, and the rules search every capture
+ *    and double-dealing line of both in every order instead; but taking
+ *    one run changes the other only by that box's one side, which leaves
+ *    it an end, so every order ends in the same options and the same
+ *    value.
  *  - Cycle: drawing any line gives its two boxes three sides and one run
  *    round the cycle, ending against a box with three sides at both ends;
  *    it cannot be declined until four boxes are left, and four are taken
@@ -63,9 +69,10 @@
 #include "dots/loony_endgame.h" /* dots_box_graph */
 
 enum {
-    DOTS_CORRIDOR_PATH = 0,  /* ends at the edge or at two different boxes */
+    DOTS_CORRIDOR_PATH = 0,  /* ends at the edge, at two boxes, or twice at one box with no
+                                side drawn */
     DOTS_CORRIDOR_CYCLE = 1, /* every box of it has two sides, round */
-    DOTS_CORRIDOR_KNOT = 2   /* both ends at one box: not in closed form */
+    DOTS_CORRIDOR_KNOT = 2   /* both ends at one box with one side: not in closed form */
 };
 
 typedef struct {
