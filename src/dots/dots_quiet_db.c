@@ -100,10 +100,21 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
     return 0;
 }
 
-/* The quiet positions the capture runs of one stored position's children
- * end in. They meet often: the two open lines of a box with two sides
- * both lead, once the box is taken, to the same position. */
-#define MEMO_SIZE 64
+/* The quiet positions that capture runs end in (a corridor's lines all
+ * drawn, or a knot's captures followed), remembered by each thread in a
+ * table of LEAF_SLOTS direct-mapped entries: they meet often, within a
+ * stored position (the two open lines of a box with two sides lead, once
+ * it is taken, to the same position) and across the positions of a frame
+ * state, which differ in a few lines (on 4x4, half of the lookups of
+ * corridors' positions hit a table of 2^16 entries). A stored value never
+ * changes once its level is built, so an entry stays right for the whole
+ * level; the table lives as long as the level's computation. */
+#define LEAF_SLOTS_LOG2 16
+
+typedef struct {
+    uint64_t lines[1 << LEAF_SLOTS_LOG2]; /* 0: empty (a leaf has lines drawn) */
+    int8_t value[1 << LEAF_SLOTS_LOG2];
+} leaf_table;
 
 typedef struct {
     const dots_quiet_rules *r;
@@ -111,9 +122,7 @@ typedef struct {
     int8_t *out;        /* the values of positions base.. */
     uint64_t base;
     int overflow;
-    int nmemo;
-    uint64_t memo_lines[MEMO_SIZE];
-    int8_t memo_value[MEMO_SIZE];
+    leaf_table *leaves;
     const dots_quiet_near *near; /* the stored position's ranking */
 } level_work;
 
@@ -124,14 +133,14 @@ static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
                            dots_quiet_rank(r->index, canonical));
 }
 
-static int fetch_memo(void *ctx, uint64_t lines, int *value)
+static int fetch_leaf(void *ctx, uint64_t lines, int *value)
 {
     level_work *w = ctx;
-    for (int i = 0; i < w->nmemo; i++)
-        if (w->memo_lines[i] == lines) {
-            *value = w->memo_value[i];
-            return 0;
-        }
+    const unsigned slot = (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LEAF_SLOTS_LOG2));
+    if (w->leaves->lines[slot] == lines) {
+        *value = w->leaves->value[slot];
+        return 0;
+    }
     /* a box taken after an inside line, inside too: ranked from the
      * position's ranking, as its children are */
     const uint64_t added = lines & ~w->near->lines;
@@ -141,10 +150,8 @@ static int fetch_memo(void *ctx, uint64_t lines, int *value)
                                                        63 - __builtin_clzll(added)));
     else
         *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
-    if (w->nmemo < MEMO_SIZE) {
-        w->memo_lines[w->nmemo] = lines;
-        w->memo_value[w->nmemo++] = (int8_t)*value;
-    }
+    w->leaves->lines[slot] = lines;
+    w->leaves->value[slot] = (int8_t)*value;
     return 0;
 }
 
@@ -169,7 +176,7 @@ static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int 
     if (taken == r->all)
         v = r->full_value;
     else
-        fetch_memo(w, taken, &v);
+        fetch_leaf(w, taken, &v);
     *value = 1 + v;
     return 1;
 }
@@ -193,7 +200,6 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     dots_quiet_near near;
     dots_quiet_near_init(r->index, lines, &near);
     w->near = &near;
-    w->nmemo = 0;
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
      * lookup for all the lines of each, but a knot's, which the capture
@@ -209,7 +215,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         if (taken == r->all)
             v = r->full_value;
         else
-            fetch_memo(w, taken, &v);
+            fetch_leaf(w, taken, &v);
         v = dots_corridor_best(&corridor[i], v);
         if (v > best)
             best = v;
@@ -228,7 +234,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
                     ? rdb_chunk_value(w->above, next_level, dots_quiet_near_rank(r->index, &near, line))
                     : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
         else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
-            dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_memo, w, &v);
+            dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_leaf, w, &v);
         const int b = (sa == 4) + (sc == 4);
         v = b > 0 ? b + v : -v;
         if (v > best)
@@ -243,22 +249,25 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
 {
     const int f0 = dots_quiet_frame_from(r->index, level, from);
     const int f1 = dots_quiet_frame_from(r->index, level, to);
-    int overflow = 0, stopped = 0;
+    int overflow = 0, stopped = 0, nomem = 0;
     rdb_status failed = RDB_OK;
     /* A level is one slice of the engine's, minutes long on big boards: a
      * stop request is honoured between frame states, the level then left
      * undone. So is a level above that cannot be read. */
-#pragma omp parallel reduction(| : overflow, stopped)
+#pragma omp parallel reduction(| : overflow, stopped, nomem)
     {
         rdb_chunk_view view;
         rdb_chunk_view_init(&view, above);
+        leaf_table *leaves = calloc(1, sizeof *leaves);
+        if (!leaves)
+            nomem = 1;
 #pragma omp for schedule(dynamic, 1)
         for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)
                 stopped = 1;
-            if (stopped || view.failed)
+            if (stopped || view.failed || !leaves)
                 continue;
-            level_work w = {.r = r, .above = &view, .out = values, .base = from};
+            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             overflow |= w.overflow;
         }
@@ -271,9 +280,12 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
             }
         }
         rdb_chunk_view_release(&view);
+        free(leaves);
     }
     if (failed != RDB_OK)
         return failed;
+    if (nomem)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory for the leaf tables of level %d", level);
     if (stopped)
         return rdb_fail(err, RDB_E_STOPPED, "stopped at level %d", level);
     if (overflow)
