@@ -37,8 +37,9 @@ static uint64_t start_of(const dots_board *b, int variant)
 
 typedef struct {
     const dots_quiet_index *q;
-    uint64_t expected;
+    uint64_t all, expected;
     long bad, children;
+    dots_quiet_ranker by_line[DOTS_MAX_LINES];
 } enum_check;
 
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
@@ -47,6 +48,18 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
         !dots_quiet_is_quiet(c->q, lines))
         c->bad++;
+    /* the children by the other lines, ranked each from the child by the
+     * same line of the position before, as the builder ranks them */
+    for (uint64_t m = c->all & ~dots_quiet_inside_lines(c->q) & ~lines; m; m &= m - 1) {
+        const uint64_t child = lines | (m & -m);
+        if (!dots_quiet_is_quiet(c->q, child))
+            continue;
+        const uint64_t canonical = dots_quiet_canonical(c->q, child);
+        c->children++;
+        if (dots_quiet_rank_next(c->q, &c->by_line[__builtin_ctzll(m)], canonical) !=
+            dots_quiet_rank(c->q, canonical))
+            c->bad++;
+    }
     /* the children and grandchildren by inside lines, ranked from the
      * position's ranking, against their own ranks */
     dots_quiet_near near;
@@ -88,7 +101,9 @@ static void check_index(int rows, int cols, int variant)
     uint64_t total = 0;
     long children = 0;
     for (int level = 0; level <= L; level++) {
-        enum_check c = {q, 0, 0, 0};
+        enum_check c = {.q = q, .all = all};
+        for (int l = 0; l < DOTS_MAX_LINES; l++)
+            dots_quiet_ranker_init(&c.by_line[l]);
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             dots_quiet_each(q, level, f, check_enumerated, &c);
@@ -108,6 +123,8 @@ static void check_index(int rows, int cols, int variant)
     for (int level = 0; level <= L; level++)
         hit[level] = calloc(dots_quiet_level_size(q, level) + 1, 1);
     uint64_t raw_quiet = 0;
+    dots_quiet_ranker ranker;
+    dots_quiet_ranker_init(&ranker);
     for (uint64_t m = 0;; m = (m - open) & open) {
         uint64_t p = m | start;
         int quiet = 1;
@@ -128,6 +145,10 @@ static void check_index(int rows, int cols, int variant)
             uint64_t r = dots_quiet_rank(q, c);
             TU_ASSERT_MSG(r < dots_quiet_level_size(q, level), "%dx%d: rank %llu out of level %d",
                           rows, cols, (unsigned long long)r, level);
+            /* ranked from the position before, in this order and the
+             * order in which the builder asks (every frame line's child
+             * of the positions in turn: see check_enumerated) */
+            TU_ASSERT_EQ(dots_quiet_rank_next(q, &ranker, c), r);
             hit[level][r] = 1;
         }
         if (m == open)

@@ -102,18 +102,27 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
 
 /* The quiet positions that capture runs end in (a corridor's lines all
  * drawn, or a knot's captures followed), remembered by each thread in a
- * table of LEAF_SLOTS direct-mapped entries: they meet often, within a
+ * table of 2^LEAF_SLOTS_LOG2 direct-mapped entries: they meet often, within a
  * stored position (the two open lines of a box with two sides lead, once
  * it is taken, to the same position) and across the positions of a frame
  * state, which differ in a few lines (on 4x4, half of the lookups of
- * corridors' positions hit a table of 2^16 entries). A stored value never
- * changes once its level is built, so an entry stays right for the whole
- * level; the table lives as long as the level's computation. */
-#define LEAF_SLOTS_LOG2 16
+ * corridors' positions hit a table of 2^16 entries; 2^12, 2^14 and 2^16
+ * build it equally fast). A stored value never changes once its level is
+ * built, so an entry stays right for the whole level; the table lives as
+ * long as the level's computation. */
+#define LEAF_SLOTS_LOG2 14
+
+/* Rankers (dots_quiet_rank_next) for the lookups in other frame states:
+ * one for each line, for the children by that line of a frame state's
+ * positions, which come in order; and a few for the leaves, picked by
+ * level and frame state. */
+#define LEAF_RANKERS 16
 
 typedef struct {
     uint64_t lines[1 << LEAF_SLOTS_LOG2]; /* 0: empty (a leaf has lines drawn) */
     int8_t value[1 << LEAF_SLOTS_LOG2];
+    dots_quiet_ranker by_line[DOTS_MAX_LINES];
+    dots_quiet_ranker for_leaves[LEAF_RANKERS];
 } leaf_table;
 
 typedef struct {
@@ -127,10 +136,10 @@ typedef struct {
 } level_work;
 
 static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
-                               uint64_t canonical)
+                               dots_quiet_ranker *rk, uint64_t canonical)
 {
     return rdb_chunk_value(above, __builtin_popcountll(canonical & r->open),
-                           dots_quiet_rank(r->index, canonical));
+                           dots_quiet_rank_next(r->index, rk, canonical));
 }
 
 static int fetch_leaf(void *ctx, uint64_t lines, int *value)
@@ -148,8 +157,14 @@ static int fetch_leaf(void *ctx, uint64_t lines, int *value)
         *value = rdb_chunk_value(w->above, __builtin_popcountll(lines & w->r->open),
                                  dots_quiet_near_rank2(w->r->index, w->near, __builtin_ctzll(added),
                                                        63 - __builtin_clzll(added)));
-    else
-        *value = lookup_above(w->r, w->above, dots_quiet_canonical(w->r->index, lines));
+    else {
+        const uint64_t canonical = dots_quiet_canonical(w->r->index, lines);
+        const uint64_t group = (canonical & ~dots_quiet_inside_lines(w->r->index)) *
+                                   0x9e3779b97f4a7c15ULL ^
+                               (uint64_t)__builtin_popcountll(canonical);
+        const unsigned k = (unsigned)(group >> 40) % LEAF_RANKERS;
+        *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[k], canonical);
+    }
     w->leaves->lines[slot] = lines;
     w->leaves->value[slot] = (int8_t)*value;
     return 0;
@@ -232,7 +247,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         else if (sa != 3 && sc != 3)
             v = inside >> line & 1
                     ? rdb_chunk_value(w->above, next_level, dots_quiet_near_rank(r->index, &near, line))
-                    : lookup_above(r, w->above, dots_quiet_canonical(r->index, child));
+                    : lookup_above(r, w->above, &w->leaves->by_line[line],
+                                   dots_quiet_canonical(r->index, child));
         else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_leaf, w, &v);
         const int b = (sa == 4) + (sc == 4);
@@ -261,6 +277,10 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
         leaf_table *leaves = calloc(1, sizeof *leaves);
         if (!leaves)
             nomem = 1;
+        for (int i = 0; leaves && i < DOTS_MAX_LINES; i++)
+            dots_quiet_ranker_init(&leaves->by_line[i]);
+        for (int i = 0; leaves && i < LEAF_RANKERS; i++)
+            dots_quiet_ranker_init(&leaves->for_leaves[i]);
 #pragma omp for schedule(dynamic, 1)
         for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)

@@ -368,6 +368,36 @@ static inline uint32_t entry_at(const dots_quiet_index *q, int u, uint64_t lines
            (uint32_t)__builtin_popcountll(lines & q->rank_later[u]) * 4;
 }
 
+void dots_quiet_ranker_init(dots_quiet_ranker *rk)
+{
+    rk->lines = 0;
+    rk->frame = rk->level = -1;
+}
+
+uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
+{
+    const int f = q->frame_of[frame_pack(q, canonical)];
+    const int level = __builtin_popcountll(canonical & q->open);
+    int from = q->nsteps;
+    if (f != rk->frame || level != rk->level || !rk->lines) {
+        rk->frame = f;
+        rk->level = level;
+        rk->first = q->first[level][f];
+        rk->sum[0] = 0;
+        from = 0;
+    } else {
+        /* one frame state: the two differ in inside lines only */
+        for (uint64_t d = canonical ^ rk->lines; d; d &= d - 1)
+            if (q->line_step[__builtin_ctzll(d)] < from)
+                from = q->line_step[__builtin_ctzll(d)];
+    }
+    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
+    for (int u = from; u < q->nsteps; u++)
+        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical)];
+    rk->lines = canonical;
+    return rk->first + rk->sum[q->nsteps];
+}
+
 void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n)
 {
     const int f = q->frame_of[frame_pack(q, lines)];

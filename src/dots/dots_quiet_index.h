@@ -109,6 +109,30 @@ uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *
 uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near *n, int line1,
                                int line2);
 
+/* Ranking a run of positions, each from the one before. A rank sums one
+ * table entry a step, and a step's entry depends only on the lines of the
+ * steps up to it and on how many inside lines the steps after hold: two
+ * positions of one frame state and level that differ only in lines of
+ * steps t.. share the entries of the steps before t. A ranker keeps the
+ * last position it ranked and the sums of its entries, so the next one
+ * costs the steps from the first that decides a line where they differ:
+ * a few when positions come in the order of the index or near it (the
+ * children by one frame line of a frame state's positions, in order).
+ * The steps saved are the early ones, whose tables are each frame
+ * state's own and so the ones least likely to be in the cache. */
+typedef struct {
+    uint64_t lines;  /* the last position ranked; 0 for none */
+    int frame, level;
+    uint64_t first;  /* its frame state's first index at its level */
+    uint64_t sum[DOTS_QUIET_MAX_STEPS + 1]; /* its entries of steps < u, summed */
+} dots_quiet_ranker;
+
+/* An empty ranker. */
+void dots_quiet_ranker_init(dots_quiet_ranker *rk);
+
+/* dots_quiet_rank of `canonical`, from the position rk ranked last. */
+uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical);
+
 /* Index of the first position of frame state f (0 <= f <= frames) at a
  * level: the positions of frames [f0, f1) are [first(f0), first(f1)). */
 uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame);
