@@ -132,7 +132,7 @@ typedef struct {
     uint64_t base;
     int overflow;
     leaf_table *leaves;
-    const dots_quiet_near *near; /* the stored position's ranking */
+    uint64_t position;  /* the stored position being computed */
 } level_work;
 
 static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
@@ -150,21 +150,15 @@ static int fetch_leaf(void *ctx, uint64_t lines, int *value)
         *value = w->leaves->value[slot];
         return 0;
     }
-    /* a box taken after an inside line, inside too: ranked from the
-     * position's ranking, as its children are */
-    const uint64_t added = lines & ~w->near->lines;
-    if (!(added & ~dots_quiet_inside_lines(w->r->index)) && __builtin_popcountll(added) == 2)
-        *value = rdb_chunk_value(w->above, __builtin_popcountll(lines & w->r->open),
-                                 dots_quiet_near_rank2(w->r->index, w->near, __builtin_ctzll(added),
-                                                       63 - __builtin_clzll(added)));
-    else {
-        const uint64_t canonical = dots_quiet_canonical(w->r->index, lines);
-        const uint64_t group = (canonical & ~dots_quiet_inside_lines(w->r->index)) *
-                                   0x9e3779b97f4a7c15ULL ^
-                               (uint64_t)__builtin_popcountll(canonical);
-        const unsigned k = (unsigned)(group >> 40) % LEAF_RANKERS;
-        *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[k], canonical);
-    }
+    /* drawn inside lines keep the frame state and so the symmetry that
+     * makes the stored position canonical: canonical as it is */
+    const uint64_t inside = dots_quiet_inside_lines(w->r->index);
+    const uint64_t canonical =
+        (lines & ~w->position & ~inside) ? dots_quiet_canonical(w->r->index, lines) : lines;
+    const uint64_t group = (canonical & ~inside) * 0x9e3779b97f4a7c15ULL;
+    const unsigned k = (unsigned)((group >> 40) ^ (uint64_t)__builtin_popcountll(canonical)) %
+                       LEAF_RANKERS;
+    *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[k], canonical);
     w->leaves->lines[slot] = lines;
     w->leaves->value[slot] = (int8_t)*value;
     return 0;
@@ -198,8 +192,10 @@ static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int 
 
 /* The best move of a stored position. A line that gives none of its
  * boxes a third side leads to a quiet child, looked up at once (an inside
- * line's child is canonical as it is, and ranked from the position's own
- * ranking); the others go through the capture rules. */
+ * line's child is canonical as it is) and ranked by that line's ranker
+ * from the same line's child of the position before; the others open
+ * corridors (dots_corridors.h) or, in a knot, go through the capture
+ * rules. */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines)
 {
     level_work *w = ctx;
@@ -209,12 +205,9 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         w->out[index - w->base] = (int8_t)r->full_value;
         return;
     }
-    const int next_level = __builtin_popcountll(lines & r->open) + 1;
     int8_t cnt[DOTS_MAX_BOXES];
     dots_capture_sides(&r->graph, lines, cnt);
-    dots_quiet_near near;
-    dots_quiet_near_init(r->index, lines, &near);
-    w->near = &near;
+    w->position = lines;
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
      * lookup for all the lines of each, but a knot's, which the capture
@@ -245,10 +238,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         if (child == r->all)
             v = r->full_value;
         else if (sa != 3 && sc != 3)
-            v = inside >> line & 1
-                    ? rdb_chunk_value(w->above, next_level, dots_quiet_near_rank(r->index, &near, line))
-                    : lookup_above(r, w->above, &w->leaves->by_line[line],
-                                   dots_quiet_canonical(r->index, child));
+            v = lookup_above(r, w->above, &w->leaves->by_line[line],
+                             inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
         else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_leaf, w, &v);
         const int b = (sa == 4) + (sc == 4);
