@@ -94,7 +94,7 @@ START_TEST(test_closed_forms)
             int8_t cnt[DOTS_MAX_BOXES];
             dots_capture_sides(&g, drawn, cnt);
             dots_corridor c[DOTS_MAX_BOXES];
-            const int n = dots_corridors(&g, drawn, cnt, c);
+            const int n = dots_corridors(&g, drawn, c);
             uint64_t covered = 0, capture_moves = 0;
             for (uint64_t m = all & ~drawn; m; m &= m - 1)
                 if (dots_capture_three(&g, drawn | (m & -m)))

@@ -86,6 +86,17 @@ uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn)
     return (both_tb & one_of_lr) | (one_of_tb & both_lr);
 }
 
+uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
+{
+    const box_sides s = sides_of(g, drawn);
+    /* two of top and bottom and neither of left and right, or the other
+     * way round, or one of each */
+    const uint64_t one_of_tb = s.top ^ s.bottom, both_tb = s.top & s.bottom;
+    const uint64_t one_of_lr = s.left ^ s.right, both_lr = s.left & s.right;
+    const uint64_t none_lr = ~(s.left | s.right), none_tb = ~(s.top | s.bottom);
+    return (both_tb & none_lr) | (both_lr & none_tb) | (one_of_tb & one_of_lr);
+}
+
 void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
 {
     for (int b = 0; b < g->nboxes; b++)

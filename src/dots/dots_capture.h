@@ -46,6 +46,9 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
  * once. */
 uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn);
 
+/* The boxes of `drawn` with exactly two sides, the same way. */
+uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn);
+
 /* The box graph of board b in the caller's arrays: box_mask[x] the lines
  * of box x, across[l] the boxes on either side of line l (-1 for the
  * edge), and g pointing at them. */

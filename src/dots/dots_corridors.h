@@ -82,9 +82,9 @@ typedef struct {
     int kind;       /* DOTS_CORRIDOR_* */
 } dots_corridor;
 
-/* The corridors of the quiet position `drawn`, whose boxes have cnt[]
- * sides drawn, into out[] (room for g->nboxes); returns how many. */
-int dots_corridors(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt, dots_corridor *out);
+/* The corridors of the quiet position `drawn` into out[] (room for
+ * g->nboxes); returns how many. */
+int dots_corridors(const dots_box_graph *g, uint64_t drawn, dots_corridor *out);
 
 /* The best value of drawing a line of corridor c (not a knot), for the
  * player who draws it, given the value v of the position with every line

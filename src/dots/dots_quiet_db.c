@@ -205,19 +205,19 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         w->out[index - w->base] = (int8_t)r->full_value;
         return;
     }
-    int8_t cnt[DOTS_MAX_BOXES];
-    dots_capture_sides(&r->graph, lines, cnt);
     w->position = lines;
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
      * lookup for all the lines of each, but a knot's, which the capture
      * rules follow line by line below. */
     dots_corridor corridor[DOTS_MAX_BOXES];
-    const int ncorridors = dots_corridors(&r->graph, lines, cnt, corridor);
-    uint64_t by_corridor = 0;
+    const int ncorridors = dots_corridors(&r->graph, lines, corridor);
+    uint64_t in_knots = 0, by_corridor = 0;
     for (int i = 0; i < ncorridors; i++) {
-        if (corridor[i].kind == DOTS_CORRIDOR_KNOT)
+        if (corridor[i].kind == DOTS_CORRIDOR_KNOT) {
+            in_knots |= corridor[i].lines;
             continue;
+        }
         const uint64_t taken = lines | corridor[i].lines;
         int v;
         if (taken == r->all)
@@ -229,23 +229,28 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
             best = v;
         by_corridor |= corridor[i].lines;
     }
-    for (uint64_t m = r->all & ~lines & ~by_corridor; m; m &= m - 1) {
+    /* every other line gives no box a third side (and so completes none,
+     * and does not fill the board): a quiet child */
+    for (uint64_t m = r->all & ~lines & ~by_corridor & ~in_knots; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m);
+        const uint64_t child = lines | 1ULL << line;
+        const int v = lookup_above(r, w->above, &w->leaves->by_line[line],
+                                   inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
+        if (-v > best)
+            best = -v;
+    }
+    for (uint64_t m = in_knots; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = lines | 1ULL << line;
         const int a = r->across[line][0], c = r->across[line][1];
-        const int sa = cnt[a] + 1, sc = c >= 0 ? cnt[c] + 1 : 0;
+        const int sa = __builtin_popcountll(child & r->box_mask[a]);
+        const int sc = c >= 0 ? __builtin_popcountll(child & r->box_mask[c]) : 0;
         int v;
-        if (child == r->all)
-            v = r->full_value;
-        else if (sa != 3 && sc != 3)
-            v = lookup_above(r, w->above, &w->leaves->by_line[line],
-                             inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
-        else if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
+        if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
             dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_leaf, w, &v);
-        const int b = (sa == 4) + (sc == 4);
-        v = b > 0 ? b + v : -v;
-        if (v > best)
-            best = v;
+        /* no box is completed: the position has none with three sides */
+        if (-v > best)
+            best = -v;
     }
     w->overflow |= best < INT8_MIN || best > INT8_MAX;
     w->out[index - w->base] = (int8_t)best;
