@@ -133,6 +133,12 @@ typedef struct {
     int overflow;
     leaf_table *leaves;
     uint64_t position;  /* the stored position being computed */
+    /* The canonical form of the children by each open frame line of the
+     * frame state's positions, in two parts (dots_quiet_transform):
+     * made at its first position. */
+    int frame_ready;
+    uint64_t frame_part[DOTS_MAX_LINES];
+    int8_t transform[DOTS_MAX_LINES];
 } level_work;
 
 static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
@@ -206,6 +212,14 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         return;
     }
     w->position = lines;
+    if (!w->frame_ready) {
+        for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
+            const uint64_t child = (lines & ~inside) | (m & -m);
+            w->frame_part[__builtin_ctzll(m)] = dots_quiet_canonical(r->index, child);
+            w->transform[__builtin_ctzll(m)] = (int8_t)dots_quiet_transform(r->index, child);
+        }
+        w->frame_ready = 1;
+    }
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
      * lookup for all the lines of each, but a knot's, which the capture
@@ -234,8 +248,11 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     for (uint64_t m = r->all & ~lines & ~by_corridor & ~in_knots; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = lines | 1ULL << line;
-        const int v = lookup_above(r, w->above, &w->leaves->by_line[line],
-                                   inside >> line & 1 ? child : dots_quiet_canonical(r->index, child));
+        const uint64_t canonical =
+            inside >> line & 1 ? child
+                               : w->frame_part[line] |
+                                     dots_quiet_image(r->index, w->transform[line], lines & inside);
+        const int v = lookup_above(r, w->above, &w->leaves->by_line[line], canonical);
         if (-v > best)
             best = -v;
     }

@@ -192,6 +192,18 @@ uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines)
     return t ? normalise_fast(q, apply(q, t, lines), &x) : lines;
 }
 
+int dots_quiet_transform(const dots_quiet_index *q, uint64_t lines)
+{
+    uint32_t x;
+    normalise_fast(q, lines, &x);
+    return q->canon_t[x];
+}
+
+uint64_t dots_quiet_image(const dots_quiet_index *q, int t, uint64_t lines)
+{
+    return t ? apply(q, t, lines) : lines;
+}
+
 int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines)
 {
     for (int x = 0; x < q->b.nboxes; x++) {

@@ -64,6 +64,14 @@ int dots_quiet_is_quiet(const dots_quiet_index *q, uint64_t lines);
 /* The position that stands for `lines` in the index: the same value. */
 uint64_t dots_quiet_canonical(const dots_quiet_index *q, uint64_t lines);
 
+/* The canonical form in two parts, for many positions that share their
+ * frame lines (the symmetry that makes a position canonical depends on
+ * them alone, and maps the inside onto itself): canonical(lines) is
+ * canonical(lines less its inside lines) | dots_quiet_image(q, t, its
+ * inside lines), t = dots_quiet_transform(q, lines); 0 is the identity. */
+int dots_quiet_transform(const dots_quiet_index *q, uint64_t lines);
+uint64_t dots_quiet_image(const dots_quiet_index *q, int t, uint64_t lines);
+
 /* The open lines outside the frame. A stored position with one of them
  * drawn more is stored as it is (its frame state is unchanged, so is the
  * symmetry that makes it canonical): its own canonical form. */
