@@ -209,6 +209,12 @@ typedef struct {
     rdb_status (*sparse_level)(const void *game, const void *index, int level, uint64_t from,
                                uint64_t to, rdb_chunk_cache *above, int8_t *values,
                                rdb_error *err);
+    /* What building a position takes on this machine: up to `most`
+     * positions spread over the levels computed by one thread, with the
+     * values above read as 0; *positions and *seconds say how many and
+     * how long. For a plan. */
+    rdb_status (*sparse_sample)(const void *index, uint64_t most, uint64_t *positions,
+                                double *seconds, rdb_error *err);
 } rdb_game;
 
 /* The game with this name or id, or NULL. */

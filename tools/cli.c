@@ -233,7 +233,15 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         return rdb_tool_report(st, &err);
     rdb_build_plan_disk(opt, &plan);
     const rdb_params *p = &opt->params;
+    const int threads = opt->threads > 0 ? opt->threads : cpu_count();
     double seconds = (double)plan.positions / positions_per_second(p, opt->threads, plan.nbits);
+    /* a quiet build is timed on a sample of its own positions, as its
+     * speed varies with the board (the rough guide is kept for a board
+     * whose index cannot be made here) */
+    double sample_ns = 0;
+    uint64_t sampled = 0;
+    if (p->store && rdb_build_plan_sample(opt, &sample_ns, &sampled, &err) == RDB_OK && sampled)
+        seconds = (double)plan.positions * sample_ns * 1e-9 / threads;
     uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;
     if (out->json) {
         printf("{\"dir\":");
@@ -251,6 +259,9 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
             printf(",\"free_disk_bytes\":%llu,\"held_disk_bytes\":%llu",
                    (unsigned long long)plan.free_disk_bytes,
                    (unsigned long long)plan.held_disk_bytes);
+        if (sampled)
+            printf(",\"sample_positions\":%llu,\"sample_ns_per_position\":%.1f",
+                   (unsigned long long)sampled, sample_ns);
         printf("}\n");
         return 0;
     }
@@ -290,10 +301,16 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
             printf(": %s short at the peak\n",
                    rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c));
     }
-    printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
-           "            a second a thread)\n",
-           rdb_human_duration(seconds, a, sizeof a), opt->threads > 0 ? opt->threads : cpu_count(),
-           rdb_human_count((uint64_t)(positions_per_second(p, 1, plan.nbits)), c, sizeof c));
+    if (sampled)
+        printf("time        about %s of computing with %d threads (measured here: %.0f ns a\n"
+               "            stored position for one thread, on a sample of %s positions)\n",
+               rdb_human_duration(seconds, a, sizeof a), threads, sample_ns,
+               rdb_human_count(sampled, c, sizeof c));
+    else
+        printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
+               "            a second a thread)\n",
+               rdb_human_duration(seconds, a, sizeof a), threads,
+               rdb_human_count((uint64_t)(positions_per_second(p, 1, plan.nbits)), c, sizeof c));
     return 0;
 }
 

@@ -294,6 +294,12 @@ static rdb_status dots_sparse_level(const void *game, const void *index, int lev
     return st;
 }
 
+static rdb_status dots_sparse_sample(const void *index, uint64_t most, uint64_t *positions,
+                                     double *seconds, rdb_error *err)
+{
+    return dots_quiet_sample(index, most, positions, seconds, err);
+}
+
 const rdb_game dots_game_entry = {
     .name = "dots",
     .id = RDB_GAME_DOTS,
@@ -328,4 +334,5 @@ const rdb_game dots_game_entry = {
     .sparse_value = dots_sparse_value,
     .sparse_part_end = dots_sparse_part_end,
     .sparse_level = dots_sparse_level,
+    .sparse_sample = dots_sparse_sample,
 };

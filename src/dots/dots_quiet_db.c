@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -133,6 +134,7 @@ typedef struct {
     int overflow;
     leaf_table *leaves;
     uint64_t position;  /* the stored position being computed */
+    uint64_t computed, limit; /* positions computed, the most (a sample) */
     /* The canonical form of the children by each open frame line of the
      * frame state's positions, in two parts (dots_quiet_transform):
      * made at its first position. */
@@ -207,6 +209,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
+    if (w->computed++ >= w->limit)
+        return;
     if (lines == r->all) {
         w->out[index - w->base] = (int8_t)r->full_value;
         return;
@@ -300,7 +304,8 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                 stopped = 1;
             if (stopped || view.failed || !leaves)
                 continue;
-            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves};
+            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves,
+                            .limit = UINT64_MAX};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             overflow |= w.overflow;
         }
@@ -323,6 +328,94 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
         return rdb_fail(err, RDB_E_STOPPED, "stopped at level %d", level);
     if (overflow)
         return rdb_fail(err, RDB_E_INPUT, "a value at level %d does not fit a byte", level);
+    return RDB_OK;
+}
+
+/* ---- a sample's time ---- */
+
+/* A chunk of zeros (ctx: the levels' sizes; a level's last chunk is
+ * shorter). */
+static rdb_status load_zeros(void *ctx, int level, uint32_t chunk, int8_t *out, rdb_error *err)
+{
+    (void)err;
+    const uint64_t n = ((const uint64_t *)ctx)[level] - ((uint64_t)chunk << RDB_CHUNK_SHIFT);
+    memset(out, 0, n < RDB_CHUNK_ENTRIES ? n : RDB_CHUNK_ENTRIES);
+    return RDB_OK;
+}
+
+/* A frame state to time whole at a level, from f on: the first with at
+ * most `most` positions and a tenth of that at least (a frame state's
+ * first positions are slower than its others, whose rankings follow from
+ * those before), else the first with some and at most `most`; -1 if none
+ * comes within a few thousand. */
+static int sample_frame(const dots_quiet_index *q, int level, int f, uint64_t most)
+{
+    int fallback = -1;
+    for (int g = f < 0 ? 0 : f; g < dots_quiet_frames(q) && g < f + 4096; g++) {
+        const uint64_t n = dots_quiet_first(q, level, g + 1) - dots_quiet_first(q, level, g);
+        if (n > 0 && n <= most) {
+            if (n >= most / 10)
+                return g;
+            if (fallback < 0)
+                fallback = g;
+        }
+    }
+    return fallback;
+}
+
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t *positions,
+                             double *seconds, rdb_error *err)
+{
+    enum { SAMPLES = 32 };
+    const dots_quiet_index *q = r->index;
+    const int top = dots_quiet_open_lines(q);
+    uint64_t sizes[DOTS_MAX_LINES + 1], total = 0;
+    for (int level = 0; level <= top; level++)
+        total += sizes[level] = dots_quiet_level_size(q, level);
+    *positions = 0;
+    *seconds = 0;
+    rdb_chunk_cache *cache = NULL;
+    rdb_status st = rdb_chunk_cache_new(rdb_chunk_cache_least_budget(1), top + 1, sizes, load_zeros,
+                                        sizes, &cache, err);
+    leaf_table *leaves = calloc(1, sizeof *leaves);
+    int8_t *out = malloc(most / SAMPLES + 1);
+    if (st == RDB_OK && (!leaves || !out))
+        st = rdb_fail(err, RDB_E_NOMEM, "out of memory for a sample of the build");
+    if (st != RDB_OK) {
+        free(out);
+        free(leaves);
+        rdb_chunk_cache_free(cache);
+        return st;
+    }
+    for (int i = 0; i < DOTS_MAX_LINES; i++)
+        dots_quiet_ranker_init(&leaves->by_line[i]);
+    for (int i = 0; i < LEAF_RANKERS; i++)
+        dots_quiet_ranker_init(&leaves->for_leaves[i]);
+    rdb_chunk_view view;
+    rdb_chunk_view_init(&view, cache);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < SAMPLES; i++) {
+        /* the position (2i + 1) / 64 of the way through all of them */
+        uint64_t at = (uint64_t)((double)total * (2 * i + 1) / (2 * SAMPLES)), below = 0;
+        int level = 0;
+        while (level < top && below + sizes[level] <= at)
+            below += sizes[level++];
+        const int f = sample_frame(q, level, dots_quiet_frame_from(q, level, at - below + 1) - 1,
+                                   most / SAMPLES);
+        if (f < 0)
+            continue;
+        level_work w = {.r = r, .above = &view, .out = out, .leaves = leaves,
+                        .base = dots_quiet_first(q, level, f), .limit = UINT64_MAX};
+        dots_quiet_each(q, level, f, compute_one, &w);
+        *positions += w.computed;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    rdb_chunk_view_release(&view);
+    rdb_chunk_cache_free(cache);
+    free(leaves);
+    free(out);
     return RDB_OK;
 }
 

@@ -53,6 +53,16 @@ int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch
 rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from, uint64_t to,
                             rdb_chunk_cache *above, int8_t *values, rdb_error *err);
 
+/* The time the build takes a stored position on this board and machine,
+ * measured: up to `most` positions computed by one thread, 32 frame states
+ * whole, spread over the levels as the positions are (each near the
+ * position 1/64, 3/64, .. of the way through them all), with every value
+ * above read as 0 (the work does not depend on the values). The rules'
+ * index must be prepared. *positions gets how many were computed,
+ * *seconds the time they took. */
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t *positions,
+                             double *seconds, rdb_error *err);
+
 /* ---- a whole database in memory ---- */
 
 typedef struct dots_quiet_db dots_quiet_db;

@@ -41,6 +41,14 @@ typedef struct {
 rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
                                rdb_error *err);
 
+/* A quiet build's speed on this machine, measured on a sample of the
+ * board's positions (about a second of one thread, after the index is
+ * made): *ns_per_position a stored position takes one thread, over
+ * *sampled positions. RDB_E_INPUT for a build that stores every
+ * position. */
+rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_position,
+                                 uint64_t *sampled, rdb_error *err);
+
 /* The free space of the folder's file system and what the folder holds
  * now (disk_known, free_disk_bytes, held_disk_bytes), for `build --plan`
  * to set beside the peak; disk_known 0 when either cannot be read. A
