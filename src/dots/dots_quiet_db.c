@@ -131,6 +131,14 @@ typedef struct {
  * the part of the level those children lie in stay in the cache (on 4x5,
  * whose index is 1.8 GB, a lookup costs mostly the misses of its reads). */
 #define CHILD_BATCH 256
+#define LEAF_BATCH (4 * CHILD_BATCH)
+
+typedef struct {
+    uint64_t lines, canonical; /* the leaf */
+    int16_t at;                /* the position's place in the batch */
+    int8_t kind, boxes;        /* its corridor (dots_corridor_best) */
+    uint8_t group;             /* the leaf ranker (for_leaves) */
+} pending_leaf;
 
 typedef struct {
     const dots_quiet_rules *r;
@@ -145,6 +153,10 @@ typedef struct {
     int nbatch;
     uint64_t batch_lines[CHILD_BATCH], batch_index[CHILD_BATCH], batch_quiet[CHILD_BATCH];
     int batch_best[CHILD_BATCH];
+    /* The batch's corridors whose leaf was not in the leaf table, looked
+     * up a ranker's group at a time */
+    int npending;
+    pending_leaf pending[LEAF_BATCH];
     uint64_t computed, limit; /* positions computed, the most (a sample) */
     /* The canonical form of the children by each open frame line of the
      * frame state's positions, in two parts (dots_quiet_transform):
@@ -161,25 +173,46 @@ static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
                            dots_quiet_rank_next(r->index, rk, canonical));
 }
 
-static int fetch_leaf(void *ctx, uint64_t lines, int *value)
+/* Whether leaf `lines` is in the leaf table, and its value. */
+static inline int leaf_remembered(const level_work *w, uint64_t lines, int *value)
 {
-    level_work *w = ctx;
     const unsigned slot = (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LEAF_SLOTS_LOG2));
-    if (w->leaves->lines[slot] == lines) {
-        *value = w->leaves->value[slot];
-        return 0;
-    }
+    *value = w->leaves->value[slot];
+    return w->leaves->lines[slot] == lines;
+}
+
+static inline void leaf_remember(level_work *w, uint64_t lines, int value)
+{
+    const unsigned slot = (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LEAF_SLOTS_LOG2));
+    w->leaves->lines[slot] = lines;
+    w->leaves->value[slot] = (int8_t)value;
+}
+
+/* The canonical form of a leaf of the stored position w->position, and
+ * the leaf ranker for it: one picked by level and frame state, so that
+ * leaves ranked by one ranker share their frame state's tables. */
+static inline uint64_t leaf_canonical(const level_work *w, uint64_t lines, unsigned *group)
+{
     /* drawn inside lines keep the frame state and so the symmetry that
      * makes the stored position canonical: canonical as it is */
     const uint64_t inside = dots_quiet_inside_lines(w->r->index);
     const uint64_t canonical =
         (lines & ~w->position & ~inside) ? dots_quiet_canonical(w->r->index, lines) : lines;
-    const uint64_t group = (canonical & ~inside) * 0x9e3779b97f4a7c15ULL;
-    const unsigned k = (unsigned)((group >> 40) ^ (uint64_t)__builtin_popcountll(canonical)) %
-                       LEAF_RANKERS;
-    *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[k], canonical);
-    w->leaves->lines[slot] = lines;
-    w->leaves->value[slot] = (int8_t)*value;
+    const uint64_t key = (canonical & ~inside) * 0x9e3779b97f4a7c15ULL;
+    *group = (unsigned)((key >> 40) ^ (uint64_t)__builtin_popcountll(canonical)) % LEAF_RANKERS;
+    return canonical;
+}
+
+/* A leaf's value at once (the capture rules of a knot ask for it so). */
+static int fetch_leaf(void *ctx, uint64_t lines, int *value)
+{
+    level_work *w = ctx;
+    if (leaf_remembered(w, lines, value))
+        return 0;
+    unsigned group;
+    const uint64_t canonical = leaf_canonical(w, lines, &group);
+    *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[group], canonical);
+    leaf_remember(w, lines, *value);
     return 0;
 }
 
@@ -216,6 +249,25 @@ static void flush_children(level_work *w)
 {
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
+    /* the leaves, in order of their rankers (a counting sort) */
+    int start[LEAF_RANKERS + 1] = {0};
+    int16_t order[LEAF_BATCH];
+    for (int i = 0; i < w->npending; i++)
+        start[w->pending[i].group + 1]++;
+    for (int g = 0; g < LEAF_RANKERS; g++)
+        start[g + 1] += start[g];
+    for (int i = 0; i < w->npending; i++)
+        order[start[w->pending[i].group]++] = (int16_t)i;
+    for (int k = 0; k < w->npending; k++) {
+        const pending_leaf *p = &w->pending[order[k]];
+        const int v = lookup_above(r, w->above, &w->leaves->for_leaves[p->group], p->canonical);
+        leaf_remember(w, p->lines, v);
+        const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
+        const int candidate = dots_corridor_best(&c, v);
+        if (candidate > w->batch_best[p->at])
+            w->batch_best[p->at] = candidate;
+    }
+    w->npending = 0;
     uint64_t lines_met = 0;
     for (int i = 0; i < w->nbatch; i++)
         lines_met |= w->batch_quiet[i];
@@ -259,6 +311,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         return;
     }
     w->position = lines;
+    if (w->npending + DOTS_MAX_BOXES > LEAF_BATCH)
+        flush_children(w);
     if (!w->frame_ready) {
         for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
             const uint64_t child = (lines & ~inside) | (m & -m);
@@ -279,16 +333,21 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
             in_knots |= corridor[i].lines;
             continue;
         }
+        by_corridor |= corridor[i].lines;
         const uint64_t taken = lines | corridor[i].lines;
-        int v;
-        if (taken == r->all)
-            v = r->full_value;
-        else
-            fetch_leaf(w, taken, &v);
+        int v = r->full_value;
+        if (taken != r->all && !leaf_remembered(w, taken, &v)) {
+            /* looked up with the batch's (flush_children) */
+            unsigned group;
+            const uint64_t canonical = leaf_canonical(w, taken, &group);
+            w->pending[w->npending++] =
+                (pending_leaf){taken, canonical, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
+                               (int8_t)corridor[i].boxes, (uint8_t)group};
+            continue;
+        }
         v = dots_corridor_best(&corridor[i], v);
         if (v > best)
             best = v;
-        by_corridor |= corridor[i].lines;
     }
     for (uint64_t m = in_knots; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
