@@ -10,6 +10,7 @@
 #   make sanitize   build with AddressSanitizer + UBSan and run the tests
 #   make bench      the speed and memory benchmark (minutes)
 #   make bench-quiet the quiet database against the full one (BOARDS=...)
+#   make bench-quiet-speed the quiet build against an earlier commit's (BASE=...)
 #   make lib        the installable library: libretrodb.so and libretrodb.a
 #                   in build-pic/
 #   make install    PREFIX=/usr/local DESTDIR=: the program (and retrodb-mpi
@@ -96,7 +97,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: portable all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-kernel install uninstall clean
+.PHONY: portable all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-quiet-speed bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -365,6 +366,14 @@ bench-query: deps
 bench-quiet: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_quiet.sh $(BOARDS)
+
+# The quiet build against an earlier commit's in one run: CPU a stored
+# position, checksums compared, and the full build of Icelandic 3x5
+# beside it (BASE=rev, default f8151b8; SPECS="3x4@1 4x4@2 ..."; about
+# 25 minutes with the defaults).
+bench-quiet-speed: deps
+	@$(MAKE) --no-print-directory all
+	bash scripts/bench_quiet_speed.sh $(or $(BASE),f8151b8) $(SPECS)
 
 bench-cram: deps
 	@$(MAKE) --no-print-directory all

@@ -39,7 +39,7 @@ typedef struct {
     const dots_quiet_index *q;
     uint64_t all, expected;
     long bad, children;
-    dots_quiet_ranker by_line[DOTS_MAX_LINES];
+    dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
 } enum_check;
 
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
@@ -48,38 +48,26 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
         !dots_quiet_is_quiet(c->q, lines))
         c->bad++;
-    /* the children by the other lines, ranked each from the child by the
-     * same line of the position before, as the builder ranks them */
-    for (uint64_t m = c->all & ~dots_quiet_inside_lines(c->q) & ~lines; m; m &= m - 1) {
-        const uint64_t child = lines | (m & -m);
-        if (!dots_quiet_is_quiet(c->q, child))
-            continue;
-        const uint64_t canonical = dots_quiet_canonical(c->q, child);
-        c->children++;
-        if (dots_quiet_rank_next(c->q, &c->by_line[__builtin_ctzll(m)], canonical) !=
-            dots_quiet_rank(c->q, canonical))
-            c->bad++;
-    }
-    /* the children and grandchildren by inside lines, ranked from the
-     * position's ranking, against their own ranks */
-    dots_quiet_near near;
-    dots_quiet_near_init(c->q, lines, &near);
-    for (uint64_t m = dots_quiet_inside_lines(c->q) & ~lines; m; m &= m - 1) {
+    /* the children by every line, each ranked from the child by the same
+     * line of the position before, as the builder ranks them; those by
+     * inside lines, and by two of them, are canonical as they are */
+    for (uint64_t m = c->all & ~lines; m; m &= m - 1) {
         const uint64_t child = lines | (m & -m);
         if (dots_quiet_is_quiet(c->q, child)) {
+            const uint64_t canonical = dots_quiet_canonical(c->q, child);
             c->children++;
-            if (dots_quiet_canonical(c->q, child) != child ||
-                dots_quiet_near_rank(c->q, &near, __builtin_ctzll(m)) != dots_quiet_rank(c->q, child))
+            if (dots_quiet_rank_next(c->q, &c->by_line[__builtin_ctzll(m)], canonical) !=
+                    dots_quiet_rank(c->q, canonical) ||
+                ((m & -m & dots_quiet_inside_lines(c->q)) && canonical != child))
                 c->bad++;
         }
-        /* and with a second inside line (any: near or far) */
-        for (uint64_t m2 = m & (m - 1); m2; m2 &= m2 - 1) {
+        for (uint64_t m2 = m & (m - 1) & dots_quiet_inside_lines(c->q); m2; m2 &= m2 - 1) {
             const uint64_t grandchild = child | (m2 & -m2);
-            if (!dots_quiet_is_quiet(c->q, grandchild))
+            if (!(m & -m & dots_quiet_inside_lines(c->q)) || !dots_quiet_is_quiet(c->q, grandchild))
                 continue;
             c->children++;
-            if (dots_quiet_near_rank2(c->q, &near, __builtin_ctzll(m2), __builtin_ctzll(m)) !=
-                dots_quiet_rank(c->q, grandchild))
+            if (dots_quiet_canonical(c->q, grandchild) != grandchild ||
+                dots_quiet_rank_next(c->q, &c->pairs, grandchild) != dots_quiet_rank(c->q, grandchild))
                 c->bad++;
         }
     }
@@ -104,6 +92,7 @@ static void check_index(int rows, int cols, int variant)
         enum_check c = {.q = q, .all = all};
         for (int l = 0; l < DOTS_MAX_LINES; l++)
             dots_quiet_ranker_init(&c.by_line[l]);
+        dots_quiet_ranker_init(&c.pairs);
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             dots_quiet_each(q, level, f, check_enumerated, &c);
@@ -139,6 +128,11 @@ static void check_index(int rows, int cols, int variant)
             raw_quiet++;
             uint64_t c = dots_quiet_canonical(q, p);
             TU_ASSERT(dots_quiet_is_quiet(q, c));
+            /* the same in two parts: the frame's and the inside's image */
+            const uint64_t inside = dots_quiet_inside_lines(q);
+            TU_ASSERT_EQ(dots_quiet_canonical(q, p & ~inside) |
+                             dots_quiet_image(q, dots_quiet_transform(q, p), p & inside),
+                         c);
             TU_ASSERT_EQ(c & start, start);
             int level = __builtin_popcountll(c & open);
             TU_ASSERT_EQ(level, __builtin_popcountll(m));

@@ -157,7 +157,7 @@ typedef struct {
      * up a ranker's group at a time */
     int npending;
     pending_leaf pending[LEAF_BATCH];
-    uint64_t computed, limit; /* positions computed, the most (a sample) */
+    uint64_t computed;  /* positions computed (a sample counts them) */
     /* The canonical form of the children by each open frame line of the
      * frame state's positions, in two parts (dots_quiet_transform):
      * made at its first position. */
@@ -304,8 +304,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
-    if (w->computed++ >= w->limit)
-        return;
+    w->computed++;
     if (lines == r->all) {
         w->out[index - w->base] = (int8_t)r->full_value;
         return;
@@ -401,8 +400,7 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                 stopped = 1;
             if (stopped || view.failed || !leaves)
                 continue;
-            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves,
-                            .limit = UINT64_MAX};
+            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             flush_children(&w);
             overflow |= w.overflow;
@@ -504,7 +502,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
         if (f < 0)
             continue;
         level_work w = {.r = r, .above = &view, .out = out, .leaves = leaves,
-                        .base = dots_quiet_first(q, level, f), .limit = UINT64_MAX};
+                        .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);
         flush_children(&w);
         *positions += w.computed;

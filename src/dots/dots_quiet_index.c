@@ -85,11 +85,8 @@ struct dots_quiet_index {
     uint64_t rank_lines[MAX_STEPS], rank_later[MAX_STEPS];
     uint32_t rank_row[MAX_STEPS];
     uint32_t *rows;
-    /* For each line, the step that decides it and the steps whose entry
-     * reads it (that one and those whose state holds it). */
+    /* For each line, the step that decides it. */
     uint8_t line_step[DOTS_MAX_LINES];
-    uint8_t nreaders[DOTS_MAX_LINES];
-    uint8_t readers[DOTS_MAX_LINES][8];
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -410,70 +407,6 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
     return rk->first + rk->sum[q->nsteps];
 }
 
-void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n)
-{
-    const int f = q->frame_of[frame_pack(q, lines)];
-    const int level = __builtin_popcountll(lines & q->open), top = dots_quiet_open_lines(q);
-    n->lines = lines;
-    n->at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    n->first[0] = level + 1 <= top ? q->first[level + 1][f] : 0;
-    n->first[1] = level + 2 <= top ? q->first[level + 2][f] : 0;
-    n->before_more[0][0] = n->before_more[1][0] = 0;
-    for (int u = 0; u < q->nsteps; u++) {
-        const uint32_t at = n->at[u] + entry_at(q, u, lines);
-        n->own[u] = q->less[at];
-        /* j lines more to place from step u fit its row only when j inside
-         * lines of steps u.. are open; no child reads it otherwise */
-        const int open = q->rem[u] - __builtin_popcountll(lines & q->rank_later[u]);
-        n->before_more[0][u + 1] = n->before_more[0][u] + (open >= 1 ? q->less[at + 4] : 0);
-        n->before_more[1][u + 1] = n->before_more[1][u] + (open >= 2 ? q->less[at + 8] : 0);
-    }
-    n->after[q->nsteps] = 0;
-    for (int u = q->nsteps - 1; u >= 0; u--)
-        n->after[u] = n->after[u + 1] + n->own[u];
-}
-
-uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *n, int line)
-{
-    const uint64_t child = n->lines | 1ULL << line;
-    const int t = q->line_step[line];
-    uint64_t r = n->first[0] + n->before_more[0][t] + n->after[t];
-    for (int i = 0; i < q->nreaders[line]; i++) {
-        const int u = q->readers[line][i];
-        r += q->less[n->at[u] + entry_at(q, u, child)] - n->own[u];
-    }
-    return r;
-}
-
-/* Steps before the first line's: two lines more to place; from it to the
- * second's: read afresh; after: as they are, but for those whose state
- * holds either line. */
-uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near *n, int line1,
-                               int line2)
-{
-    const uint64_t child = n->lines | 1ULL << line1 | 1ULL << line2;
-    int t1 = q->line_step[line1], t2 = q->line_step[line2];
-    if (t1 > t2) {
-        const int t = t1;
-        t1 = t2;
-        t2 = t;
-    }
-    uint64_t r = n->first[1] + n->before_more[1][t1] + n->after[t2 + 1];
-    for (int u = t1; u <= t2; u++)
-        r += q->less[n->at[u] + entry_at(q, u, child)];
-    uint64_t later = 0; /* steps after t2 that read a line: a set, each once */
-    for (int i = 0; i < q->nreaders[line1]; i++)
-        later |= 1ULL << q->readers[line1][i];
-    for (int i = 0; i < q->nreaders[line2]; i++)
-        later |= 1ULL << q->readers[line2][i];
-    later &= t2 + 1 >= 64 ? 0 : ~0ULL << (t2 + 1);
-    for (; later; later &= later - 1) {
-        const int u = __builtin_ctzll(later);
-        r += q->less[n->at[u] + entry_at(q, u, child)] - n->own[u];
-    }
-    return r;
-}
-
 /* ---- enumeration ---- */
 
 typedef struct {
@@ -617,11 +550,6 @@ static int make_rank_steps(dots_quiet_index *q)
                 (uint32_t)((size_t)s * (size_t)(q->rem[u] + 1) * 4 + (size_t)ch);
         }
         at += 1u << n;
-        for (uint64_t m = q->rank_lines[u]; m; m &= m - 1) {
-            const int line = __builtin_ctzll(m);
-            if (q->nreaders[line] < 8)
-                q->readers[line][q->nreaders[line]++] = (uint8_t)u;
-        }
         if (own >> st->line[0] & 1)
             q->line_step[st->line[0]] = (uint8_t)u;
         if (st->pair)

@@ -87,35 +87,7 @@ int dots_quiet_frames(const dots_quiet_index *q);
 /* Index within its level of a canonical quiet position. */
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 
-/* The ranks of a stored position's children by its inside lines, at a
- * fraction of a rank each: a child differs from the position only at the
- * steps that read its new line, so the position's own table entries, the
- * ones before that step with one more line to place and the ones after as
- * they are, give the rest. */
-#define DOTS_QUIET_MAX_STEPS 80
-typedef struct {
-    uint64_t lines;
-    const uint32_t *at;    /* where the frame's table of each step starts */
-    uint64_t first[2];     /* its first index one and two levels up */
-    uint64_t own[DOTS_QUIET_MAX_STEPS];              /* the position's entry at each step */
-    uint64_t before_more[2][DOTS_QUIET_MAX_STEPS + 1]; /* steps < u with one (two) lines
-                                                          more to place */
-    uint64_t after[DOTS_QUIET_MAX_STEPS + 1];        /* steps >= u as they are */
-} dots_quiet_near;
-
-/* Get ready for the children of the stored (canonical) position `lines`. */
-void dots_quiet_near_init(const dots_quiet_index *q, uint64_t lines, dots_quiet_near *n);
-
-/* Index at the next level of the child of n's position by inside line
- * `line` (one of dots_quiet_inside_lines, not drawn): dots_quiet_rank of
- * that child. */
-uint64_t dots_quiet_near_rank(const dots_quiet_index *q, const dots_quiet_near *n, int line);
-
-/* The same for two inside lines at once (a box taken after a move): the
- * index two levels up of the position with both drawn, which must be
- * quiet. Cheapest when the lines' steps are close. */
-uint64_t dots_quiet_near_rank2(const dots_quiet_index *q, const dots_quiet_near *n, int line1,
-                               int line2);
+#define DOTS_QUIET_MAX_STEPS 64 /* a step decides one line or two */
 
 /* Ranking a run of positions, each from the one before. A rank sums one
  * table entry a step, and a step's entry depends only on the lines of the
