@@ -107,6 +107,12 @@ expect 2 "bad --slice-positions" -- "$RETRODB" build dots 3x4 --store quiet --sl
 expect 0 "value -3" -- "$RETRODB" build dots 3x3 --store quiet --dir "$T/33"
 expect 0 "87,463 quiet positions" -- "$RETRODB" build dots 3x3 --store quiet --plan --dir "$T/plan33"
 [ ! -e "$T/plan33" ] && ok || bad "--plan made the folder"
+# its time from a sample of the board's own positions, timed here
+expect 0 "measured here" -- "$RETRODB" build dots 3x4 --store quiet --plan --dir "$T/plan34"
+"$RETRODB" build dots 3x4 --store quiet --plan --json --threads 2 --dir "$T/plan34" > "$T/plan34.json" &&
+    jq -e '.sample_positions > 10000 and .sample_ns_per_position > 0 and
+           (.estimated_seconds - .positions * .sample_ns_per_position * 1e-9 / 2 | fabs) < 1' \
+        "$T/plan34.json" > /dev/null && ok || bad "--plan --json: no sample, or a time not from it"
 
 # refusals: exit 2, the folder left as it was
 expect 2 "loony" -- "$RETRODB" build dots 3x3 --store quiet --loony --dir "$T/r1"
