@@ -242,9 +242,10 @@ static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int 
     return 1;
 }
 
-/* The quiet children of the batch's positions, a line at a time, each
- * ranked by its line's ranker from the same line's child of the position
- * before; then the batch's values. */
+/* The lookups the batch's positions left: first the positions their
+ * corridors lead to, a leaf ranker at a time; then their quiet children,
+ * a line at a time, each ranked by its line's ranker from the same line's
+ * child of the position before; then the batch's values. */
 static void flush_children(level_work *w)
 {
     const dots_quiet_rules *r = w->r;
