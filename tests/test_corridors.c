@@ -48,14 +48,14 @@ static uint64_t next_random(uint64_t *s)
 }
 
 /* Whether both end lines of path c lead to one box (with no side drawn). */
-static int ends_at_one_box(const dots_box_graph *g, uint64_t drawn, const int8_t *cnt,
-                           const dots_corridor *c)
+static int ends_at_one_box(const dots_box_graph *g, uint64_t drawn, const dots_corridor *c)
 {
     int end_box[2], n = 0;
     for (uint64_t m = c->ends; m; m &= m - 1)
         for (int s = 0; s < 2; s++) {
             const int box = g->across[__builtin_ctzll(m)][s];
-            if (box >= 0 && !(cnt[box] == 2 && (g->box_mask[box] & ~drawn & ~c->lines) == 0))
+            if (box >= 0 && !(__builtin_popcountll(drawn & g->box_mask[box]) == 2 &&
+                              (g->box_mask[box] & ~drawn & ~c->lines) == 0))
                 end_box[n < 2 ? n++ : 1] = box;
         }
     return n == 2 && end_box[0] == end_box[1];
@@ -91,8 +91,6 @@ START_TEST(test_closed_forms)
                 continue;
             hash_values hv = {next_random(&rng)};
             const int full_value = (int)(next_random(&rng) % 7) - 3;
-            int8_t cnt[DOTS_MAX_BOXES];
-            dots_capture_sides(&g, drawn, cnt);
             dots_corridor c[DOTS_MAX_BOXES];
             const int n = dots_corridors(&g, drawn, c);
             uint64_t covered = 0, capture_moves = 0;
@@ -107,7 +105,7 @@ START_TEST(test_closed_forms)
                     continue;
                 if (c[i].kind == DOTS_CORRIDOR_PATH) {
                     paths_of[c[i].boxes < 3 ? c[i].boxes : 3]++;
-                    looped += ends_at_one_box(&g, drawn, cnt, &c[i]);
+                    looped += ends_at_one_box(&g, drawn, &c[i]);
                 }
                 const uint64_t x = drawn | c[i].lines;
                 int vx = x == all ? full_value : hashed(hv.seed, x);

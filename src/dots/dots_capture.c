@@ -97,12 +97,6 @@ uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
     return (both_tb & none_lr) | (both_lr & none_tb) | (one_of_tb & one_of_lr);
 }
 
-void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt)
-{
-    for (int b = 0; b < g->nboxes; b++)
-        cnt[b] = (int8_t)__builtin_popcountll(drawn & g->box_mask[b]);
-}
-
 int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn)
 {
     const box_sides s = sides_of(g, drawn);

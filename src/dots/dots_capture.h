@@ -55,9 +55,6 @@ uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn);
 void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*across)[2],
                          dots_box_graph *g);
 
-/* Sides drawn of every box of `drawn`. */
-void dots_capture_sides(const dots_box_graph *g, uint64_t drawn, int8_t *cnt);
-
 /* Boxes complete in `drawn`. */
 int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn);
 
