@@ -38,6 +38,7 @@ static uint64_t start_of(const dots_board *b, int variant)
 typedef struct {
     const dots_quiet_index *q;
     uint64_t all, expected;
+    int class; /* the slot's, in a split index */
     long bad, children;
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
 } enum_check;
@@ -46,7 +47,8 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
 {
     enum_check *c = ctx;
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
-        !dots_quiet_is_quiet(c->q, lines))
+        !dots_quiet_is_quiet(c->q, lines) ||
+        (dots_quiet_split(c->q) && dots_quiet_class(c->q, lines) != c->class))
         c->bad++;
     /* the children by every line, each ranked from the child by the same
      * line of the position before, as the builder ranks them; those by
@@ -73,15 +75,22 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
     }
 }
 
-static void check_index(int rows, int cols, int variant)
+static void check_index_split(int rows, int cols, int variant, int split)
 {
     dots_board b;
     rdb_error err;
     ck_assert_int_eq(dots_board_init(&b, rows, cols, &err), RDB_OK);
     uint64_t start = start_of(&b, variant), all = dots_all_lines(&b), open = all & ~start;
-    dots_quiet_index *q;
-    ck_assert_int_eq(dots_quiet_index_new(&b, start, &q, &err), RDB_OK);
+    dots_quiet_index *q, *whole;
+    ck_assert_int_eq(dots_quiet_index_new(&b, start, split, &q, &err), RDB_OK);
     ck_assert_int_eq(dots_quiet_index_prepare(q, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_split(q), split);
+    /* split, each level holds the same positions, in two classes */
+    ck_assert_int_eq(dots_quiet_index_new(&b, start, 0, &whole, &err), RDB_OK);
+    for (int level = 0; level <= dots_quiet_open_lines(q); level++)
+        TU_ASSERT_EQ(dots_quiet_level_size(q, level), dots_quiet_level_size(whole, level));
+    TU_ASSERT_EQ(dots_quiet_frames(q), dots_quiet_frames(whole) << split);
+    dots_quiet_index_free(whole);
     const int L = dots_quiet_open_lines(q);
     ck_assert_int_eq(L, __builtin_popcountll(open));
 
@@ -95,6 +104,7 @@ static void check_index(int rows, int cols, int variant)
         dots_quiet_ranker_init(&c.pairs);
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
+            c.class = dots_quiet_slot_class(q, f);
             dots_quiet_each(q, level, f, check_enumerated, &c);
         }
         TU_ASSERT_EQ(c.bad, 0);
@@ -128,6 +138,7 @@ static void check_index(int rows, int cols, int variant)
             raw_quiet++;
             uint64_t c = dots_quiet_canonical(q, p);
             TU_ASSERT(dots_quiet_is_quiet(q, c));
+            TU_ASSERT_EQ(dots_quiet_class(q, c), dots_quiet_class(q, p));
             /* the same in two parts: the frame's and the inside's image */
             const uint64_t inside = dots_quiet_inside_lines(q);
             TU_ASSERT_EQ(dots_quiet_canonical(q, p & ~inside) |
@@ -156,6 +167,13 @@ static void check_index(int rows, int cols, int variant)
     }
     TU_ASSERT(raw_quiet >= dots_quiet_total(q));
     dots_quiet_index_free(q);
+}
+
+/* The index whole and split in its classes. */
+static void check_index(int rows, int cols, int variant)
+{
+    check_index_split(rows, cols, variant, 0);
+    check_index_split(rows, cols, variant, 1);
 }
 
 START_TEST(test_index_small)

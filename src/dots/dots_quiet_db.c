@@ -43,7 +43,7 @@ rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_va
     r->open = r->all & ~start;
     r->full_value = full_value;
     dots_box_graph_fill(b, r->box_mask, r->across, &r->graph);
-    rdb_status st = dots_quiet_index_new(b, start, &r->index, err);
+    rdb_status st = dots_quiet_index_new(b, start, 0, &r->index, err);
     if (st != RDB_OK) {
         free(r);
         return st;

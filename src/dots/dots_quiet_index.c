@@ -63,6 +63,15 @@ struct dots_quiet_index {
     uint32_t *frame_state;  /* number -> canonical frame state, increasing */
     int W, nsteps, nstates;
     step steps[MAX_STEPS];
+    /* Split by class (dots_quiet_class): the state has one bit more, the
+     * parity of the boxes completed in the steps still to come that the
+     * completion must make (bit W + 1; a completion ends with it 0). */
+    int split;
+    int nslots;             /* nframes, or 2 x nframes split: class 0's, then 1's */
+    uint64_t box_mask[DOTS_MAX_BOXES];
+    uint32_t boxes_after[MAX_STEPS];    /* boxes whose four sides steps u.. complete */
+    uint32_t parity_stride[MAX_STEPS];  /* how far apart in less the rows of a state
+                                           with and without the parity bit lie */
     /* The tables, in blocks of one step's rows ([state][k 0..rem[u]]), a
      * block for each set of frame lines the steps u.. decide: */
     uint64_t *counts;       /* the completions from each entry */
@@ -97,7 +106,7 @@ struct dots_quiet_index {
     int rem[MAX_STEPS + 1];        /* inside lines of steps u.. : a row's last k */
     size_t row_off[MAX_STEPS + 2]; /* where step u's rows start in a frame's table
                                       of its own (counted for a plan) */
-    uint64_t **first;       /* [level][frame 0..nframes] */
+    uint64_t **first;       /* [level][slot 0..nslots] */
     uint64_t total;
 };
 
@@ -260,6 +269,8 @@ static inline int step_next(const dots_quiet_index *q, const step *st, int s, in
     int right = ch >> 1, below = ch & 1;
     int sides = (s >> st->col & 1) + (s >> q->W & 1) + right + below;
     *next = (s & ~(1 << st->col) & ~(1 << q->W)) | below << st->col | right << q->W;
+    if (sides == 4 && q->split)
+        *next ^= 1 << (q->W + 1); /* a box completed: one fewer to come */
     return sides != 3;
 }
 
@@ -318,8 +329,8 @@ static void count_step(const dots_quiet_index *q, int u, uint8_t allowed, uint64
 /* The rows after the last step: one completion, the empty one. */
 static void count_end(const dots_quiet_index *q, uint64_t *out)
 {
-    for (int s = 0; s < q->nstates; s++)
-        out[s] = 1; /* rem[nsteps] is 0: one entry a state */
+    for (int s = 0; s < q->nstates; s++) /* rem[nsteps] is 0: one entry a state */
+        out[s] = !(s >> (q->W + 1) & 1); /* split: no box owed (else the bit is never set) */
 }
 
 /* Frame state f's table into base, laid out as a table of its own
@@ -359,22 +370,42 @@ static int less_step(const dots_quiet_index *q, int u, uint8_t allowed, uint32_t
 
 /* One table entry a step, each found from the position alone: the loads
  * of a rank go out together instead of one after another. */
-uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
+/* The boxes a position has completed (split indexes only: 0 otherwise,
+ * which adds nothing below). */
+static inline uint32_t completed_boxes(const dots_quiet_index *q, uint64_t lines)
 {
-    const int f = q->frame_of[frame_pack(q, canonical)];
-    const int level = __builtin_popcountll(canonical & q->open);
-    uint64_t r = q->first[level][f];
-    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    for (int u = 0; u < q->nsteps; u++)
-        r += q->less[at[u] + q->rows[q->rank_row[u] + rdb_pext(canonical, q->rank_lines[u])] +
-                  (uint32_t)__builtin_popcountll(canonical & q->rank_later[u]) * 4];
-    return r;
+    uint32_t done = 0;
+    if (q->split)
+        for (int x = 0; x < q->b.nboxes; x++)
+            done |= (uint32_t)((lines & q->box_mask[x]) == q->box_mask[x]) << x;
+    return done;
 }
 
-static inline uint32_t entry_at(const dots_quiet_index *q, int u, uint64_t lines)
+/* Step u's entry for `lines`, of which `done` are the completed boxes. */
+static inline uint32_t entry_at(const dots_quiet_index *q, int u, uint64_t lines, uint32_t done)
 {
     return q->rows[q->rank_row[u] + rdb_pext(lines, q->rank_lines[u])] +
-           (uint32_t)__builtin_popcountll(lines & q->rank_later[u]) * 4;
+           (uint32_t)__builtin_popcountll(lines & q->rank_later[u]) * 4 +
+           (uint32_t)(__builtin_popcount(done & q->boxes_after[u]) & 1) * q->parity_stride[u];
+}
+
+/* The slot of a canonical position: its frame state's number, after the
+ * class 0 ones when it is of class 1 in a split index. */
+static inline int slot_of(const dots_quiet_index *q, uint64_t canonical, uint32_t done)
+{
+    return q->frame_of[frame_pack(q, canonical)] + (__builtin_popcount(done) & 1) * q->nframes;
+}
+
+uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
+{
+    const uint32_t done = completed_boxes(q, canonical);
+    const int slot = slot_of(q, canonical, done), f = slot % q->nframes;
+    const int level = __builtin_popcountll(canonical & q->open);
+    uint64_t r = q->first[level][slot];
+    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
+    for (int u = 0; u < q->nsteps; u++)
+        r += q->less[at[u] + entry_at(q, u, canonical, done)];
+    return r;
 }
 
 void dots_quiet_ranker_init(dots_quiet_ranker *rk)
@@ -385,13 +416,16 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
 
 uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
 {
-    const int f = q->frame_of[frame_pack(q, canonical)];
+    /* the parity of the boxes steps u.. complete depends on the lines of
+     * steps u.. alone: entries of the steps before a difference still hold */
+    const uint32_t done = completed_boxes(q, canonical);
+    const int slot = slot_of(q, canonical, done), f = slot % q->nframes;
     const int level = __builtin_popcountll(canonical & q->open);
     int from = q->nsteps;
-    if (f != rk->frame || level != rk->level || !rk->lines) {
-        rk->frame = f;
+    if (slot != rk->frame || level != rk->level || !rk->lines) {
+        rk->frame = slot;
         rk->level = level;
-        rk->first = q->first[level][f];
+        rk->first = q->first[level][slot];
         rk->sum[0] = 0;
         from = 0;
     } else {
@@ -402,7 +436,7 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
     }
     const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
     for (int u = from; u < q->nsteps; u++)
-        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical)];
+        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical, done)];
     rk->lines = canonical;
     return rk->first + rk->sum[q->nsteps];
 }
@@ -436,15 +470,16 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
     }
 }
 
-void dots_quiet_each(const dots_quiet_index *q, int level, int f, dots_quiet_visit_fn visit,
+void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_visit_fn visit,
                      void *ctx)
 {
+    const int f = slot % q->nframes, class = slot / q->nframes;
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)
         return;
-    walk w = {q, f, q->first[level][f], visit, ctx};
-    walk_steps(&w, 0, 0, k, q->start | fl);
+    walk w = {q, f, q->first[level][slot], visit, ctx};
+    walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl);
 }
 
 /* ---- set-up ---- */
@@ -502,7 +537,7 @@ static void make_steps(dots_quiet_index *q)
     }
 #undef H
 #undef V
-    q->nstates = 1 << (q->W + 1);
+    q->nstates = 1 << (q->W + 1 + q->split);
 }
 
 /* What a rank reads of each step: the lines that hold each bit of the
@@ -533,6 +568,7 @@ static int make_rank_steps(dots_quiet_index *q)
         q->rank_lines[u] = state | own;
         q->rank_later[u] = later;
         q->rank_row[u] = at;
+        q->parity_stride[u] = ((uint32_t)q->split << (q->W + 1)) * (uint32_t)(q->rem[u] + 1) * 4;
         const int n = __builtin_popcountll(q->rank_lines[u]);
         for (uint32_t x = 0; x < 1u << n; x++) {
             int s = 0, ch = 0, j = 0;
@@ -606,14 +642,32 @@ static int share_blocks(dots_quiet_index *q)
     return 0;
 }
 
-rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_index **out,
-                                rdb_error *err)
+/* Which boxes each pair step completes, and so the boxes of steps u.. */
+static void find_step_boxes(dots_quiet_index *q)
+{
+    const dots_board *b = &q->b;
+    for (int x = 0; x < b->nboxes; x++)
+        for (int s = 0; s < 4; s++)
+            q->box_mask[x] |= 1ULL << b->box_line[x][s];
+    uint32_t after = 0;
+    for (int u = q->nsteps - 1; u >= 0; u--) {
+        const step *st = &q->steps[u];
+        for (int x = 0; st->pair && x < b->nboxes; x++)
+            if (q->box_mask[x] >> st->line[0] & 1 && q->box_mask[x] >> st->line[1] & 1)
+                after |= 1u << x; /* the box on the line's left, above the other */
+        q->boxes_after[u] = after;
+    }
+}
+
+rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, int split,
+                                dots_quiet_index **out, rdb_error *err)
 {
     dots_quiet_index *q = calloc(1, sizeof *q);
     if (!q)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index");
     q->b = *b;
     q->start = start;
+    q->split = split != 0;
     q->all = dots_all_lines(b);
     q->open = q->all & ~start;
     for (int t = 0; t < b->ntransforms; t++)
@@ -641,6 +695,7 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     q->inside = q->open & ~q->frame;
     q->ninside = __builtin_popcountll(q->inside);
     make_steps(q);
+    find_step_boxes(q);
     for (int u = 0; u < q->nsteps; u++) {
         step *st = &q->steps[u];
         int a = (int)(q->inside >> st->line[0] & 1), b2 = st->pair && (q->inside >> st->line[1] & 1);
@@ -706,7 +761,8 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
     q->counts_per_frame = q->row_off[q->nsteps + 1];
     if (make_rank_steps(q) != 0)
         goto nomem;
-    q->start_counts = malloc((size_t)q->nframes * (size_t)(q->ninside + 1) * sizeof(uint64_t));
+    q->nslots = q->nframes << q->split;
+    q->start_counts = malloc((size_t)q->nslots * (size_t)(q->ninside + 1) * sizeof(uint64_t));
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
     if (!q->frame_state || !q->start_counts || !q->first)
         goto nomem;
@@ -727,26 +783,28 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_
             if (!scratch)
                 continue;
             count_frame(q, f, scratch);
-            memcpy(q->start_counts + (size_t)f * (size_t)(q->ninside + 1), row_in(q, scratch, 0, 0),
-                   (size_t)(q->ninside + 1) * sizeof(uint64_t));
+            for (int class = 0; class <= q->split; class++) /* the start state owes `class` */
+                memcpy(q->start_counts + (size_t)(f + class * q->nframes) * (size_t)(q->ninside + 1),
+                       row_in(q, scratch, 0, class << (q->W + 1)),
+                       (size_t)(q->ninside + 1) * sizeof(uint64_t));
         }
         free(scratch);
     }
     if (failed)
         goto nomem;
     for (int level = 0; level <= open_lines; level++) {
-        uint64_t *first = malloc(((size_t)q->nframes + 1) * sizeof *first);
+        uint64_t *first = malloc(((size_t)q->nslots + 1) * sizeof *first);
         if (!first)
             goto nomem;
         q->first[level] = first;
         first[0] = 0;
-        for (int f = 0; f < q->nframes; f++) {
-            int k = level - __builtin_popcount(q->frame_state[f]);
-            first[f + 1] = first[f] + (k >= 0 && k <= q->ninside
-                                           ? q->start_counts[(size_t)f * (size_t)(q->ninside + 1) + (size_t)k]
-                                           : 0);
+        for (int slot = 0; slot < q->nslots; slot++) {
+            int k = level - __builtin_popcount(q->frame_state[slot % q->nframes]);
+            first[slot + 1] = first[slot] + (k >= 0 && k <= q->ninside
+                                                 ? q->start_counts[(size_t)slot * (size_t)(q->ninside + 1) + (size_t)k]
+                                                 : 0);
         }
-        q->total += first[q->nframes];
+        q->total += first[q->nslots];
     }
     *out = q;
     return RDB_OK;
@@ -842,7 +900,7 @@ int dots_quiet_open_lines(const dots_quiet_index *q)
 
 uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level)
 {
-    return level < 0 || level > dots_quiet_open_lines(q) ? 0 : q->first[level][q->nframes];
+    return level < 0 || level > dots_quiet_open_lines(q) ? 0 : q->first[level][q->nslots];
 }
 
 uint64_t dots_quiet_inside_lines(const dots_quiet_index *q)
@@ -857,7 +915,25 @@ uint64_t dots_quiet_total(const dots_quiet_index *q)
 
 int dots_quiet_frames(const dots_quiet_index *q)
 {
-    return q->nframes;
+    return q->nslots;
+}
+
+int dots_quiet_split(const dots_quiet_index *q)
+{
+    return q->split;
+}
+
+int dots_quiet_class(const dots_quiet_index *q, uint64_t lines)
+{
+    int done = 0;
+    for (int x = 0; x < q->b.nboxes; x++)
+        done += (lines & q->box_mask[x]) == q->box_mask[x];
+    return done & 1;
+}
+
+int dots_quiet_slot_class(const dots_quiet_index *q, int slot)
+{
+    return slot >= q->nframes;
 }
 
 uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
@@ -868,7 +944,7 @@ uint64_t dots_quiet_first(const dots_quiet_index *q, int level, int frame)
 int dots_quiet_frame_from(const dots_quiet_index *q, int level, uint64_t index)
 {
     const uint64_t *first = q->first[level];
-    int lo = 0, hi = q->nframes; /* first[hi] >= index always */
+    int lo = 0, hi = q->nslots; /* first[hi] >= index always */
     while (lo < hi) {
         const int mid = lo + (hi - lo) / 2;
         if (first[mid] >= index)
@@ -883,12 +959,15 @@ uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from
 {
     const uint64_t *first = q->first[level];
     int f = dots_quiet_frame_from(q, level, from);
-    /* whole frame states, at least one that holds positions */
-    while (f < q->nframes && first[f + 1] == from)
+    /* whole frame states, at least one that holds positions, all of one
+     * class (a part is a slice: a class's slices are kept or dropped
+     * together) */
+    while (f < q->nslots && first[f + 1] == from)
         f++;
-    if (f < q->nframes)
+    const int end = f < q->nframes ? q->nframes : q->nslots;
+    if (f < end)
         f++;
-    while (f < q->nframes && first[f + 1] - from <= most)
+    while (f < end && first[f + 1] - from <= most)
         f++;
     return first[f];
 }
@@ -898,5 +977,5 @@ uint64_t dots_quiet_index_bytes(const dots_quiet_index *q)
     size_t nx = (size_t)1 << q->nframe;
     return nx * (1 + 2 * sizeof(int32_t)) + q->entries * 24 +
            (uint64_t)q->nframes * (uint64_t)(q->nsteps + 1) * 8 +
-           (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nframes + 1) * 8;
+           (uint64_t)(dots_quiet_open_lines(q) + 1) * (q->nslots + 1) * 8;
 }

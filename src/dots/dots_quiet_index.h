@@ -44,9 +44,10 @@
 typedef struct dots_quiet_index dots_quiet_index;
 
 /* The index of board b from the start position `start` (its symmetries are
- * the board's transforms that map start onto itself). */
-rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, dots_quiet_index **out,
-                                rdb_error *err);
+ * the board's transforms that map start onto itself); split: each level
+ * in its two classes (dots_quiet_class), class 0's slots first. */
+rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, int split,
+                                dots_quiet_index **out, rdb_error *err);
 void dots_quiet_index_free(dots_quiet_index *q);
 
 /* Make the tables a rank and an enumeration read (dots_quiet_index_bytes
@@ -81,8 +82,21 @@ uint64_t dots_quiet_inside_lines(const dots_quiet_index *q);
 uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level);
 uint64_t dots_quiet_total(const dots_quiet_index *q);
 
-/* Number of canonical frame states, the unit in which a level is cut. */
+/* The *slots* a level is cut in: the canonical frame states, in a split
+ * index twice, once for each class (slot f + class x frame states). The
+ * functions below that take a frame state take a slot. */
 int dots_quiet_frames(const dots_quiet_index *q);
+
+/* A position's class: the parity of the boxes it has completed. Within a
+ * level (a number of lines) it is the parity of lines + boxes, which every
+ * move that keeps the position quiet and every run of captures along a
+ * path of boxes with two sides changes (one line and no box; n + 1 lines
+ * and n boxes): so a position of one class is valued from positions of
+ * the other but for cycles and knots (dots_corridors.h), and a database
+ * may keep one class and value the other from it. */
+int dots_quiet_split(const dots_quiet_index *q);
+int dots_quiet_class(const dots_quiet_index *q, uint64_t lines);
+int dots_quiet_slot_class(const dots_quiet_index *q, int slot);
 
 /* Index within its level of a canonical quiet position. */
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
