@@ -231,7 +231,7 @@ static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, u
 static rdb_status dots_sparse_open(const void *game, void **index, rdb_error *err)
 {
     const dots_state *d = game;
-    return dots_quiet_rules_new(&d->game.board, d->game.start, d->game.full_value,
+    return dots_quiet_rules_new(&d->game.board, d->game.start, d->game.full_value, 0,
                                 (dots_quiet_rules **)index, err);
 }
 
@@ -288,7 +288,7 @@ static rdb_status dots_sparse_level(const void *game, const void *index, int lev
                                     int8_t *values, rdb_error *err)
 {
     (void)game;
-    rdb_status st = dots_quiet_level(index, level, from, to, above, values, err);
+    rdb_status st = dots_quiet_level(index, level, from, to, above, 0, values, err);
     if (st == RDB_E_STOPPED)
         rdb_fail(err, st, "stopped; finished levels are kept, run the same command to resume");
     return st;

@@ -25,13 +25,14 @@ struct dots_quiet_rules {
     dots_board b;
     uint64_t start, all, open;
     int full_value;
+    int half, start_lines; /* a half database (dots_quiet_db.h) */
     dots_quiet_index *index;
     uint64_t box_mask[DOTS_MAX_BOXES];
     int8_t across[DOTS_MAX_LINES][2];
     dots_box_graph graph;
 };
 
-rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value,
+rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value, int half,
                                 dots_quiet_rules **out, rdb_error *err)
 {
     dots_quiet_rules *r = calloc(1, sizeof *r);
@@ -42,8 +43,10 @@ rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_va
     r->all = dots_all_lines(b);
     r->open = r->all & ~start;
     r->full_value = full_value;
+    r->half = half != 0;
+    r->start_lines = __builtin_popcountll(start);
     dots_box_graph_fill(b, r->box_mask, r->across, &r->graph);
-    rdb_status st = dots_quiet_index_new(b, start, 0, &r->index, err);
+    rdb_status st = dots_quiet_index_new(b, start, r->half, &r->index, err);
     if (st != RDB_OK) {
         free(r);
         return st;
@@ -70,6 +73,46 @@ const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r)
     return r->index;
 }
 
+int dots_quiet_rules_half(const dots_quiet_rules *r)
+{
+    return r->half;
+}
+
+/* ---- a half database's bytes ---- */
+
+/* The class a half database keeps at a level: the one whose positions
+ * have an even number of lines and completed boxes together. */
+static inline int kept_class(const dots_quiet_rules *r, int level)
+{
+    return (level + r->start_lines) & 1;
+}
+
+int dots_quiet_kept_class(const dots_quiet_rules *r, int level)
+{
+    return kept_class(r, level);
+}
+
+/* A value's parity is fixed by its position's class: it is the parity of
+ * the boxes left (the net score of n boxes is n less twice the loser's)
+ * and of the full board's value. A half database stores each value
+ * halved, that parity taken off first: the same information in half the
+ * range, which compresses better (a class a slice, so the parity is the
+ * slice's own). */
+static inline int value_parity(const dots_quiet_rules *r, int class)
+{
+    return (r->b.nboxes - class + r->full_value) & 1;
+}
+
+static inline int stored_byte(const dots_quiet_rules *r, int class, int value)
+{
+    return r->half ? (value - value_parity(r, class)) / 2 : value;
+}
+
+static inline int byte_value(const dots_quiet_rules *r, int class, int byte)
+{
+    return r->half ? 2 * byte + value_parity(r, class) : byte;
+}
+
 /* dots_capture_value's view of a fetch: canonical form, level, index. */
 typedef struct {
     const dots_quiet_rules *r;
@@ -77,12 +120,42 @@ typedef struct {
     void *ctx;
 } fetch_quiet;
 
+static int quiet_value(void *ctx, uint64_t lines, int *value);
+
+/* The value of a quiet position from its moves: none completes a box
+ * (none has three sides), so each is worth minus its child's value, the
+ * child valued through the capture rules. */
+static int value_by_moves(const dots_quiet_rules *r, uint64_t lines, dots_quiet_value_fn child_value,
+                          void *ctx, int *value)
+{
+    int best = INT_MIN;
+    for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
+        int v, st = dots_capture_value(&r->graph, r->all, r->full_value, lines | (m & -m),
+                                       child_value, ctx, &v);
+        if (st)
+            return st;
+        if (-v > best)
+            best = -v;
+    }
+    *value = best;
+    return 0;
+}
+
+/* A quiet position's value: stored, or in a half database, of the class
+ * it does not keep, from the position's moves (their children are of the
+ * kept class but for cycles and knots: see dots_quiet_class). */
 static int quiet_value(void *ctx, uint64_t lines, int *value)
 {
     const fetch_quiet *f = ctx;
-    uint64_t c = dots_quiet_canonical(f->r->index, lines);
-    return f->fetch(f->ctx, __builtin_popcountll(c & f->r->open), dots_quiet_rank(f->r->index, c),
-                    value);
+    const dots_quiet_rules *r = f->r;
+    uint64_t c = dots_quiet_canonical(r->index, lines);
+    const int level = __builtin_popcountll(c & r->open);
+    const int class = r->half ? dots_quiet_class(r->index, c) : 0;
+    if (r->half && class != kept_class(r, level))
+        return value_by_moves(r, c, quiet_value, ctx, value);
+    int byte, st = f->fetch(f->ctx, level, dots_quiet_rank(r->index, c), &byte);
+    *value = byte_value(r, class, byte);
+    return st;
 }
 
 int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch_fn fetch,
@@ -124,6 +197,7 @@ typedef struct {
     int8_t value[1 << LEAF_SLOTS_LOG2];
     dots_quiet_ranker by_line[DOTS_MAX_LINES];
     dots_quiet_ranker for_leaves[LEAF_RANKERS];
+    dots_quiet_ranker for_moves; /* a half database's positions valued from their moves */
 } leaf_table;
 
 /* Positions whose quiet children are looked up together: each line's
@@ -143,6 +217,8 @@ typedef struct {
 typedef struct {
     const dots_quiet_rules *r;
     rdb_chunk_view *above;
+    uint64_t dropped;   /* a half database: levels whose other class is gone (bit = level) */
+    int class;          /* the positions' class (a half database's: it stores them halved) */
     int8_t *out;        /* the values of positions base.. */
     uint64_t base;
     int overflow;
@@ -166,11 +242,23 @@ typedef struct {
     int8_t transform[DOTS_MAX_LINES];
 } level_work;
 
-static inline int lookup_above(const dots_quiet_rules *r, rdb_chunk_view *above,
-                               dots_quiet_ranker *rk, uint64_t canonical)
+static int value_from_moves(level_work *w, uint64_t canonical);
+
+/* A canonical position's value from the levels above, ranked by rk; in a
+ * half database, a position of the class a level keeps not, once that
+ * level's are gone, from its moves. */
+static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical)
 {
-    return rdb_chunk_value(above, __builtin_popcountll(canonical & r->open),
-                           dots_quiet_rank_next(r->index, rk, canonical));
+    const dots_quiet_rules *r = w->r;
+    const int level = __builtin_popcountll(canonical & r->open);
+    const uint64_t index = dots_quiet_rank_next(r->index, rk, canonical);
+    if (!r->half)
+        return rdb_chunk_value(w->above, level, index);
+    /* the ranker's slot tells the class */
+    const int class = dots_quiet_slot_class(r->index, rk->frame);
+    if (class != kept_class(r, level) && level < 64 && (w->dropped >> level & 1))
+        return value_from_moves(w, canonical);
+    return byte_value(r, class, rdb_chunk_value(w->above, level, index));
 }
 
 /* Whether leaf `lines` is in the leaf table, and its value. */
@@ -211,9 +299,36 @@ static int fetch_leaf(void *ctx, uint64_t lines, int *value)
         return 0;
     unsigned group;
     const uint64_t canonical = leaf_canonical(w, lines, &group);
-    *value = lookup_above(w->r, w->above, &w->leaves->for_leaves[group], canonical);
+    *value = lookup_above(w, &w->leaves->for_leaves[group], canonical);
     leaf_remember(w, lines, *value);
     return 0;
+}
+
+/* Any position's quiet value in a level's computation (a child of a
+ * position valued from its moves: not a superset of w->position once
+ * made canonical, so canonical here), remembered in the leaf table. */
+static int fetch_any(void *ctx, uint64_t lines, int *value)
+{
+    level_work *w = ctx;
+    if (leaf_remembered(w, lines, value))
+        return 0;
+    *value = lookup_above(w, &w->leaves->for_moves, dots_quiet_canonical(w->r->index, lines));
+    leaf_remember(w, lines, *value);
+    return 0;
+}
+
+/* A position of a dropped class, from its moves (rare: the children and
+ * leaves of a stored position are of the other class but for cycles and
+ * knots, and those of the levels just above are kept while they are
+ * read most). */
+static int value_from_moves(level_work *w, uint64_t canonical)
+{
+    int v;
+    if (leaf_remembered(w, canonical, &v))
+        return v;
+    value_by_moves(w->r, canonical, fetch_any, w, &v);
+    leaf_remember(w, canonical, v);
+    return v;
 }
 
 /* The value of `child`, a stored position with one line more that gives
@@ -261,7 +376,7 @@ static void flush_children(level_work *w)
         order[start[w->pending[i].group]++] = (int16_t)i;
     for (int k = 0; k < w->npending; k++) {
         const pending_leaf *p = &w->pending[order[k]];
-        const int v = lookup_above(r, w->above, &w->leaves->for_leaves[p->group], p->canonical);
+        const int v = lookup_above(w, &w->leaves->for_leaves[p->group], p->canonical);
         leaf_remember(w, p->lines, v);
         const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
@@ -284,14 +399,15 @@ static void flush_children(level_work *w)
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            const int v = -lookup_above(r, w->above, rk, canonical);
+            const int v = -lookup_above(w, rk, canonical);
             if (v > w->batch_best[i])
                 w->batch_best[i] = v;
         }
     }
     for (int i = 0; i < w->nbatch; i++) {
-        w->overflow |= w->batch_best[i] < INT8_MIN || w->batch_best[i] > INT8_MAX;
-        w->out[w->batch_index[i] - w->base] = (int8_t)w->batch_best[i];
+        const int byte = stored_byte(r, w->class, w->batch_best[i]);
+        w->overflow |= byte < INT8_MIN || byte > INT8_MAX;
+        w->out[w->batch_index[i] - w->base] = (int8_t)byte;
     }
     w->nbatch = 0;
 }
@@ -307,7 +423,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
     const uint64_t inside = dots_quiet_inside_lines(r->index);
     w->computed++;
     if (lines == r->all) {
-        w->out[index - w->base] = (int8_t)r->full_value;
+        w->out[index - w->base] = (int8_t)stored_byte(r, w->class, r->full_value);
         return;
     }
     w->position = lines;
@@ -374,8 +490,28 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         flush_children(w);
 }
 
+/* An empty leaf table, its rankers ready. */
+static leaf_table *leaf_table_new(void)
+{
+    leaf_table *leaves = calloc(1, sizeof *leaves);
+    for (int i = 0; leaves && i < DOTS_MAX_LINES; i++)
+        dots_quiet_ranker_init(&leaves->by_line[i]);
+    for (int i = 0; leaves && i < LEAF_RANKERS; i++)
+        dots_quiet_ranker_init(&leaves->for_leaves[i]);
+    if (leaves)
+        dots_quiet_ranker_init(&leaves->for_moves);
+    return leaves;
+}
+
+uint64_t dots_quiet_dropped_above(int level)
+{
+    const int first = level + DOTS_QUIET_WINDOW + 1;
+    return first >= 64 ? 0 : ~0ULL << first;
+}
+
 rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from, uint64_t to,
-                            rdb_chunk_cache *above, int8_t *values, rdb_error *err)
+                            rdb_chunk_cache *above, uint64_t dropped, int8_t *values,
+                            rdb_error *err)
 {
     const int f0 = dots_quiet_frame_from(r->index, level, from);
     const int f1 = dots_quiet_frame_from(r->index, level, to);
@@ -388,20 +524,18 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
     {
         rdb_chunk_view view;
         rdb_chunk_view_init(&view, above);
-        leaf_table *leaves = calloc(1, sizeof *leaves);
+        leaf_table *leaves = leaf_table_new();
         if (!leaves)
             nomem = 1;
-        for (int i = 0; leaves && i < DOTS_MAX_LINES; i++)
-            dots_quiet_ranker_init(&leaves->by_line[i]);
-        for (int i = 0; leaves && i < LEAF_RANKERS; i++)
-            dots_quiet_ranker_init(&leaves->for_leaves[i]);
 #pragma omp for schedule(dynamic, 1)
         for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)
                 stopped = 1;
             if (stopped || view.failed || !leaves)
                 continue;
-            level_work w = {.r = r, .above = &view, .out = values, .base = from, .leaves = leaves};
+            level_work w = {.r = r, .above = &view, .dropped = dropped,
+                            .class = dots_quiet_slot_class(r->index, f), .out = values,
+                            .base = from, .leaves = leaves};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             flush_children(&w);
             overflow |= w.overflow;
@@ -474,7 +608,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
     rdb_chunk_cache *cache = NULL;
     rdb_status st = rdb_chunk_cache_new(rdb_chunk_cache_least_budget(1), top + 1, sizes, load_zeros,
                                         sizes, &cache, err);
-    leaf_table *leaves = calloc(1, sizeof *leaves);
+    leaf_table *leaves = leaf_table_new();
     int8_t *out = malloc(most / SAMPLES + 1);
     if (st == RDB_OK && (!leaves || !out))
         st = rdb_fail(err, RDB_E_NOMEM, "out of memory for a sample of the build");
@@ -484,10 +618,6 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
         rdb_chunk_cache_free(cache);
         return st;
     }
-    for (int i = 0; i < DOTS_MAX_LINES; i++)
-        dots_quiet_ranker_init(&leaves->by_line[i]);
-    for (int i = 0; i < LEAF_RANKERS; i++)
-        dots_quiet_ranker_init(&leaves->for_leaves[i]);
     rdb_chunk_view view;
     rdb_chunk_view_init(&view, cache);
     struct timespec t0, t1;
@@ -502,7 +632,10 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
                                    most / SAMPLES);
         if (f < 0)
             continue;
-        level_work w = {.r = r, .above = &view, .out = out, .leaves = leaves,
+        /* a half database's levels beyond the window are gone, as in
+         * the build: the positions valued from their moves are timed */
+        level_work w = {.r = r, .above = &view, .dropped = dots_quiet_dropped_above(level),
+                        .class = dots_quiet_slot_class(q, f), .out = out, .leaves = leaves,
                         .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);
         flush_children(&w);
@@ -536,13 +669,30 @@ static rdb_status load_from_memory(void *ctx, int level, uint32_t chunk, int8_t 
     return RDB_OK;
 }
 
-rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int threads,
-                               uint64_t cache_bytes, dots_quiet_db **out, rdb_error *err)
+/* A half database's level loses the class it does not keep, as the
+ * engine deletes it: here overwritten with a value no position has, so
+ * that reading it would show. */
+#define DROPPED_BYTE 0x3f
+
+static void drop_other_class(dots_quiet_db *db, int level)
+{
+    const dots_quiet_index *q = db->r->index;
+    const uint64_t split = dots_quiet_first(q, level, dots_quiet_frames(q) / 2);
+    const uint64_t size = dots_quiet_level_size(q, level);
+    if (kept_class(db->r, level) == 0)
+        memset(db->values[level] + split, DROPPED_BYTE, size - split);
+    else
+        memset(db->values[level], DROPPED_BYTE, split);
+}
+
+rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int half,
+                               int threads, uint64_t cache_bytes, dots_quiet_db **out,
+                               rdb_error *err)
 {
     dots_quiet_db *db = calloc(1, sizeof *db);
     if (!db)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
-    rdb_status st = dots_quiet_rules_new(b, start, full_value, &db->r, err);
+    rdb_status st = dots_quiet_rules_new(b, start, full_value, half, &db->r, err);
     if (st == RDB_OK)
         st = dots_quiet_rules_prepare(db->r, err);
     if (st != RDB_OK) {
@@ -568,8 +718,18 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
         if (!(db->values[level] = malloc(sizes[level] ? sizes[level] : 1)))
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
         else
-            st = dots_quiet_level(db->r, level, 0, sizes[level], cache, db->values[level], err);
+            st = dots_quiet_level(db->r, level, 0, sizes[level], cache,
+                                  half ? dots_quiet_dropped_above(level) : 0, db->values[level],
+                                  err);
+        /* what the level after needs no more */
+        const int gone = level + DOTS_QUIET_WINDOW;
+        if (st == RDB_OK && half && gone <= top) {
+            drop_other_class(db, gone);
+            rdb_chunk_cache_drop_level(cache, gone);
+        }
     }
+    for (int level = 0; st == RDB_OK && half && level < DOTS_QUIET_WINDOW && level <= top; level++)
+        drop_other_class(db, level);
     rdb_chunk_cache_free(cache);
     if (st != RDB_OK) {
         dots_quiet_db_free(db);

@@ -14,6 +14,16 @@
  * exactly as in the full database. The engine stores them (game.h's
  * sparse_* hooks in dots.c); dots_quiet_db_build below keeps a whole
  * database in memory, for tests and measurements.
+ *
+ * A *half* database keeps one class of each level (dots_quiet_class: the
+ * positions whose lines and completed boxes together are even) and
+ * values the other from its moves, whose children are of the kept class
+ * but for cycles and knots: half the disk, a lookup of the other class
+ * costing a lookup a move. While a level is built, the other class of
+ * the DOTS_QUIET_WINDOW levels above it is kept too (the children and
+ * most corridor leaves lie there: on 4x5 a stored position meets 0.2
+ * leaves further up); the builder deletes it as the window passes.
+ * Stored bytes are values halved (their parity is their class's).
  */
 #ifndef RDB_DOTS_QUIET_DB_H
 #define RDB_DOTS_QUIET_DB_H
@@ -27,7 +37,7 @@
 
 typedef struct dots_quiet_rules dots_quiet_rules;
 
-rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value,
+rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value, int half,
                                 dots_quiet_rules **out, rdb_error *err);
 void dots_quiet_rules_free(dots_quiet_rules *r);
 /* The index's tables (dots_quiet_index_prepare): before valuing or
@@ -35,23 +45,36 @@ void dots_quiet_rules_free(dots_quiet_rules *r);
 rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, rdb_error *err);
 const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r);
 
+/* A half database: whether these rules make one, the class it keeps at a
+ * level, and the levels whose other class is gone while `level` is built
+ * (bit l for level l: those beyond the window). */
+#define DOTS_QUIET_WINDOW 3
+int dots_quiet_rules_half(const dots_quiet_rules *r);
+int dots_quiet_kept_class(const dots_quiet_rules *r, int level);
+uint64_t dots_quiet_dropped_above(int level);
+
 /* A stored value: 0 and *value, or a non-zero status passed on. */
 typedef int (*dots_quiet_fetch_fn)(void *ctx, int level, uint64_t index, int *value);
 
 /* The value, for the player to move, of any position (a set of lines
- * holding the start). Returns 0, or the first non-zero status of fetch. */
+ * holding the start). Returns 0, or the first non-zero status of fetch.
+ * A half database's other class is valued from its moves, at every level
+ * (a finished database has none of it). */
 int dots_quiet_value(const dots_quiet_rules *r, uint64_t lines, dots_quiet_fetch_fn fetch,
                      void *ctx, int *value);
 
 /* The values of the stored positions [from, to) of a level (in index
  * order; from and to where frame states start, as dots_quiet_part_end
  * gives them) from the values of every level above it, read through
- * `above`, with the calling OpenMP team's threads. Fails (RDB_E_INPUT)
+ * `above`, with the calling OpenMP team's threads; a half database's
+ * stored bytes, its other class read only at levels not in `dropped`
+ * (bit l: level l's is gone). Fails (RDB_E_INPUT)
  * when a value does not fit a byte, with RDB_E_STOPPED when a stop was
  * requested (rdb_stop_requested) before they were done, or as a level
  * above fails to be read. */
 rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from, uint64_t to,
-                            rdb_chunk_cache *above, int8_t *values, rdb_error *err);
+                            rdb_chunk_cache *above, uint64_t dropped, int8_t *values,
+                            rdb_error *err);
 
 /* The time the build takes a stored position on this board and machine,
  * measured: up to `most` positions computed by one thread, 32 frame states
@@ -67,14 +90,17 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
 
 typedef struct dots_quiet_db dots_quiet_db;
 
-/* Build the quiet database of board b from `start` with `threads` threads
- * (0: OpenMP's default), reading the levels above through a cache of
- * cache_bytes (0: as large as the database, every chunk copied once). */
-rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int threads,
-                               uint64_t cache_bytes, dots_quiet_db **out, rdb_error *err);
+/* Build the quiet database of board b from `start` (half: a half
+ * database, the other class overwritten as the window passes, so that a
+ * value read from it would show) with `threads` threads (0: OpenMP's
+ * default), reading the levels above through a cache of cache_bytes (0:
+ * as large as the database, every chunk copied once). */
+rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_value, int half,
+                               int threads, uint64_t cache_bytes, dots_quiet_db **out,
+                               rdb_error *err);
 void dots_quiet_db_free(dots_quiet_db *db);
 const dots_quiet_index *dots_quiet_db_index(const dots_quiet_db *db);
-/* The values of a level, in index order. */
+/* The stored bytes of a level, in index order (values, unless half). */
 const int8_t *dots_quiet_db_level(const dots_quiet_db *db, int level);
 
 /* The value of any position, and of drawing open `line` in it, for the
