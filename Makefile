@@ -259,6 +259,7 @@ test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check $(SHLIB)
 	RETRODB=$(BIN)/retrodb bash tests/long_build.sh
 	RETRODB=$(BIN)/retrodb bash tests/faults.sh
 	RETRODB=$(BIN)/retrodb bash tests/quiet.sh
+	RETRODB=$(BIN)/retrodb bash tests/quiet_half.sh
 	RETRODB=$(BIN)/retrodb bash tests/repair.sh
 	RETRODB=$(BIN)/retrodb SHLIB=$(SHLIB) PYTHON=$(PYTHON) bash tests/python.sh
 	RETRODB=$(BIN)/retrodb SHIM=$(FAULTINJECT) bash tests/io_faults.sh

@@ -29,3 +29,21 @@ const rdb_game *rdb_game_with_id(int id)
             return games[i];
     return NULL;
 }
+
+/* The names of rdb_params.store, as PARAMS and --store give them. */
+static const char *const store_names[] = {"all", "quiet", "quiet-half"};
+
+const char *rdb_store_name(int store)
+{
+    return store >= 0 && store < (int)(sizeof store_names / sizeof store_names[0])
+               ? store_names[store]
+               : "unknown";
+}
+
+int rdb_store_named(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof store_names / sizeof store_names[0]); i++)
+        if (strcmp(store_names[i], name) == 0)
+            return i;
+    return -1;
+}

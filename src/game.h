@@ -60,8 +60,8 @@ typedef struct {
     char variant[32];        /* "empty", "swedish", "icelandic" or "custom" */
     int loony;               /* Dots-and-Boxes: values hold the loony state */
     int chains;              /* Dots-and-Boxes: chains of the start are pseudo-lines */
-    int store;               /* RDB_STORE_ALL, or RDB_STORE_QUIET: the game's own
-                                selection of positions (sparse_* below) */
+    int store;               /* RDB_STORE_ALL, or RDB_STORE_QUIET(_HALF): the game's
+                                own selection of positions (sparse_* below) */
     uint64_t slice_positions; /* a sparse database: the most positions of a slice
                                 (0 when PARAMS does not say: one slice a level) */
 } rdb_params;
@@ -78,7 +78,7 @@ typedef struct {
 /* Which positions a database stores: every one, or only those the game
  * selects (Dots-and-Boxes: the quiet ones, no box with three sides), the
  * others valued from them at lookup time. */
-enum { RDB_STORE_ALL = 0, RDB_STORE_QUIET = 1 };
+enum { RDB_STORE_ALL = 0, RDB_STORE_QUIET = 1, RDB_STORE_QUIET_HALF = 2 };
 
 /* A move of a board position, as a user sees it. */
 typedef struct {
@@ -207,8 +207,18 @@ typedef struct {
      * does not fit, when a level above cannot be read, or (RDB_E_STOPPED)
      * on a stop request. */
     rdb_status (*sparse_level)(const void *game, const void *index, int level, uint64_t from,
-                               uint64_t to, rdb_chunk_cache *above, int8_t *values,
-                               rdb_error *err);
+                               uint64_t to, rdb_chunk_cache *above, uint64_t dropped,
+                               int8_t *values, rdb_error *err);
+    /* A database that keeps part of each level's positions for good and
+     * the rest (the *dropped* part) only while the `window` levels below
+     * it are built: the window, or -1 when it keeps all; and whether the
+     * slice of a level that starts at `from` is of the dropped part. The
+     * builder deletes a level's dropped part once the level `window`
+     * below it is built (the manifest records it), and the rest of the
+     * levels' at the end; sparse_level is told which levels' are gone
+     * (`dropped`, bit = level) and sparse_value never reads them. */
+    int (*sparse_window)(const void *index);
+    int (*sparse_dropped_part)(const void *index, int level, uint64_t from);
     /* What building a position takes on this machine: up to `most`
      * positions spread over the levels computed by one thread, with the
      * values above read as 0; *positions and *seconds say how many and
@@ -216,6 +226,11 @@ typedef struct {
     rdb_status (*sparse_sample)(const void *index, uint64_t most, uint64_t *positions,
                                 double *seconds, rdb_error *err);
 } rdb_game;
+
+/* rdb_params.store's name ("all", "quiet", "quiet-half"), and the store
+ * of a name (-1 for none). */
+const char *rdb_store_name(int store);
+int rdb_store_named(const char *name);
 
 /* The game with this name or id, or NULL. */
 const rdb_game *rdb_game_named(const char *name);

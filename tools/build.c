@@ -117,11 +117,12 @@ static const rdb_tool_option build_dots_options[] = {
     {OPT_CHAINS, "chains", 0, NULL,
      "treat each chain of the start as one pseudo-line (problem files)"},
     {OPT_STORE, "store", 0, "WHAT",
-     "all (default) or quiet: store only the positions without a box\n"
+     "all (default); quiet: store only the positions without a box\n"
      "of three sides, 40 to 500 times fewer, and value the others by\n"
-     "the capture rules when they are looked up"},
+     "the capture rules when they are looked up; quiet-half: half of\n"
+     "those (one class; the other valued from its moves): half the disk"},
     {OPT_SLICE_POSITIONS, "slice-positions", 0, "N",
-     "with --store quiet: the most positions of one slice file (a level\n"
+     "with --store quiet(-half): the most positions of one slice file (a level\n"
      "is cut into slices of whole frame states; default: what --memory\n"
      "allows, at most 2^32)"},
     RDB_TOOL_BUILD_OPTIONS,
@@ -194,9 +195,8 @@ int rdb_cmd_build_dots(int argc, char **argv)
             opt.params.chains = 1;
             break;
         case OPT_STORE:
-            if (strcmp(v, "all") != 0 && strcmp(v, "quiet") != 0)
-                return rdb_tool_bad(cmd, "bad --store '%s' (all or quiet)", v);
-            opt.params.store = v[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
+            if ((opt.params.store = rdb_store_named(v)) < 0)
+                return rdb_tool_bad(cmd, "bad --store '%s' (all, quiet or quiet-half)", v);
             break;
         case OPT_SLICE_POSITIONS:
             if (rdb_parse_u64(v, 10, RDB_SPARSE_SLICE_MAX, &opt.params.slice_positions) ||

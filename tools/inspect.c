@@ -200,7 +200,7 @@ static int print_json_params(const rdb_db *db, const char *dir)
            "\"penalty\":%d,\"loony\":%s,\"chains\":%s,\"store\":\"%s\",\"zstd_level\":%d,\"%s\":",
            db->game->name, p->rows, p->cols, p->variant, __builtin_popcountll(p->start),
            p->full_value, p->loony ? "true" : "false", p->chains ? "true" : "false",
-           p->store ? "quiet" : "all", p->zstd_level, p->game == RDB_GAME_CRAM ? "nimber" : "value");
+           rdb_store_name(p->store), p->zstd_level, p->game == RDB_GAME_CRAM ? "nimber" : "value");
     printf(found ? "%d" : "null", value);
     return rc;
 }
@@ -295,7 +295,22 @@ int rdb_cmd_info(int argc, char **argv)
         printf(" %s)\n", db.game->bit_noun);
     }
     char count[RDB_HUMAN_MAX];
-    if (db.sparse)
+    if (db.params.store == RDB_STORE_QUIET_HALF) {
+        /* the kept part of each level: the dropped one is valued from it */
+        uint64_t kept = 0;
+        for (int level = 0; level <= db.lay.nbits; level++) {
+            rdb_slice *slices;
+            int ns = rdb_db_level_slices(&db, level, &slices);
+            for (int i = 0; i < ns; i++)
+                kept += rdb_db_dropped_part(&db, &slices[i]) ? 0 : slices[i].size;
+            free(slices);
+        }
+        char all[RDB_HUMAN_MAX];
+        printf("stored      half of the quiet positions (quiet-half: of each level those whose\n"
+               "            lines and completed boxes are even in number): %s of %s; the\n"
+               "            other quiet ones valued from their moves, the rest by the capture rules\n",
+               rdb_human_count(kept, count, sizeof count), rdb_human_count(stored, all, sizeof all));
+    } else if (db.sparse)
         printf("stored      the quiet positions only (no box with three sides), the others\n"
                "            valued by the capture rules: %s; 2^%d positions in all, ideal\n"
                "            after symmetry%s%s %.0f (stored/ideal %.4f)\n",
@@ -424,7 +439,11 @@ int rdb_cmd_status(int argc, char **argv)
     snprintf(groups, sizeof groups, "%d groups", db.lay.ngroups);
     printf("parameters  %s %dx%d, variant %s, %d %s, %s, zstd level %d%s\n",
            db.game->name, db.params.rows, db.params.cols, db.params.variant, db.lay.nbits,
-           db.game->bits_name, db.sparse ? "quiet positions only" : groups, db.params.zstd_level,
+           db.game->bits_name,
+           db.params.store == RDB_STORE_QUIET_HALF ? "half of the quiet positions"
+           : db.sparse                              ? "quiet positions only"
+                                                    : groups,
+           db.params.zstd_level,
            db.params.loony ? ", loony analysis" : "");
     if (bp.lowest_done >= 0)
         printf("levels      %d of %d done (%d..%d %s)", bp.levels_done, bp.levels, db.lay.nbits,

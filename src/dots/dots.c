@@ -27,6 +27,7 @@ typedef struct {
     dots_rules rules;
     int loony;               /* rdb_params.loony, for dots_order */
     int chains;              /* rdb_params.chains, for describe */
+    int half;                /* rdb_params.store is RDB_STORE_QUIET_HALF */
     char variant[32];        /* for messages */
 } dots_state;
 
@@ -56,7 +57,7 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
     /* A loony mark would need the capture rules to say who makes the next
      * loony move, and a chain pseudo-line draws several lines at once,
      * past the positions the rules stop at: neither is done yet. */
-    if (p->store && (p->loony || p->chains))
+    if (p->store != RDB_STORE_ALL && (p->loony || p->chains))
         return rdb_fail(err, RDB_E_INPUT, "a quiet database (--store quiet) takes no %s yet",
                         p->loony ? "loony analysis (--loony)" : "chain pseudo-lines (--chains)");
     dots_state *d = calloc(1, sizeof *d);
@@ -64,6 +65,7 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     d->loony = p->loony;
     d->chains = p->chains;
+    d->half = p->store == RDB_STORE_QUIET_HALF;
     snprintf(d->variant, sizeof d->variant, "%s", p->variant);
     st = dots_game_init(&d->game, &board, p->start, (int8_t)p->full_value, p->chains, err);
     if (st != RDB_OK) {
@@ -231,7 +233,7 @@ static rdb_status dots_solve_unstored(const void *game, const rdb_layout *lay, u
 static rdb_status dots_sparse_open(const void *game, void **index, rdb_error *err)
 {
     const dots_state *d = game;
-    return dots_quiet_rules_new(&d->game.board, d->game.start, d->game.full_value, 0,
+    return dots_quiet_rules_new(&d->game.board, d->game.start, d->game.full_value, d->half,
                                 (dots_quiet_rules **)index, err);
 }
 
@@ -285,13 +287,31 @@ static uint64_t dots_sparse_part_end(const void *index, int level, uint64_t from
 
 static rdb_status dots_sparse_level(const void *game, const void *index, int level,
                                     uint64_t from, uint64_t to, rdb_chunk_cache *above,
-                                    int8_t *values, rdb_error *err)
+                                    uint64_t dropped, int8_t *values, rdb_error *err)
 {
     (void)game;
-    rdb_status st = dots_quiet_level(index, level, from, to, above, 0, values, err);
+    rdb_status st = dots_quiet_level(index, level, from, to, above, dropped, values, err);
     if (st == RDB_E_STOPPED)
         rdb_fail(err, st, "stopped; finished levels are kept, run the same command to resume");
     return st;
+}
+
+/* A half database keeps one class of each level (dots_quiet_db.h); a
+ * slice holds one class (dots_quiet_part_end), the slots of class 0
+ * before those of class 1. */
+static int dots_sparse_window(const void *index)
+{
+    return dots_quiet_rules_half(index) ? DOTS_QUIET_WINDOW : -1;
+}
+
+static int dots_sparse_dropped_part(const void *index, int level, uint64_t from)
+{
+    if (!dots_quiet_rules_half(index))
+        return 0;
+    const dots_quiet_index *q = dots_quiet_rules_index(index);
+    const int class = from >= dots_quiet_first(q, level, dots_quiet_frames(q) / 2) &&
+                      from < dots_quiet_level_size(q, level);
+    return class != dots_quiet_kept_class(index, level);
 }
 
 static rdb_status dots_sparse_sample(const void *index, uint64_t most, uint64_t *positions,
@@ -335,4 +355,6 @@ const rdb_game dots_game_entry = {
     .sparse_part_end = dots_sparse_part_end,
     .sparse_level = dots_sparse_level,
     .sparse_sample = dots_sparse_sample,
+    .sparse_window = dots_sparse_window,
+    .sparse_dropped_part = dots_sparse_dropped_part,
 };

@@ -128,6 +128,10 @@ static int quiet_value(void *ctx, uint64_t lines, int *value);
 static int value_by_moves(const dots_quiet_rules *r, uint64_t lines, dots_quiet_value_fn child_value,
                           void *ctx, int *value)
 {
+    if (lines == r->all) {
+        *value = r->full_value;
+        return 0;
+    }
     int best = INT_MIN;
     for (uint64_t m = r->all & ~lines; m; m &= m - 1) {
         int v, st = dots_capture_value(&r->graph, r->all, r->full_value, lines | (m & -m),

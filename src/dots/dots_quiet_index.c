@@ -396,10 +396,16 @@ static inline int slot_of(const dots_quiet_index *q, uint64_t canonical, uint32_
     return q->frame_of[frame_pack(q, canonical)] + (__builtin_popcount(done) & 1) * q->nframes;
 }
 
+/* A slot's frame state (no division: ranks are the hot path). */
+static inline int slot_frame(const dots_quiet_index *q, int slot)
+{
+    return slot >= q->nframes ? slot - q->nframes : slot;
+}
+
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
 {
     const uint32_t done = completed_boxes(q, canonical);
-    const int slot = slot_of(q, canonical, done), f = slot % q->nframes;
+    const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
     const int level = __builtin_popcountll(canonical & q->open);
     uint64_t r = q->first[level][slot];
     const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
@@ -419,7 +425,7 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
     /* the parity of the boxes steps u.. complete depends on the lines of
      * steps u.. alone: entries of the steps before a difference still hold */
     const uint32_t done = completed_boxes(q, canonical);
-    const int slot = slot_of(q, canonical, done), f = slot % q->nframes;
+    const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
     const int level = __builtin_popcountll(canonical & q->open);
     int from = q->nsteps;
     if (slot != rk->frame || level != rk->level || !rk->lines) {
@@ -473,7 +479,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
 void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_visit_fn visit,
                      void *ctx)
 {
-    const int f = slot % q->nframes, class = slot / q->nframes;
+    const int f = slot_frame(q, slot), class = slot >= q->nframes;
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)

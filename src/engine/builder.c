@@ -79,6 +79,8 @@ static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int
         if (s.level != e->level || s.size != e->entries)
             return rdb_fail(err, RDB_E_CORRUPT, "'%s/MANIFEST' records a slice this layout does not have",
                             db->dir);
+        if (rdb_db_slice_dropped(db, man->dropped, &s))
+            continue; /* its file is gone on purpose */
         rdb_slice_file sf;
         rdb_error why;
         rdb_status st = rdb_slice_open_in(db, &s, &sf, &why);
@@ -164,7 +166,8 @@ static rdb_status redo_recorded_damage(const rdb_db *db, rdb_manifest *man, int 
         rdb_db_slice_size(db, &s);
         /* a slice the layout does not have, of a deleted level, or not
          * finished: nothing to redo that the build would not do anyway */
-        if (!s.size || rdb_level_deleted(man->deleted, s.level) || !rdb_manifest_find(man, &s))
+        if (!s.size || rdb_level_deleted(man->deleted, s.level) || !rdb_manifest_find(man, &s) ||
+            rdb_db_slice_dropped(db, man->dropped, &s))
             continue;
         rdb_manifest_forget(man, &s);
         if (talk) {
@@ -222,6 +225,23 @@ static rdb_status delete_level(build_state *b, int level, rdb_error *err)
     return rdb_sweep_level(&b->db, level, err);
 }
 
+/* Drop a sparse database's level's dropped part (game.h's sparse_window):
+ * recorded, then its files removed, as delete_level does. */
+static rdb_status drop_part(build_state *b, int level, rdb_error *err)
+{
+    if (level < 0 || level > 63 || (b->man.dropped >> level & 1))
+        return RDB_OK;
+    rdb_status st = RDB_OK;
+    if (b->dist->rank != 0)
+        b->man.dropped |= 1ULL << level;
+    else
+        st = rdb_manifest_append_dropped(&b->man, b->opt->dir, level, err);
+    rdb_sparse_levels_set_dropped(b->levels, b->man.dropped);
+    if (st == RDB_OK && b->dist->rank == 0)
+        st = rdb_sweep_dropped_part(&b->db, level, err);
+    return st;
+}
+
 /* A slice of a sparse database's level, from every level above it. A
  * level above found damaged is left in the neighbour's place for
  * run_level, which has it redone. */
@@ -231,7 +251,7 @@ static rdb_status sparse_compute(build_state *b, const rdb_slice *s, rdb_error *
     rdb_chunk_cache *cache = rdb_sparse_levels_cache(b->levels);
     const uint64_t from = rdb_db_slice_first(db, s);
     rdb_status st = db->game->sparse_level(db->state, db->sparse, s->level, from, from + s->size,
-                                           cache, b->best, err);
+                                           cache, b->man.dropped, b->best, err);
     rdb_slice bad = {.level = -1};
     rdb_sparse_levels_failed(b->levels, &bad);
     if ((st == RDB_E_CORRUPT || st == RDB_E_MISSING) && bad.level > s->level) {
@@ -267,8 +287,10 @@ static rdb_status build_level(build_state *b, int level, level_size *size, rdb_l
         return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
     }
     char *mine = done + ns;
+    /* a dropped part is done: its values were made and used */
     for (int i = 0; i < ns; i++)
-        done[i] = rdb_manifest_find(&b->man, &slices[i]) != NULL;
+        done[i] = rdb_manifest_find(&b->man, &slices[i]) != NULL ||
+                  rdb_db_slice_dropped(db, b->man.dropped, &slices[i]);
     rdb_status st = RDB_OK;
     if (b->dist->assign(b->dist, slices, ns, done, mine) != 0)
         st = rdb_fail(err, RDB_E_NOMEM, "out of memory sharing the slices of level %d", level);
@@ -458,6 +480,11 @@ static rdb_status start_root(build_state *b, int *lock, rdb_error *err)
         st = rdb_manifest_compact(&b->man, opt->dir, err);
     if (st == RDB_OK)
         st = check_finished_slices(&b->db, &b->man, !b->talk, err);
+    /* a dropped part is recorded before its files go: a build killed in
+     * between left some */
+    for (int level = 0; st == RDB_OK && level <= lay->nbits && level < 64; level++)
+        if (b->man.dropped >> level & 1)
+            st = rdb_sweep_dropped_part(&b->db, level, err);
     if (st == RDB_OK)
         st = redo_recorded_damage(&b->db, &b->man, b->talk, &b->damage_records, err);
     return st;
@@ -523,6 +550,8 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         if (st == RDB_OK)
             st = rdb_sparse_levels_open(&b.db, rdb_build_sparse_cache_bytes(opt, &b.db),
                                         &b.levels, err);
+        if (st == RDB_OK)
+            rdb_sparse_levels_set_dropped(b.levels, b.man.dropped);
     } else if (bytes_per_position * maxslice > budget) {
         st = rdb_build_memory_refusal(opt, game, maxslice, err);
     }
@@ -590,6 +619,14 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         const int done_with = level + b.db.game->move_bits;
         if (st == RDB_OK && done_with <= lay->nbits && done_with > b.keep_level) {
             st = delete_level(&b, done_with, err);
+            st = d->agree(d, st, err);
+        }
+        /* the dropped part the window has passed, and at the end the rest */
+        const int window = b.db.sparse && game->sparse_window ? game->sparse_window(b.db.sparse) : -1;
+        for (int l = level == 0 ? 0 : level + window; window >= 0 && st == RDB_OK &&
+                                                      l <= level + window && l <= lay->nbits;
+             l++) {
+            st = drop_part(&b, l, err);
             st = d->agree(d, st, err);
         }
     }

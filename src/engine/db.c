@@ -50,8 +50,8 @@ rdb_status rdb_params_write(const char *dir, const rdb_params *p, rdb_error *err
     /* written only when set, so that older databases keep their PARAMS */
     if (p->chains)
         n += snprintf(text + n, sizeof text - (size_t)n, "chains 1\n");
-    if (p->store == RDB_STORE_QUIET)
-        n += snprintf(text + n, sizeof text - (size_t)n, "store quiet\n");
+    if (p->store != RDB_STORE_ALL)
+        n += snprintf(text + n, sizeof text - (size_t)n, "store %s\n", rdb_store_name(p->store));
     if (p->slice_positions)
         n += snprintf(text + n, sizeof text - (size_t)n, "slice-positions %" PRIu64 "\n",
                       p->slice_positions);
@@ -99,12 +99,8 @@ static int params_field(const char *key, const char *val, rdb_params *p)
         *(key[0] == 'l' ? &p->loony : &p->chains) = val[0] == '1';
         return 0;
     }
-    if (strcmp(key, "store") == 0) {
-        if (strcmp(val, "all") != 0 && strcmp(val, "quiet") != 0)
-            return -1;
-        p->store = val[0] == 'q' ? RDB_STORE_QUIET : RDB_STORE_ALL;
-        return 0;
-    }
+    if (strcmp(key, "store") == 0)
+        return (p->store = rdb_store_named(val)) < 0 ? -1 : 0;
     if (strcmp(key, "slice-positions") == 0)
         return rdb_parse_u64(val, 10, RDB_SPARSE_SLICE_MAX, &p->slice_positions) == 0 &&
                        p->slice_positions > 0
@@ -205,8 +201,8 @@ int rdb_params_diff(const rdb_params *a, const rdb_params *b, char *buf, size_t 
         return snprintf(buf, bufsize, "number of groups %d differs from %d", a->ngroups,
                         b->ngroups), 1;
     if (a->store != b->store)
-        return snprintf(buf, bufsize, "%s positions stored, not %s",
-                        a->store ? "quiet" : "all", b->store ? "quiet" : "all"), 1;
+        return snprintf(buf, bufsize, "%s positions stored, not %s", rdb_store_name(a->store),
+                        rdb_store_name(b->store)), 1;
     if (a->zstd_level != b->zstd_level)
         return snprintf(buf, bufsize, "zstd level %d differs from %d", a->zstd_level,
                         b->zstd_level), 1;
@@ -303,7 +299,7 @@ rdb_status rdb_db_setup(rdb_db *db, const char *dir, rdb_params *params,
         st = cut_levels(db, err);
         if (st != RDB_OK)
             goto fail;
-        n += snprintf(desc + n, sizeof desc - (size_t)n, " quiet");
+        n += snprintf(desc + n, sizeof desc - (size_t)n, " %s", rdb_store_name(params->store));
     }
     db->hash = rdb_checksum64(desc, (size_t)n, 0);
     db->hash = rdb_checksum64(db->plan.order, (size_t)db->u.nbits, db->hash);
@@ -451,6 +447,18 @@ int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man)
             return 0;
     }
     return 1;
+}
+
+int rdb_db_dropped_part(const rdb_db *db, const rdb_slice *s)
+{
+    return db->sparse && db->game->sparse_window && db->game->sparse_window(db->sparse) >= 0 &&
+           db->game->sparse_dropped_part(db->sparse, s->level, rdb_db_slice_first(db, s));
+}
+
+int rdb_db_slice_dropped(const rdb_db *db, uint64_t dropped, const rdb_slice *s)
+{
+    return s->level >= 0 && s->level < 64 && (dropped >> s->level & 1) &&
+           rdb_db_dropped_part(db, s);
 }
 
 /* ---- slices of either kind of database ---- */

@@ -98,6 +98,12 @@ void rdb_db_slice_size(const rdb_db *db, rdb_slice *s);
 uint64_t rdb_db_total_positions(const rdb_db *db);
 uint64_t rdb_db_max_slice(const rdb_db *db);
 
+/* Whether a sparse database's slice is of its level's dropped part
+ * (game.h's sparse_window), and whether its file is gone: that part of its
+ * level was dropped (`dropped`: the manifest's, bit = level). */
+int rdb_db_dropped_part(const rdb_db *db, const rdb_slice *s);
+int rdb_db_slice_dropped(const rdb_db *db, uint64_t dropped, const rdb_slice *s);
+
 /* Whether the manifest records every slice of every level it does not
  * record as deleted: the build has finished. */
 int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man);

@@ -58,40 +58,57 @@ rdb_status rdb_build_memory_refusal(const rdb_build_options *opt, const rdb_game
                     (unsigned long long)mb);
 }
 
+/* A half quiet database's values (quiet-half): bytes a hundred positions,
+ * measured on 4x4 (see level_disk_bytes). */
+#define RDB_HALF_BYTES_PER_100 35
+
 /* Compressed values take about a quarter byte each in the databases
- * measured so far, plus the file's header and seek table. */
-static void level_disk_bytes(const rdb_db *db, uint64_t *bytes)
+ * measured so far, plus the file's header and seek table; a level's
+ * bytes in its kept part and its dropped one (game.h's sparse_window). */
+static void level_disk_bytes(const rdb_db *db, uint64_t *kept, uint64_t *dropped)
 {
     for (int level = 0; level <= db->lay.nbits; level++) {
         rdb_slice *slices;
         int ns = rdb_db_level_slices(db, level, &slices);
-        uint64_t pos = 0;
-        for (int i = 0; i < ns; i++)
-            pos += slices[i].size;
+        kept[level] = dropped[level] = 0;
+        for (int i = 0; i < ns; i++) {
+            /* a quiet database's values compress less: 0.35 bytes each
+             * on 3x4; halved (quiet-half), RDB_HALF_BYTES_PER_100 */
+            const uint64_t pos = slices[i].size;
+            const uint64_t bytes = (db->params.store == RDB_STORE_QUIET_HALF ? pos * RDB_HALF_BYTES_PER_100 / 100
+                                    : db->sparse                           ? pos * 35 / 100
+                                                                           : pos / 4) +
+                                   200;
+            *(rdb_db_dropped_part(db, &slices[i]) ? &dropped[level] : &kept[level]) += bytes;
+        }
         free(slices);
-        /* a quiet database's values compress less: 0.35 bytes each on 3x4 */
-        bytes[level] = (db->sparse ? pos * 35 / 100 : pos / 4) + (uint64_t)(ns > 0 ? ns : 0) * 200;
     }
 }
 
 /* While level n is built, the levels a move leads to from it are still
- * needed, and the kept ones stay. */
+ * needed, and the kept ones stay; a dropped part stays while the window's
+ * levels below it are built. */
 static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan)
 {
-    uint64_t level_bytes[RDB_MAX_BITS + 1];
+    uint64_t kept[RDB_MAX_BITS + 1], dropped[RDB_MAX_BITS + 1];
     const rdb_layout *lay = &db->lay;
-    level_disk_bytes(db, level_bytes);
+    const int window =
+        db->sparse && db->game->sparse_window ? db->game->sparse_window(db->sparse) : -1;
+    level_disk_bytes(db, kept, dropped);
     plan->peak_disk_bytes = plan->final_disk_bytes = 0;
     for (int n = lay->nbits; n >= 0; n--) {
         uint64_t now = 0;
-        for (int l = n; l <= lay->nbits; l++)
+        for (int l = n; l <= lay->nbits; l++) {
             if (l <= n + db->game->move_bits || l <= keep_level)
-                now += level_bytes[l];
+                now += kept[l];
+            if (window < 0 || l <= n + window)
+                now += dropped[l];
+        }
         if (now > plan->peak_disk_bytes)
             plan->peak_disk_bytes = now;
     }
     for (int l = 0; l <= keep_level && l <= lay->nbits; l++)
-        plan->final_disk_bytes += level_bytes[l];
+        plan->final_disk_bytes += kept[l] + (window < 0 ? dropped[l] : 0);
 }
 
 /* A new quiet build's slices: as large as half of what --memory leaves

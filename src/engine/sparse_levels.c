@@ -20,6 +20,7 @@ struct rdb_sparse_levels {
     int8_t *frame;              /* one frame of a slice file */
     rdb_slice_file *file[RDB_MAX_BITS + 1]; /* [level][slice], fd < 0 until read */
     rdb_slice failed;           /* the slice that last failed to be read */
+    uint64_t dropped;           /* levels whose dropped part is gone (bit = level) */
 };
 
 /* The file of slice k of a level, opened at its first read. */
@@ -57,6 +58,15 @@ static rdb_status load_chunk(void *ctx, int level, uint32_t chunk, int8_t *out, 
         rdb_slice slice;
         uint64_t at;
         rdb_db_slice_at(db, level, lo, &slice, &at);
+        if (rdb_db_slice_dropped(db, s->dropped, &slice)) {
+            /* a chunk across the edge of a dropped part: its positions
+             * are never read (the game values them from their moves) */
+            const uint64_t take = slice.size - at < hi - lo ? slice.size - at : hi - lo;
+            memset(to, 0, take);
+            to += take;
+            lo += take;
+            continue;
+        }
         rdb_slice_file *sf;
         rdb_status st = slice_file(s, level, slice.counts[0], &sf, err);
         if (st != RDB_OK)
@@ -140,6 +150,14 @@ rdb_chunk_cache *rdb_sparse_levels_cache(rdb_sparse_levels *s)
 void rdb_sparse_levels_failed(const rdb_sparse_levels *s, rdb_slice *slice)
 {
     *slice = s->failed;
+}
+
+void rdb_sparse_levels_set_dropped(rdb_sparse_levels *s, uint64_t dropped)
+{
+    for (int level = 0; level < 64; level++)
+        if ((dropped & ~s->dropped) >> level & 1)
+            rdb_sparse_levels_forget(s, level);
+    s->dropped = dropped;
 }
 
 void rdb_sparse_levels_forget(rdb_sparse_levels *s, int level)

@@ -23,6 +23,10 @@ void rdb_sparse_levels_close(rdb_sparse_levels *s);
 
 rdb_chunk_cache *rdb_sparse_levels_cache(rdb_sparse_levels *s);
 
+/* The levels whose dropped part (game.h's sparse_window) is gone, bit =
+ * level: their chunks are read again without it (zeros in its place). */
+void rdb_sparse_levels_set_dropped(rdb_sparse_levels *s, uint64_t dropped);
+
 /* A slice of level l was written again: drop what was read of the old
  * files. */
 void rdb_sparse_levels_forget(rdb_sparse_levels *s, int level);

@@ -88,8 +88,10 @@ static rdb_status sweep_name(const listing *l, const char *base, int also_base, 
 }
 
 /* Sweep one level's slice files: their temporary files, and the files
- * themselves when `also_slices`. */
-static rdb_status sweep_slices(const rdb_db *db, int level, int also_slices, rdb_error *err)
+ * themselves when `also_slices`; only those of the dropped part when
+ * `dropped_part`. */
+static rdb_status sweep_slices(const rdb_db *db, int level, int also_slices, int dropped_part,
+                               rdb_error *err)
 {
     rdb_slice *slices;
     int ns = rdb_db_level_slices(db, level, &slices);
@@ -99,6 +101,8 @@ static rdb_status sweep_slices(const rdb_db *db, int level, int also_slices, rdb
     l.folder[0] = '\0';
     rdb_status st = RDB_OK;
     for (int i = 0; i < ns && st == RDB_OK; i++) {
+        if (dropped_part && !rdb_db_dropped_part(db, &slices[i]))
+            continue;
         char path[RDB_PATH_MAX];
         st = rdb_slice_path(db, &slices[i], path, sizeof path, err);
         if (st != RDB_OK)
@@ -127,13 +131,31 @@ rdb_status rdb_sweep_temp_files(const rdb_db *db, rdb_error *err)
         st = sweep_name(&top, "MANIFEST", 0, err);
     listing_free(&top);
     for (int level = 0; level <= db->lay.nbits && st == RDB_OK; level++)
-        st = sweep_slices(db, level, 0, err);
+        st = sweep_slices(db, level, 0, 0, err);
     return st;
+}
+
+rdb_status rdb_sweep_dropped_part(const rdb_db *db, int level, rdb_error *err)
+{
+    rdb_slice *slices;
+    int ns = rdb_db_level_slices(db, level, &slices), some = 0;
+    if (ns < 0)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory listing slices");
+    for (int i = 0; i < ns; i++)
+        some |= rdb_db_dropped_part(db, &slices[i]);
+    free(slices);
+    if (!some)
+        return RDB_OK; /* nothing of the part: no folder either, maybe */
+    rdb_status st = sweep_slices(db, level, 1, 1, err);
+    char top[RDB_PATH_MAX];
+    if (st == RDB_OK)
+        st = rdb_path_format(top, sizeof top, err, "%s/%d/x", db->dir, level);
+    return st == RDB_OK ? rdb_fsync_parent(top, err) : st;
 }
 
 rdb_status rdb_sweep_level(const rdb_db *db, int level, rdb_error *err)
 {
-    rdb_status st = sweep_slices(db, level, 1, err);
+    rdb_status st = sweep_slices(db, level, 1, 0, err);
     if (st != RDB_OK)
         return st;
     /* The level's folders, deepest first: each slice's folder chain up to

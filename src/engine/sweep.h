@@ -25,4 +25,8 @@ rdb_status rdb_sweep_temp_files(const rdb_db *db, rdb_error *err);
  * its folders that are left empty. */
 rdb_status rdb_sweep_level(const rdb_db *db, int level, rdb_error *err);
 
+/* Remove the slice files of a level's dropped part (game.h's
+ * sparse_window), and their temporary files. */
+rdb_status rdb_sweep_dropped_part(const rdb_db *db, int level, rdb_error *err);
+
 #endif

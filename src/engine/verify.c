@@ -117,6 +117,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                        : rdb_kernel_init(&kern, &db, err);
         if (st != RDB_OK)
             goto done;
+        if (levels)
+            rdb_sparse_levels_set_dropped(levels, man.dropped);
     }
     if (!stored || (full && (!fresh || (!nb.buffer && !db.sparse)))) {
         st = rdb_fail(err, RDB_E_NOMEM, "cannot allocate %llu bytes for slices",
@@ -129,7 +131,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
             continue;
         int ns = rdb_db_level_slices(&db, level, &slices);
         for (int i = 0; i < ns; i++)
-            kept += slices[i].size;
+            kept += rdb_db_slice_dropped(&db, man.dropped, &slices[i]) ? 0 : slices[i].size;
         free(slices);
         slices = NULL;
     }
@@ -142,6 +144,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
         good[level] = 1; /* until a slice of it is not */
         for (int i = 0; i < ns; i++) {
             const rdb_slice *s = &slices[i];
+            if (rdb_db_slice_dropped(&db, man.dropped, s))
+                continue; /* gone on purpose: valued from the kept part */
             rdb_progress_add(&prog, s->size, 1);
             const rdb_manifest_entry *e = rdb_manifest_find(&man, s);
             if (!e) {
@@ -176,7 +180,8 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
                 }
                 const uint64_t from = rdb_db_slice_first(&db, s);
                 cst = db.game->sparse_level(db.state, db.sparse, level, from, from + s->size,
-                                            rdb_sparse_levels_cache(levels), fresh, &why);
+                                            rdb_sparse_levels_cache(levels), man.dropped, fresh,
+                                            &why);
             } else {
                 cst = rdb_compute_slice(&kern, s, fresh, &nb, &why);
             }

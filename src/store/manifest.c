@@ -91,7 +91,7 @@ static int take_number(char **p, long lo, long hi, char stop, long *out)
 }
 
 /* Parse one complete line; returns 1 for a slice record, 2 for a deleted
- * level, 0 for anything else. */
+ * level, 3 for a dropped one, 0 for anything else. */
 static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, int *deleted)
 {
     memset(e, 0, sizeof *e);
@@ -103,6 +103,13 @@ static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, 
             return 0;
         *deleted = (int)v;
         return 2;
+    }
+    if (strncmp(p, "dropped ", 8) == 0) {
+        p += 8;
+        if (take_number(&p, 0, m->nbits < 63 ? m->nbits : 63, '\n', &v) != 0)
+            return 0;
+        *deleted = (int)v;
+        return 3;
     }
     if (strncmp(p, "slice ", 6) != 0)
         return 0;
@@ -162,6 +169,8 @@ static rdb_status load_file(rdb_manifest *m, const char *path, rdb_error *err)
         int kind = parse_line(line, m, &e, &level);
         if (kind == 2) {
             m->deleted |= 1ULL << (level - 1);
+        } else if (kind == 3) {
+            m->dropped |= 1ULL << level;
         } else if (kind == 1) {
             e.seq = m->seq++;
             if (put(m, &e) != 0) {
@@ -466,7 +475,7 @@ rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err
     if (!text)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     /* the deleted levels after every slice, as a build records them */
-    char *grown = realloc(text, len + 64 * 16 + 1);
+    char *grown = realloc(text, len + 2 * 64 * 16 + 1);
     if (!grown) {
         free(text);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
@@ -475,6 +484,9 @@ rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err
     for (int level = 1; level <= m->nbits; level++)
         if (rdb_level_deleted(m->deleted, level))
             len += (size_t)snprintf(text + len, 16, "deleted %d\n", level);
+    for (int level = 0; level <= m->nbits && level < 64; level++)
+        if (m->dropped >> level & 1)
+            len += (size_t)snprintf(text + len, 16, "dropped %d\n", level);
     rdb_manifest_close(m);
     char path[RDB_PATH_MAX];
     rdb_status st = part_path(dir, 0, path, sizeof path, err);
@@ -500,6 +512,18 @@ rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int lev
     rdb_status st = append_line(m, dir, line, (size_t)n, err);
     if (st == RDB_OK)
         m->deleted |= 1ULL << (level - 1);
+    return st;
+}
+
+rdb_status rdb_manifest_append_dropped(rdb_manifest *m, const char *dir, int level, rdb_error *err)
+{
+    if (level < 0 || level > m->nbits || level > 63)
+        return rdb_fail(err, RDB_E_INPUT, "level %d cannot be dropped", level);
+    char line[64];
+    int n = snprintf(line, sizeof line, "dropped %d\n", level);
+    rdb_status st = append_line(m, dir, line, (size_t)n, err);
+    if (st == RDB_OK)
+        m->dropped |= 1ULL << level;
     return st;
 }
 

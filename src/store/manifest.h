@@ -6,10 +6,13 @@
  * when it was recorded:
  *   slice <level> <k0>,<k1>,... <entries> <checksum hex> <bytes> <seconds>
  *   deleted <level>
+ *   dropped <level>
  * A slice may be recorded more than once (it was redone after damage): the
  * last record counts. A line cut short by a crash is ignored, and the next
  * append starts on a fresh line. So is any line that does not name a
- * level of the database (0..nbits; a deleted level 1..nbits) or a count a
+ * level of the database (0..nbits; a deleted level 1..nbits; a dropped
+ * one 0..63: a sparse database's level whose positions of the class it
+ * does not keep are gone, game.h's sparse_window) or a count a
  * group can hold: the manifest only ever vouches for what it names
  * exactly, and whatever it does not vouch for is redone or checked.
  *
@@ -43,6 +46,7 @@ typedef struct {
     size_t n, cap, seq;
     int ngroups, nbits;
     uint64_t deleted;        /* deleted levels: see rdb_level_deleted */
+    uint64_t dropped;        /* levels whose dropped class is gone: bit = level */
     int fd;                  /* open for appending once something is added */
     int part;                /* 0: append to MANIFEST; n > 0: to MANIFEST.<n> */
     int parts_found;         /* how many parts the last load read */
@@ -72,6 +76,7 @@ void rdb_manifest_forget(rdb_manifest *m, const rdb_slice *s);
 rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
                                uint64_t checksum, uint64_t bytes, double seconds, rdb_error *err);
 rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err);
+rdb_status rdb_manifest_append_dropped(rdb_manifest *m, const char *dir, int level, rdb_error *err);
 
 /* Record entries in memory only: records another process made durable. */
 rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t n,

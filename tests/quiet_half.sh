@@ -1,0 +1,160 @@
+#!/bin/bash
+# quiet_half.sh — half quiet databases (build dots --store quiet-half) from
+# the command line: every answer of `query --batch --json` equals the full
+# database's (every position of 2x2 and Swedish 3x3, random positions of
+# 3x3, Icelandic 3x3, 3x4 and 2x5 with a penalty); the finished database
+# holds the kept class alone (no file of a dropped part is left, the
+# manifest says every level's was dropped) and takes less than 60% of the
+# quiet database's disk; export writes what the quiet database's export
+# writes; verify and verify --full; a build killed at any moment, or
+# stopped with SIGINT, resumes to the same checksums; a damaged kept slice
+# is found and redone; --plan's disk is below the quiet build's.
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -u
+RETRODB=${RETRODB:-bin/retrodb}
+T=$(mktemp -d /tmp/retrodb-half.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
+
+# positions LINES START_HEX COUNT: DBN strings holding the start, every one
+# (COUNT 0) or COUNT random ones of every level
+positions() {
+    python3 - "$@" <<'PY'
+import random, sys
+lines, start, count = int(sys.argv[1]), int(sys.argv[2], 16), int(sys.argv[3])
+open_ = [l for l in range(lines) if not start >> l & 1]
+def dbn(p):
+    return ''.join('1' if p >> l & 1 else '0' for l in range(lines))
+if count == 0:
+    for m in range(1 << len(open_)):
+        p = start
+        for i, l in enumerate(open_):
+            if m >> i & 1:
+                p |= 1 << l
+        print(dbn(p))
+else:
+    rng = random.Random(lines * 1000 + count + 7)
+    for _ in range(count):
+        k = rng.randint(0, len(open_))
+        p = start
+        for l in rng.sample(open_, k):
+            p |= 1 << l
+        print(dbn(p))
+PY
+}
+
+# same_answers NAME FULL HALF LINES START COUNT
+same_answers() {
+    positions "$4" "$5" "$6" > "$T/pos"
+    "$RETRODB" query --dir "$2" --batch --json "$T/pos" > "$T/full.json" 2>&1
+    "$RETRODB" query --dir "$3" --batch --json "$T/pos" > "$T/half.json" 2>&1
+    n=$(wc -l < "$T/pos")
+    if [ "$n" -gt 0 ] && [ "$(wc -l < "$T/full.json")" -eq "$n" ] && cmp -s "$T/full.json" "$T/half.json"; then
+        ok
+    else
+        bad "$1: the half database answers differently ($(diff "$T/full.json" "$T/half.json" | head -3))"
+    fi
+}
+
+# board NAME ARGS...: the full and the half database of a board
+board() {
+    name=$1
+    shift
+    "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
+    "$RETRODB" build dots "$@" --store quiet-half --dir "$T/$name" --quiet || bad "$name: half build"
+}
+
+# only_kept DIR: no file of a dropped part left, every level's dropped
+only_kept() {
+    local levels files
+    levels=$(awk '$1 == "dropped" {print $2}' "$1/MANIFEST" | sort -n | uniq | wc -l)
+    files=$(awk '$1 == "slice"' "$1/MANIFEST" | wc -l)
+    [ "$levels" -eq "$(($2 + 1))" ] && [ "$(find "$1" -name '*.zst' | wc -l)" -lt "$files" ] && ok ||
+        bad "$1: $levels levels dropped of $(($2 + 1)), $(find "$1" -name '*.zst' | wc -l) files for $files slices"
+}
+
+board 2x2 2x2
+same_answers "2x2, every position" "$T/2x2-full" "$T/2x2" 12 0 0
+only_kept "$T/2x2" 12
+board s33 3x3 --variant swedish
+same_answers "Swedish 3x3, every position" "$T/s33-full" "$T/s33" 24 "$(printf '%x' $(( (1<<3)-1 | ((1<<3)-1)<<9 | 1<<12 | 1<<15 | 1<<16 | 1<<19 | 1<<20 | 1<<23 )))" 0
+board 33 3x3
+same_answers "3x3, random positions" "$T/33-full" "$T/33" 24 0 4000
+board i33 3x3 --variant icelandic
+same_answers "Icelandic 3x3, random positions" "$T/i33-full" "$T/i33" 24 \
+    "$(printf '%x' $(( ((1<<3)-1)<<9 | 1<<12 | 1<<16 | 1<<20 )))" 4000
+board 34 3x4
+same_answers "3x4, random positions" "$T/34-full" "$T/34" 31 0 4000
+only_kept "$T/34" 31
+printf -- '-2\nA\n+ + + + + +\n\n+ + + + + +\n\n+ + + + + +\n' > "$T/p25.txt"
+"$RETRODB" build dots --problem "$T/p25.txt" --dir "$T/p25-full" --quiet || bad "2x5 penalty: full build"
+"$RETRODB" build dots --problem "$T/p25.txt" --store quiet-half --dir "$T/p25" --quiet ||
+    bad "2x5 penalty: half build"
+same_answers "2x5 with a penalty of 2, random positions" "$T/p25-full" "$T/p25" 27 0 3000
+
+# the disk: less than 60% of the quiet database's
+"$RETRODB" build dots 3x4 --store quiet --dir "$T/34-quiet" --quiet || bad "3x4: quiet build"
+half=$(du -sb "$T/34" | cut -f1) quiet=$(du -sb "$T/34-quiet" | cut -f1)
+[ "$((half * 100))" -lt "$((quiet * 60))" ] && ok || bad "3x4: the half database takes $half bytes, the quiet one $quiet"
+
+# export: what the quiet database's export writes
+"$RETRODB" build dots 3x3 --store quiet --dir "$T/33-quiet" --quiet || bad "3x3: quiet build"
+"$RETRODB" export --dir "$T/33" --quiet --output "$T/half.csv" || bad "3x3: export"
+"$RETRODB" export --dir "$T/33-quiet" --quiet --output "$T/quiet.csv" || bad "3x3: quiet export"
+cmp -s "$T/half.csv" "$T/quiet.csv" && ok || bad "3x3: the half database's export differs"
+
+# the start's value, the store named, the plan's disk below the quiet one's
+expect 0 "value -3" -- "$RETRODB" build dots 3x3 --store quiet-half --dir "$T/33"
+expect 0 "quiet-half" -- "$RETRODB" info --dir "$T/33"
+expect 2 "all, quiet or quiet-half" -- "$RETRODB" build dots 3x3 --store half --dir "$T/r1"
+peak() { "$RETRODB" build dots 4x4 --store "$1" --plan --json --dir "$T/plan44" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_disk_bytes"])'; }
+[ "$(peak quiet-half)" -lt "$(peak quiet)" ] && ok || bad "--plan: the half build's peak is not below the quiet one's"
+expect 2 "other parameters" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/34"
+
+# verify, and verify --full recomputing every kept level
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/34"
+expect 0 "0 disagree" -- "$RETRODB" verify --dir "$T/34" --full
+
+# killed and resumed (kill -9 at any moment, a level's dropped part maybe
+# half removed): the same level checksums as the build in one go
+checksums() { "$RETRODB" info --dir "$1" | awk '$1 ~ /^[0-9]+$/ {print $1, $2, $4, $6}'; }
+for delay in 0.3 0.9 1.8 3; do
+    rm -rf "$T/k34"
+    "$RETRODB" build dots 3x4 --store quiet-half --dir "$T/k34" --quiet --threads 1 &
+    pid=$!
+    sleep "$delay"
+    kill -9 "$pid" 2> /dev/null
+    wait "$pid" 2> /dev/null
+    "$RETRODB" build dots 3x4 --store quiet-half --dir "$T/k34" --quiet || bad "resume after kill at $delay s"
+    [ "$(checksums "$T/k34")" = "$(checksums "$T/34")" ] && ok ||
+        bad "killed at $delay s and resumed: checksums differ"
+done
+only_kept "$T/k34" 31
+
+# SIGINT: stopped within its slice, resumed to the same checksums
+rm -rf "$T/s34"
+"$RETRODB" build dots 3x4 --store quiet-half --dir "$T/s34" --quiet --threads 1 2> "$T/s34.err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && grep -q "run the same command to resume" "$T/s34.err" && ok ||
+    bad "SIGINT: exit $rc: $(cat "$T/s34.err")"
+"$RETRODB" build dots 3x4 --store quiet-half --dir "$T/s34" --quiet || bad "resume after SIGINT"
+[ "$(checksums "$T/s34")" = "$(checksums "$T/34")" ] && ok || bad "stopped and resumed: checksums differ"
+
+# a damaged kept slice: verify says so (exit 1), the build redoes it (from
+# levels whose dropped parts are gone: valued from their moves)
+cp -r "$T/34" "$T/d34"
+f=$(find "$T/d34/12" -name '*.zst' | head -1)
+size=$(stat -c %s "$f")
+printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+expect 1 "damaged" -- "$RETRODB" verify --dir "$T/d34"
+expect 0 "" -- "$RETRODB" build dots 3x4 --store quiet-half --dir "$T/d34" --quiet
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/d34"
+[ "$(checksums "$T/d34")" = "$(checksums "$T/34")" ] && ok || bad "damaged slice redone: checksums differ"
+same_answers "3x4, a damaged slice redone" "$T/34-full" "$T/d34" 31 0 1000
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
