@@ -23,6 +23,7 @@ def dbs(tmp_path_factory):
         "3x3": ["build", "dots", "3x3"],
         "2x3": ["build", "dots", "2x3"],
         "3x3-quiet": ["build", "dots", "3x3", "--store", "quiet"],
+        "3x3-half": ["build", "dots", "3x3", "--store", "quiet-half"],
         "cram-4x5": ["build", "cram", "4x5"],
     }.items():
         retrodb(*args, "--dir", str(base / name), "--quiet")

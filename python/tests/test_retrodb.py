@@ -52,6 +52,18 @@ def test_values_and_moves_as_query(dbs, name):
         assert db.values(positions).tolist() == values.tolist()
 
 
+def test_half_database_as_the_full_one(dbs):
+    # a half quiet database values the class it drops from its moves: the
+    # same values and moves as the full database's
+    rng = random.Random(11)
+    with retrodb.open(dbs["3x3-half"]) as db:
+        positions = random_dbn(rng, db.nbits, 300)
+        want = query_batch(dbs["3x3"], positions)
+        assert db.values(positions).tolist() == [w["value"] for w in want]
+        for dbn, w in zip(positions[:50], want):
+            assert {m.name: m.value for m in db.moves(dbn)} == {m["line"]: m["value"] for m in w["moves"]}
+
+
 def test_position_forms(dbs):
     with retrodb.open(dbs["3x3"]) as db:
         assert db.game == "dots" and (db.rows, db.cols) == (3, 3) and db.nbits == 24

@@ -324,15 +324,39 @@ static int fetch_any(void *ctx, uint64_t lines, int *value)
 /* A position of a dropped class, from its moves (rare: the children and
  * leaves of a stored position are of the other class but for cycles and
  * knots, and those of the levels just above are kept while they are
- * read most). */
+ * read most): as compute_one values a stored position, a corridor at a
+ * time, but each lookup at once. */
 static int value_from_moves(level_work *w, uint64_t canonical)
 {
+    const dots_quiet_rules *r = w->r;
     int v;
     if (leaf_remembered(w, canonical, &v))
         return v;
-    value_by_moves(w->r, canonical, fetch_any, w, &v);
-    leaf_remember(w, canonical, v);
-    return v;
+    dots_corridor corridor[DOTS_MAX_BOXES];
+    const int ncorridors = dots_corridors(&r->graph, canonical, corridor);
+    uint64_t by_corridor = 0;
+    int best = INT_MIN;
+    for (int i = 0; i < ncorridors; i++) {
+        if (corridor[i].kind == DOTS_CORRIDOR_KNOT)
+            continue; /* its lines through the capture rules, below */
+        by_corridor |= corridor[i].lines;
+        const uint64_t taken = canonical | corridor[i].lines;
+        if (taken == r->all)
+            v = r->full_value;
+        else
+            fetch_any(w, taken, &v);
+        v = dots_corridor_best(&corridor[i], v);
+        if (v > best)
+            best = v;
+    }
+    for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
+        /* a quiet child, or a knot's line; neither fills the board */
+        dots_capture_value(&r->graph, r->all, r->full_value, canonical | (m & -m), fetch_any, w, &v);
+        if (-v > best)
+            best = -v;
+    }
+    leaf_remember(w, canonical, best);
+    return best;
 }
 
 /* The value of `child`, a stored position with one line more that gives
