@@ -422,8 +422,11 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
 
 uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
 {
-    /* the parity of the boxes steps u.. complete depends on the lines of
-     * steps u.. alone: entries of the steps before a difference still hold */
+    /* split: step u's entry reads the parity owed before it, the class's
+     * less the boxes steps < u complete; within one slot (one class) it
+     * depends on the lines of steps < u alone, so the entries of the
+     * steps before a difference still hold (another class is another
+     * slot, ranked from the start) */
     const uint32_t done = completed_boxes(q, canonical);
     const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
     const int level = __builtin_popcountll(canonical & q->open);
