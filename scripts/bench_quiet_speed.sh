@@ -13,7 +13,10 @@
 #             build before the corridors and rankers)
 #   SPEC      BOARD[:VARIANT]@THREADS, with a + at the end to time the full
 #             build too (default: 3x4@1 3x5:icelandic@2+ 3x5@2 4x4@2)
-#   env: MEMORY (default 20000)
+#   env: MEMORY (default 20000); HALF=1 also times the new program's
+#        half quiet database (--store quiet-half: every quiet position
+#        computed, half of them kept), its start value checked against
+#        the quiet one's
 set -eu
 cd "$(dirname "$0")/.."
 base=${1:-f8151b8}
@@ -61,6 +64,19 @@ for spec in "${specs[@]}"; do
         printf "%-16s %-3s %-11s %9.2f %9.2f %14d %9.1f %7.2fx  checksums equal: %s\n", b, t, "new quiet",
                nw, nc, p, nc / p * 1e9, oc / nc, same }'
     [ "$same" = yes ] || { echo "bench_quiet_speed: the checksums of $board $variant differ" >&2; exit 1; }
+    if [ "${HALF:-0}" = 1 ]; then
+        read -r hw hc < <(run "$new" "$board" "$variant" "$threads" "$T/half" quiet-half)
+        hb=$(du -sb "$T/half" | cut -f1) qb=$(du -sb "$T/new" | cut -f1)
+        awk -v b="$board:$variant" -v t="$threads" -v p="$positions" -v hw="$hw" -v hc="$hc" \
+            -v oc="$oc" -v nc="$nc" -v hb="$hb" -v qb="$qb" 'BEGIN {
+            printf "%-16s %-3s %-11s %9.2f %9.2f %14d %9.1f %7.2fx  %.2fx the new quiet CPU, %.0f%% of its disk\n",
+                   b, t, "new half", hw, hc, p, hc / p * 1e9, oc / hc, hc / nc, 100 * hb / qb }'
+        "$new" query --dir "$T/half" --moves '' --json > "$T/half.json"
+        "$new" query --dir "$T/new" --moves '' --json > "$T/quiet.json"
+        cmp -s "$T/half.json" "$T/quiet.json" ||
+            { echo "bench_quiet_speed: the half and the quiet $board $variant disagree at the start" >&2; exit 1; }
+        rm -rf "$T/half"
+    fi
     if [ $full = yes ]; then
         read -r fw fc < <(run "$new" "$board" "$variant" "$threads" "$T/full" all)
         fp=$("$new" info --dir "$T/full" --json | jq .positions)
