@@ -77,6 +77,13 @@ json_ok '.free_disk_bytes > 0 and .held_disk_bytes == 0' -- $R build dots 3x3 --
 $R build dots 2x2 --dir "$T/held" --quiet > /dev/null || bad "build 2x2"
 json_ok '.resumes and .held_disk_bytes > 0' -- $R build dots 2x2 --plan --json --dir "$T/held"
 [ ! -e "$T/plan" ] && ok || bad "build --plan --json created its folder"
+# a build that cannot fit its disk (4x5's full database: 11.8 TB) is
+# refused before it starts, saying by how much and what would fit; --plan
+# says so; --disk allows what it says (and refuses beyond)
+expect 2 "GB short) (--keep-lines K keeps fewer levels; --store quiet" -- $R build dots 4x5 --dir "$T/big"
+[ ! -e "$T/big" ] && ok || bad "a build refused for its disk created its folder"
+expect 0 "the build refuses to start" -- $R build dots 4x5 --plan --dir "$T/big"
+expect 2 "--disk is 100.0 GB" -- $R build dots 4x5 --disk 100 --dir "$T/big"
 
 # --- refused builds leave the folder as they found it ---
 # a budget no split of 4x4 fits: exit 2, the budget that would do, no folder

@@ -112,7 +112,10 @@ static const rdb_tool_option build_dots_options[] = {
     {OPT_KEEP_LINES, "keep-lines", 'k', "K",
      "keep only levels of at most K lines drawn (default: keep all);\n"
      "the others are deleted once built, to save disk"},
-    {OPT_DISK, "disk", 0, "GB", "refuse to start when the estimated peak disk use is higher"},
+    {OPT_DISK, "disk", 0, "GB",
+     "the disk the build may use (default: the free space where it goes,\n"
+     "with what the folder holds); a build whose estimated peak is higher\n"
+     "is refused before it starts"},
     {OPT_LOONY, "loony", 0, NULL, "also record who must make the next loony move"},
     {OPT_CHAINS, "chains", 0, NULL,
      "treat each chain of the start as one pseudo-line (problem files)"},

@@ -295,11 +295,15 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         printf("            %s free there", rdb_human_bytes(plan.free_disk_bytes, a, sizeof a));
         if (plan.held_disk_bytes)
             printf(", %s held by the build", rdb_human_bytes(plan.held_disk_bytes, b, sizeof b));
+        rdb_error why;
         if (room >= plan.peak_disk_bytes)
             printf(": it fits\n");
-        else
-            printf(": %s short at the peak\n",
-                   rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c));
+        else if (opt->disk_gb > 0)
+            printf(": %s short at the peak (--disk %.1f GB allows it)\n",
+                   rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c), opt->disk_gb);
+        else if (rdb_build_disk_check(opt, &plan, &why) != RDB_OK)
+            printf(": %s short at the peak;\n            the build refuses to start: %s\n",
+                   rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c), why.msg);
     }
     if (sampled)
         printf("time        about %s of computing with %d threads (measured here: %.0f ns a\n"

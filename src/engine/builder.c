@@ -448,6 +448,8 @@ static rdb_status start_root(build_state *b, int *lock, rdb_error *err)
      * the lock held, for a folder that changed in between. */
     rdb_build_plan plan;
     st = rdb_build_plan_make(opt, &plan, err);
+    if (st == RDB_OK)
+        st = rdb_build_disk_check(opt, &plan, err);
     if (st != RDB_OK)
         return st;
     st = rdb_mkdirs(opt->dir, err);

@@ -3,6 +3,7 @@
  */
 #include "engine/plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -163,6 +164,8 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
     return st;
 }
 
+static void disk_advice(const rdb_build_options *opt, char *buf, size_t size);
+
 rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *plan,
                                rdb_error *err)
 {
@@ -237,12 +240,57 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                         (unsigned long long)((plan->memory_bytes >> 20) + 1));
     if (plan->memory_bytes > budget)
         return rdb_build_memory_refusal(opt, game, plan->max_slice, err);
-    if (opt->disk_gb > 0 && (double)plan->peak_disk_bytes > opt->disk_gb * 1e9)
+    if (opt->disk_gb > 0 && (double)plan->peak_disk_bytes > opt->disk_gb * 1e9) {
+        char advice[160];
+        disk_advice(opt, advice, sizeof advice);
         return rdb_fail(err, RDB_E_INPUT,
-                        "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB "
-                        "(try --keep-lines)",
-                        (double)plan->peak_disk_bytes / 1e9, opt->disk_gb);
+                        "this build needs about %.1f GB of disk at its peak; --disk is %.1f GB%s",
+                        (double)plan->peak_disk_bytes / 1e9, opt->disk_gb, advice);
+    }
     return RDB_OK;
+}
+
+/* What would make a build that does not fit its disk fit: a quiet
+ * database's half (its plan made here), else fewer levels kept or the
+ * quiet positions alone. */
+static void disk_advice(const rdb_build_options *opt, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (opt->params.store == RDB_STORE_QUIET) {
+        rdb_build_options half = *opt;
+        half.params.store = RDB_STORE_QUIET_HALF;
+        half.disk_gb = 0;
+        rdb_build_plan hp;
+        rdb_error ignored;
+        if (rdb_build_plan_make(&half, &hp, &ignored) == RDB_OK)
+            snprintf(buf, size, " (--store quiet-half needs about %.1f GB at its peak)",
+                     (double)hp.peak_disk_bytes / 1e9);
+    } else if (opt->params.store == RDB_STORE_ALL && rdb_game_with_id(opt->params.game) &&
+               rdb_game_with_id(opt->params.game)->sparse_open) {
+        snprintf(buf, size, " (--keep-lines K keeps fewer levels; --store quiet the quiet positions alone)");
+    } else if (opt->params.store == RDB_STORE_ALL) {
+        snprintf(buf, size, " (--keep-lines K keeps fewer levels)");
+    }
+}
+
+rdb_status rdb_build_disk_check(const rdb_build_options *opt, rdb_build_plan *plan, rdb_error *err)
+{
+    if (opt->disk_gb > 0)
+        return RDB_OK; /* the disk given: rdb_build_plan_make held the build to it */
+    rdb_build_plan_disk(opt, plan);
+    if (!plan->disk_known)
+        return RDB_OK;
+    /* what the folder holds now is part of the peak */
+    const uint64_t room = plan->free_disk_bytes + plan->held_disk_bytes;
+    if (room >= plan->peak_disk_bytes)
+        return RDB_OK;
+    char advice[160];
+    disk_advice(opt, advice, sizeof advice);
+    return rdb_fail(err, RDB_E_INPUT,
+                    "this build needs about %.1f GB of disk at its peak and '%s' has room for %.1f GB "
+                    "(%.1f GB short)%s; --disk GB starts it anyway, allowed that much",
+                    (double)plan->peak_disk_bytes / 1e9, opt->dir, (double)room / 1e9,
+                    (double)(plan->peak_disk_bytes - room) / 1e9, advice);
 }
 
 void rdb_build_plan_disk(const rdb_build_options *opt, rdb_build_plan *plan)

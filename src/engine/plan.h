@@ -56,6 +56,12 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
  * finished slice. */
 void rdb_build_plan_disk(const rdb_build_options *opt, rdb_build_plan *plan);
 
+/* A build whose estimated peak does not fit the free space where it goes
+ * (with what the folder holds: a resumed build's room) is refused before
+ * it starts (RDB_E_INPUT), saying by how much and what would fit; --disk
+ * GB allows that much instead. Fills the plan's disk fields. */
+rdb_status rdb_build_disk_check(const rdb_build_options *opt, rdb_build_plan *plan, rdb_error *err);
+
 /* Bytes of memory a build holds per position of its largest slice: the
  * slice, one neighbour, and up to two compressed slices (one being
  * written, one being handed over), which take well under half a raw slice
