@@ -374,6 +374,15 @@ static rdb_status records_since(const rdb_manifest *m, size_t seq0, rdb_manifest
     return RDB_OK;
 }
 
+/* What the database's folder holds now, for the level's line: the disk
+ * a plan predicts, measured (0 when it cannot be read). */
+static uint64_t disk_held(const build_state *b)
+{
+    uint64_t bytes = 0;
+    rdb_error ignored;
+    return rdb_tree_bytes(b->opt->dir, &bytes, &ignored) == RDB_OK ? bytes : 0;
+}
+
 /* Build one level with the other processes, if any: this process's share,
  * then the level's end, which every process reaches. *end says how the
  * level went, the same in every process. */
@@ -425,7 +434,8 @@ static rdb_status run_level(build_state *b, int level, rdb_level_end *end, rdb_e
          * of the level's time being computing */
         rdb_progress_level(&b->prog, level, size.slices, size.positions, t->computed, seconds,
                            d->ranks > 1 ? t->read / d->ranks : t->read,
-                           d->ranks > 1 ? t->write / d->ranks : t->write);
+                           d->ranks > 1 ? t->write / d->ranks : t->write,
+                           disk_held(b));
         if (d->ranks > 1 && t->computed > 0)
             rdb_progress_ranks(&b->prog, d->ranks, end->busy_min, end->busy_max, end->slowest,
                                t->read_bytes, t->written_bytes);

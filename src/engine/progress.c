@@ -103,21 +103,28 @@ void rdb_progress_add(rdb_progress *p, uint64_t n, int computed)
 }
 
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
-                        uint64_t computed, double seconds, double read, double write)
+                        uint64_t computed, double seconds, double read, double write,
+                        uint64_t disk_bytes)
 {
     if (p->quiet)
         return;
     rdb_progress_clear(p);
-    char s[RDB_HUMAN_MAX], pos[RDB_HUMAN_MAX], t[RDB_HUMAN_MAX];
+    char s[RDB_HUMAN_MAX], pos[RDB_HUMAN_MAX], t[RDB_HUMAN_MAX], d[RDB_HUMAN_MAX + 16] = "";
     rdb_human_plural((uint64_t)slices, "slice", s, sizeof s);
     rdb_human_plural(positions, "position", pos, sizeof pos);
-    if (computed == 0)
+    if (disk_bytes) {
+        char h[RDB_HUMAN_MAX];
+        snprintf(d, sizeof d, ", %s on disk", rdb_human_bytes(disk_bytes, h, sizeof h));
+    }
+    if (positions == 0)
+        fprintf(stderr, "level %d: no positions\n", level);
+    else if (computed == 0)
         fprintf(stderr, "level %d: %s, %s, already done\n", level, s, pos);
     else
         fprintf(stderr,
-                "level %d: %s, %s, %s (read %.2f s, compute %.2f s, write %.2f s), %.1f M positions/s\n",
+                "level %d: %s, %s, %s (read %.2f s, compute %.2f s, write %.2f s), %.1f M positions/s%s\n",
                 level, s, pos, rdb_human_duration(seconds, t, sizeof t), read,
-                seconds - read - write, write, seconds > 0 ? computed / seconds / 1e6 : 0.0);
+                seconds - read - write, write, seconds > 0 ? computed / seconds / 1e6 : 0.0, d);
 }
 
 void rdb_progress_ranks(rdb_progress *p, int ranks, double busy_min, double busy_max, int slowest,

@@ -45,9 +45,11 @@ void rdb_progress_start_work(rdb_progress *p, int quiet, uint64_t total_position
 void rdb_progress_add(rdb_progress *p, uint64_t n, int computed);
 void rdb_progress_add_work(rdb_progress *p, uint64_t n, double work, int computed);
 /* A level is done; read/write are the seconds spent reading neighbour
- * slices and writing this level's slices, the rest is computing. */
+ * slices and writing this level's slices, the rest is computing;
+ * disk_bytes what the database's folder holds now (0: not said). */
 void rdb_progress_level(rdb_progress *p, int level, int slices, uint64_t positions,
-                        uint64_t computed, double seconds, double read, double write);
+                        uint64_t computed, double seconds, double read, double write,
+                        uint64_t disk_bytes);
 
 /* A level shared among several processes: the least and most time one
  * of them spent on it (the slowest is `slowest`), and the bytes of slice
