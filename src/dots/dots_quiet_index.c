@@ -69,6 +69,8 @@ struct dots_quiet_index {
     int split;
     int nslots;             /* nframes, or 2 x nframes split: class 0's, then 1's */
     uint64_t box_mask[DOTS_MAX_BOXES];
+    uint64_t side_lines[4];  /* each box's top (bottom, left, right) line, */
+    int sides_in_order;      /* in the boxes' order: a box's bit by one pext each */
     uint32_t boxes_after[MAX_STEPS];    /* boxes whose four sides steps u.. complete */
     uint32_t parity_stride[MAX_STEPS];  /* how far apart in less the rows of a state
                                            with and without the parity bit lie */
@@ -372,13 +374,20 @@ static int less_step(const dots_quiet_index *q, int u, uint8_t allowed, uint32_t
  * of a rank go out together instead of one after another. */
 /* The boxes a position has completed (split indexes only: 0 otherwise,
  * which adds nothing below). */
+static inline uint32_t boxes_done(const dots_quiet_index *q, uint64_t lines)
+{
+    if (q->sides_in_order)
+        return (uint32_t)(rdb_pext(lines, q->side_lines[0]) & rdb_pext(lines, q->side_lines[1]) &
+                          rdb_pext(lines, q->side_lines[2]) & rdb_pext(lines, q->side_lines[3]));
+    uint32_t done = 0;
+    for (int x = 0; x < q->b.nboxes; x++)
+        done |= (uint32_t)((lines & q->box_mask[x]) == q->box_mask[x]) << x;
+    return done;
+}
+
 static inline uint32_t completed_boxes(const dots_quiet_index *q, uint64_t lines)
 {
-    uint32_t done = 0;
-    if (q->split)
-        for (int x = 0; x < q->b.nboxes; x++)
-            done |= (uint32_t)((lines & q->box_mask[x]) == q->box_mask[x]) << x;
-    return done;
+    return q->split ? boxes_done(q, lines) : 0;
 }
 
 /* Step u's entry for `lines`, of which `done` are the completed boxes. */
@@ -658,6 +667,15 @@ static void find_step_boxes(dots_quiet_index *q)
     for (int x = 0; x < b->nboxes; x++)
         for (int s = 0; s < 4; s++)
             q->box_mask[x] |= 1ULL << b->box_line[x][s];
+    /* a side's lines numbered in the boxes' order (as dots_board numbers
+     * them): the completed boxes are four pexts anded */
+    q->sides_in_order = 1;
+    for (int s = 0; s < 4; s++)
+        for (int x = 0; x < b->nboxes; x++) {
+            q->side_lines[s] |= 1ULL << b->box_line[x][s];
+            if (x > 0 && b->box_line[x][s] <= b->box_line[x - 1][s])
+                q->sides_in_order = 0;
+        }
     uint32_t after = 0;
     for (int u = q->nsteps - 1; u >= 0; u--) {
         const step *st = &q->steps[u];
@@ -934,10 +952,7 @@ int dots_quiet_split(const dots_quiet_index *q)
 
 int dots_quiet_class(const dots_quiet_index *q, uint64_t lines)
 {
-    int done = 0;
-    for (int x = 0; x < q->b.nboxes; x++)
-        done += (lines & q->box_mask[x]) == q->box_mask[x];
-    return done & 1;
+    return __builtin_popcount(boxes_done(q, lines)) & 1;
 }
 
 int dots_quiet_slot_class(const dots_quiet_index *q, int slot)
