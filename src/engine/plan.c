@@ -62,7 +62,7 @@ rdb_status rdb_build_memory_refusal(const rdb_build_options *opt, const rdb_game
 /* A half quiet database's values (quiet-half), both parts: bytes a
  * hundred positions. On 4x4 the quiet database's values take 291 MB
  * (0.356 bytes each); split by class, halved and compressed the same way,
- * 0.864 of that: 157 MB kept, 94 MB dropped as the build goes. */
+ * 0.864 of that: 125.6 MB kept, about 126 MB dropped as the build goes. */
 #define RDB_HALF_BYTES_PER_100 30
 
 /* Compressed values take about a quarter byte each in the databases
