@@ -189,5 +189,17 @@ spin=$(OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n
 expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
 expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"
 
+# a running build is named after its program in ps and pgrep (it starts
+# itself again to sleep its waiting threads: by its path, not
+# /proc/self/exe, which would name it "exe")
+$R build dots 3x4 --store quiet --dir "$T/named" --quiet --threads 1 > /dev/null &
+pid=$!
+sleep 1
+name=$(ps -o comm= -p "$pid")
+kill "$pid" 2> /dev/null
+wait "$pid" 2> /dev/null
+want=$(basename "$R")
+[ "$name" = "${want:0:15}" ] && ok || bad "a running build is named '$name' in ps, not '$want'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -448,6 +448,14 @@ int rdb_tool_prefer_passive_wait(void)
 
 void rdb_tool_restart(char **argv)
 {
+    /* by the program's own path, not /proc/self/exe: the process is named
+     * after the file it runs, and ps, top and pgrep should say retrodb */
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        execv(self, argv);
+    }
     execv("/proc/self/exe", argv);
     /* no /proc: carry on with the default policy */
 }
