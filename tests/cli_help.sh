@@ -189,6 +189,14 @@ spin=$(OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n
 expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
 expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"
 
+# a mistyped command: the nearest one suggested (none when far off)
+expect 2 "unknown command 'qeury'; did you mean 'query'?" -- $R qeury
+expect 2 "unknown command 'bulid'; did you mean 'build'?" -- $R bulid
+out=$($R xyzzy 2>&1)
+printf '%s' "$out" | grep -q "did you mean" && bad "xyzzy: a suggestion for a word far from every command" || ok
+# solve's statistics with separators, as build's
+expect 0 "9,224 nodes" -- $R solve dots 2x3
+
 # a running build is named after its program in ps and pgrep (it starts
 # itself again to sleep its waiting threads: by its path, not
 # /proc/self/exe, which would name it "exe")

@@ -69,6 +69,32 @@ static int game_missing(const char *word, const char *got, int help)
     return help ? 0 : 2;
 }
 
+/* Letters to change, add or remove to make a into b (Levenshtein), for a
+ * mistyped command's suggestion. */
+static int edits(const char *a, const char *b)
+{
+    int row[32], la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 30 || lb > 30)
+        return 99;
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            const int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
 static int is_help(const char *s)
 {
     return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0 || strcmp(s, "help") == 0;
@@ -92,7 +118,20 @@ static int dispatch(int argc, char **argv)
                 return commands[j].run(argc - 1, argv + 1);
         return game_missing(word, argv[1], 0);
     }
-    fprintf(stderr, "retrodb: unknown command '%s'\n", word);
+    fprintf(stderr, "retrodb: unknown command '%s'", word);
+    /* two letters off at most (a swap is two): the nearest command */
+    const char *near = NULL;
+    int least = 3;
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const int d = edits(word, commands[i].word);
+        if (d < least) {
+            least = d;
+            near = commands[i].word;
+        }
+    }
+    if (near)
+        fprintf(stderr, "; did you mean '%s'?", near);
+    fprintf(stderr, "\n");
     print_usage(stderr);
     return 2;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/human.h"
 #include "commands.h"
 #include "retrodb/probe.h"
 
@@ -379,12 +380,16 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
         print_line_list(b, best, 0);
         printf("\n");
     }
-    printf("search: %.2f s, %llu nodes (%.0f per second), %llu endgames valued, "
-           "%llu zero-window tests, tt hits %llu, tt entries %llu in %.1f MB\n",
-           st->seconds, (unsigned long long)st->nodes,
-           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->endgames,
-           (unsigned long long)st->tests, (unsigned long long)st->tt_hits,
-           (unsigned long long)st->tt_entries, (double)st->tt_bytes / 1048576.0);
+    /* counts with separators, as build prints them */
+    char n[RDB_HUMAN_MAX], r[RDB_HUMAN_MAX], e[RDB_HUMAN_MAX], z[RDB_HUMAN_MAX], h[RDB_HUMAN_MAX],
+        t[RDB_HUMAN_MAX];
+    printf("search: %.2f s, %s nodes (%s a second), %s endgames valued, "
+           "%s zero-window tests, tt hits %s, tt entries %s in %.1f MB\n",
+           st->seconds, rdb_human_count(st->nodes, n, sizeof n),
+           rdb_human_count((uint64_t)(st->seconds > 0 ? st->nodes / st->seconds : 0.0), r, sizeof r),
+           rdb_human_count(st->endgames, e, sizeof e), rdb_human_count(st->tests, z, sizeof z),
+           rdb_human_count(st->tt_hits, h, sizeof h), rdb_human_count(st->tt_entries, t, sizeof t),
+           (double)st->tt_bytes / 1048576.0);
 }
 
 static const char *claim_word(int r)
