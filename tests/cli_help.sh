@@ -49,6 +49,8 @@ for cmd in "build dots" "build cram" query info status verify export "solve dots
     expect 2 "unknown option '-Z'" -- $R $cmd -Z
 done
 expect 0 'usage: retrodb build dots' -- $R build --help
+[ "$($R build --help | grep -B1 '^usage: retrodb build cram' | head -1)" = "" ] && ok ||
+    bad "build --help: the two games' usage run together"
 expect 0 'usage: retrodb solve cram' -- $R solve --help
 expect 0 'commands:' -- $R --help
 expect 0 'commands:' -- $R -h

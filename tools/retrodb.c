@@ -62,9 +62,12 @@ static int game_missing(const char *word, const char *got, int help)
     if (!help)
         fprintf(stderr, got ? "retrodb %s: unknown game '%s' (dots or cram)\n"
                             : "retrodb %s: which game? (dots or cram)\n", word, got);
-    for (int i = 0; i < NCOMMANDS; i++)
-        if (strcmp(commands[i].word, word) == 0)
+    for (int i = 0, n = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].word, word) == 0) {
+            if (n++)
+                fprintf(f, "\n"); /* each game's usage apart */
             rdb_tool_print_usage(commands[i].spec, f);
+        }
     fprintf(f, "Every option: retrodb %s dots --help, retrodb %s cram --help\n", word, word);
     return help ? 0 : 2;
 }
