@@ -191,6 +191,12 @@ spin=$(OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=verbose $R --version 2>&1 | sed -n
 expect 0 'positions   692,388 of 692,388 done' -- $R status --dir "$T/d33"
 expect 0 'level 0: 1 slice, 1 position' -- $R build dots 2x2 --dir "$T/d22b"
 
+# --memory beyond what the machine has free: --plan and the build say so
+expect 0 "more than the 100 MB this machine has free" -- env RDB_MEMORY_AVAILABLE_MB=100 $R build dots 2x2 --memory 200 --plan --dir "$T/mem"
+expect 0 "warning: --memory 200 MB is more" -- env RDB_MEMORY_AVAILABLE_MB=100 $R build dots 2x2 --memory 200 --dir "$T/mem"
+out=$(env RDB_MEMORY_AVAILABLE_MB=1000 $R build dots 2x2 --memory 200 --plan --dir "$T/mem2")
+printf '%s' "$out" | grep -q "more than" && bad "--plan warned of memory the machine has" || ok
+
 # a mistyped command: the nearest one suggested (none when far off)
 expect 2 "unknown command 'qeury'; did you mean 'query'?" -- $R qeury
 expect 2 "unknown command 'bulid'; did you mean 'build'?" -- $R bulid

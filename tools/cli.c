@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/human.h"
+#include "common/memory.h"
 #include "common/job.h"
 #include "common/number.h"
 #include "cram/cram.h"
@@ -224,6 +225,20 @@ static double positions_per_second(const rdb_params *p, int threads, int open)
     return per_thread * (threads > 0 ? threads : cpu_count());
 }
 
+/* Whether --memory asks for more than the machine has free now (its
+ * MemAvailable, or a container's limit): a build that takes it will swap
+ * or be killed. Says so, and how much there is, in buf. */
+static int memory_beyond_machine(const rdb_build_options *opt, char *buf, size_t size)
+{
+    const uint64_t available = rdb_memory_available();
+    if (available == UINT64_MAX || ((uint64_t)opt->memory_mb << 20) <= available)
+        return 0;
+    snprintf(buf, size, "--memory %ld MB is more than the %llu MB this machine has free now: "
+                        "the build may swap or be killed; lower --memory",
+             opt->memory_mb, (unsigned long long)(available >> 20));
+    return 1;
+}
+
 static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output *out)
 {
     rdb_build_plan plan;
@@ -285,6 +300,9 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     else
         printf("memory      %llu MB for the largest slice (--memory is %ld MB)\n",
                (unsigned long long)memory_mb, opt->memory_mb);
+    char beyond[256];
+    if (memory_beyond_machine(opt, beyond, sizeof beyond))
+        printf("            %s\n", beyond);
     printf("disk        about %s at the peak, %s at the end\n",
            rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
            rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));
@@ -406,6 +424,9 @@ int rdb_tool_run_build(const rdb_build_options *opt, const rdb_tool_build_output
 {
     if (out->plan)
         return print_plan(opt, out);
+    char beyond[256];
+    if (memory_beyond_machine(opt, beyond, sizeof beyond))
+        fprintf(stderr, "retrodb: warning: %s\n", beyond);
     rdb_error err;
     rdb_tool_catch_signals();
     double t0 = rdb_now();
