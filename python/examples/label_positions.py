@@ -11,7 +11,7 @@ the boxes still to take for the player to move) to an .npz file, and
 prints how many positions a second the labelling took.
 """
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -20,11 +20,20 @@ import retrodb
 
 
 def main() -> None:
-    path, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    parser = argparse.ArgumentParser(
+        description="Label random Dots-and-Boxes positions with exact values from a database "
+        "(open_spiel's action numbering) and write them to an .npz file.")
+    parser.add_argument("database", help="the database's folder, e.g. db/3x3 (bin/retrodb build dots 3x3 builds it)")
+    parser.add_argument("count", type=int, help="how many positions to label")
+    parser.add_argument("output", help="the .npz file to write")
+    args = parser.parse_args()
+    path, count, out = args.database, args.count, args.output
+    if count <= 0:
+        parser.error("count must be at least 1")
     rng = np.random.default_rng(1)
     with retrodb.open(path) as db:
         if db.game != "dots":
-            sys.exit(f"{path} is a {db.game} table, not a Dots-and-Boxes database")
+            parser.exit(2, f"{path} is a {db.game} table, not a Dots-and-Boxes database\n")
         n = db.nbits
         positions = np.zeros((count, n), dtype=np.uint8)
         for row in positions:

@@ -236,3 +236,21 @@ def test_solve_cram_past_64_cells(dbs):
         retrodb.solve_cram(3, 22, 1 << 66)
     with pytest.raises(retrodb.BadPosition, match="64"):
         retrodb.Board("dots", 6, 6)  # 84 lines
+
+
+def test_label_positions_example(dbs, tmp_path):
+    # the example answers --help, and labels positions as the database does
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "label_positions.py"
+    shown = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True)
+    assert shown.returncode == 0 and "usage:" in shown.stdout
+    out = tmp_path / "labels.npz"
+    done = subprocess.run([sys.executable, str(script), str(dbs["3x3"]), "200", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    data = np.load(out)
+    with retrodb.open(dbs["3x3"]) as db:
+        assert data["values"].tolist() == db.values(data["positions"]).tolist()
