@@ -71,6 +71,10 @@ grep -q 'nothing to undo' "$T/g3.txt" && ok || bad "--dbn begins with nothing to
 printf 'save moves %s\n' "$T/x.txt" | $R play --dir "$T/d33" --dbn 100000000000010000000000 | grep -q 'save diagram' && ok || bad "save moves without a move list"
 expect 2 'begin one way' -- $R play --dir "$T/d33" --moves h0,0 --dbn 100000000000010000000000
 expect 2 'drawn already' -- $R play --dir "$T/d33" --moves 'h0,0 h0,0'
+# a line the player drew, drawn again: not blamed on the database's start
+out=$(printf 'h0,0\nh0,0\nquit\n' | $R play --dir "$T/d33" 2>&1)
+printf '%s' "$out" | grep -q 'drawn already' && ! printf '%s' "$out" | grep -q "database's start" && ok ||
+    bad "play: a line drawn twice: $(printf '%s' "$out" | grep drawn)"
 expect 1 'no database\|not a retrodb database\|No such' -- $R play --dir "$T/nothing"
 # a beginning the database cannot answer stops play at once
 printf '+ + +\n\n+ + +\n' > "$T/small.txt"

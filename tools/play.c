@@ -124,6 +124,7 @@ static int parse_move(game *g, const char *word)
     if (g->db.game == RDB_GAME_DOTS) {
         rdb_tool_db one = g->db;
         one.start = g->now.dots.diagram.drawn;
+        one.played = g->now.dots.diagram.drawn & ~g->db.start;
         one.has_problem = 0;
         rdb_problem pos;
         if (rdb_tool_dots_moves(&one, word, "move", &pos, &err) != RDB_OK) {

@@ -187,7 +187,8 @@ rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const ch
         if (pos->diagram.drawn >> line[i] & 1)
             return rdb_fail(err, RDB_E_INPUT, "%s: move %d, %s: the line is drawn already%s",
                             source, i + 1, name,
-                            db->start >> line[i] & 1 ? " (in the database's start)" : "");
+                            (db->start & ~db->played) >> line[i] & 1 ? " (in the database's start)"
+                                                                     : "");
         rdb_tool_dots_play(&b, pos, line[i]);
     }
     rdb_problem_count_boxes(&b, pos);

@@ -40,6 +40,9 @@ typedef struct {
     int game;               /* RDB_GAME_DOTS or RDB_GAME_CRAM */
     int rows, cols;         /* the database's board */
     uint64_t start;         /* lines drawn in its start (0 for Cram) */
+    uint64_t played;        /* of those, the ones a game being played drew (play
+                               reads a move from the position reached): not
+                               the database's own start in messages */
     int full_value;         /* the value of the full position (a penalty) */
     int chains;             /* a chain database: a move fills a whole chain */
     int has_problem;        /* the folder holds a PROBLEM file */
