@@ -197,6 +197,26 @@ expect 0 "warning: --memory 200 MB is more" -- env RDB_MEMORY_AVAILABLE_MB=100 $
 out=$(env RDB_MEMORY_AVAILABLE_MB=1000 $R build dots 2x2 --memory 200 --plan --dir "$T/mem2")
 printf '%s' "$out" | grep -q "more than" && bad "--plan warned of memory the machine has" || ok
 
+# query at a terminal with no position says what it waits for
+said=$(python3 - "$R" "$T/d33" <<'PY'
+import os, pty, select, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "query", "--dir", sys.argv[2]])
+out, deadline = b"", time.time() + 20
+while time.time() < deadline and b"Ctrl-D" not in out:
+    if select.select([fd], [], [], 0.5)[0]:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+os.kill(pid, signal.SIGTERM)
+os.waitpid(pid, 0)
+print("said" if b"reading a position from the terminal" in out else out.decode(errors="replace"))
+PY
+)
+[ "$said" = said ] && ok || bad "query at a terminal: $said"
+
 # a mistyped command: the nearest one suggested (none when far off)
 expect 2 "unknown command 'qeury'; did you mean 'query'?" -- $R qeury
 expect 2 "unknown command 'bulid'; did you mean 'build'?" -- $R bulid

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "answer.h"
 #include "cli.h"
@@ -76,6 +77,10 @@ static rdb_status read_input(const rdb_query_request *q, const rdb_tool_db *db, 
                              int cols, rdb_query_position *pos, rdb_error *err)
 {
     const char *source = q->file ? q->file : "standard input";
+    /* typed at a terminal: say what is awaited, not wait silently */
+    if ((!q->file || strcmp(q->file, "-") == 0) && isatty(STDIN_FILENO))
+        fprintf(stderr, "query: reading a position from the terminal (a diagram, a move list or "
+                        "a DBN string; Ctrl-D ends it; --moves or --dbn give one directly)\n");
     char *text;
     rdb_status st = rdb_read_file(q->file, &text, err);
     if (st != RDB_OK)
