@@ -151,5 +151,6 @@ void rdb_tool_print_help(const rdb_tool_command *cmd, FILE *f)
     }
     print_option(f, "-h", "help", NULL, "this help");
     fprintf(f, "\nExit status: 0 done, 1 a file or the system failed, 2 a wrong command line\n"
-               "or position, 130/143 stopped by SIGINT/SIGTERM. See also: man retrodb\n");
+               "or position, 130/143 stopped by SIGINT/SIGTERM. See also: man retrodb\n"
+               "(before make install: man man/retrodb.1)\n");
 }

@@ -51,7 +51,8 @@ static void print_usage(FILE *f)
         print_summary(f, commands[i].spec);
     fprintf(f, "\n  -V, --version  the version\n  -h, --help     this help\n"
                "\nExit status: 0 done, 1 a file or the system failed, 2 a wrong command line\n"
-               "or position, 130/143 stopped by SIGINT/SIGTERM. See also: man retrodb\n");
+               "or position, 130/143 stopped by SIGINT/SIGTERM. See also: man retrodb\n"
+               "(before make install: man man/retrodb.1)\n");
 }
 
 /* The commands whose first word is `word` (build, solve), for an unknown
