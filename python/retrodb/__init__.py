@@ -180,6 +180,10 @@ class Board:
         if self.game == "dots":
             if stripped and set(stripped) <= {"0", "1"} and len(stripped) == self.nbits:
                 return int(stripped[::-1], 2)
+            if len(stripped) > 3 and set(stripped) <= {"0", "1"}:
+                # a DBN string of another length: say so, as the command line does
+                raise BadPosition(_n.E_INPUT, f"a DBN string of the {self.rows}x{self.cols} board is "
+                                  f"{self.nbits} characters, not {len(stripped)}")
             if "+" in text:
                 st = _n.dots_parse_diagram(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
                                            ctypes.byref(value), ctypes.byref(err))

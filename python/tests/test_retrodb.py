@@ -254,3 +254,10 @@ def test_label_positions_example(dbs, tmp_path):
     data = np.load(out)
     with retrodb.open(dbs["3x3"]) as db:
         assert data["values"].tolist() == db.values(data["positions"]).tolist()
+
+
+def test_dbn_of_another_length(dbs):
+    # a DBN string of the wrong length is named as such, as the command line names it
+    with retrodb.open(dbs["3x3"]) as db:
+        with pytest.raises(retrodb.BadPosition, match="24 characters, not 40"):
+            db.value("0" * 40)
