@@ -180,6 +180,12 @@ class Board:
         if self.game == "dots":
             if stripped and set(stripped) <= {"0", "1"} and len(stripped) == self.nbits:
                 return int(stripped[::-1], 2)
+            numbers = stripped.strip("[]")
+            if (numbers and set(numbers) <= set("0123456789, ") and
+                    (set(numbers) & set(", ") or len(numbers) <= 3)):
+                # open_spiel's action numbers, as its HistoryString prints them
+                # ("0 18", "0, 18"): line ids, as the command line reads them
+                return self._from_list([int(w) for w in numbers.replace(",", " ").split()])
             if len(stripped) > 3 and set(stripped) <= {"0", "1"}:
                 # a DBN string of another length: say so, as the command line does
                 raise BadPosition(_n.E_INPUT, f"a DBN string of the {self.rows}x{self.cols} board is "

@@ -261,3 +261,16 @@ def test_dbn_of_another_length(dbs):
     with retrodb.open(dbs["3x3"]) as db:
         with pytest.raises(retrodb.BadPosition, match="24 characters, not 40"):
             db.value("0" * 40)
+
+
+def test_open_spiel_action_numbers(dbs):
+    # a string of open_spiel action numbers (its HistoryString) reads as the
+    # command line reads it: line ids
+    with retrodb.open(dbs["3x3"]) as db:
+        want = db.value([0, 18])
+        assert db.value("0 18") == want and db.value("0, 18") == want and db.value("[0, 18]") == want
+        assert db.value("18") == db.value([18])
+        assert db.value("0 18") == json.loads(cli("query", "--dir", str(dbs["3x3"]), "--moves", "0, 18",
+                                                   "--json"))["value"]
+        with pytest.raises(retrodb.BadPosition):
+            db.value("0 99")
