@@ -217,6 +217,10 @@ PY
 )
 [ "$said" = said ] && ok || bad "query at a terminal: $said"
 
+# a Cram diagram given to a Dots-and-Boxes database is named as such
+printf '...\n.#.\n' > "$T/cram.txt"
+expect 2 "this is a Cram diagram" -- $R query --dir "$T/d33" "$T/cram.txt"
+
 # a mistyped command: the nearest one suggested (none when far off)
 expect 2 "unknown command 'qeury'; did you mean 'query'?" -- $R qeury
 expect 2 "unknown command 'bulid'; did you mean 'build'?" -- $R bulid

@@ -273,9 +273,28 @@ static int looks_like_diagram(const char *text)
     return strchr(text, '+') != NULL;
 }
 
+/* Whether text is a Cram diagram: rows of '.' (free) and '#' (covered)
+ * cells, and nothing else. */
+static int looks_like_cram(const char *text)
+{
+    int cells = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '.' || *p == '#')
+            cells++;
+        else if (!isspace((unsigned char)*p))
+            return 0;
+    }
+    return cells > 1;
+}
+
 rdb_status rdb_tool_dots_any(const rdb_tool_db *db, const char *text, const char *source,
                              rdb_problem *pos, rdb_tool_form *form, rdb_error *err)
 {
+    if (looks_like_cram(text))
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: this is a Cram diagram ('.' and '#' cells); a Dots-and-Boxes "
+                        "position is a diagram of '+' dots and lines, a move list or a DBN string",
+                        source);
     rdb_tool_form f = looks_like_diagram(text) ? RDB_FORM_DIAGRAM
                     : is_bits(text, (db->rows + 1) * db->cols + db->rows * (db->cols + 1))
                         ? RDB_FORM_DBN
