@@ -221,6 +221,10 @@ PY
 printf '...\n.#.\n' > "$T/cram.txt"
 expect 2 "this is a Cram diagram" -- $R query --dir "$T/d33" "$T/cram.txt"
 
+# the command list gives each command's first clause whole, never a line
+# cut short with "..."
+$R --help | sed -n '/^commands:/,/^$/p' | grep -q '\.\.\.$' && bad "retrodb --help cuts a description short" || ok
+
 # a mistyped command: the nearest one suggested (none when far off)
 expect 2 "unknown command 'qeury'; did you mean 'query'?" -- $R qeury
 expect 2 "unknown command 'bulid'; did you mean 'build'?" -- $R bulid

@@ -35,13 +35,26 @@ static const command commands[] = {
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
-/* The first line of a command's description, for the list. */
+/* A command's description up to its first stop (':', ';', '.', or '('),
+ * on one line, for the list: a whole clause, not a line cut short. */
 static void print_summary(FILE *f, const rdb_tool_command *spec)
 {
-    size_t n = strcspn(spec->about, "\n");
-    char head[32];
-    snprintf(head, sizeof head, "%s", spec->name);
-    fprintf(f, "  %-12s %.*s%s\n", head, (int)n, spec->about, spec->about[n] ? "..." : "");
+    char clause[64];
+    size_t n = 0;
+    const char *p = spec->about;
+    for (; *p && n < sizeof clause - 1; p++) {
+        if (*p == ':' || *p == ';' || *p == '(' || (*p == '.' && (p[1] == ' ' || p[1] == '\n' || !p[1])))
+            break;
+        clause[n++] = *p == '\n' ? ' ' : *p;
+    }
+    /* too long for a line: back to its last comma */
+    if (n == sizeof clause - 1 && *p)
+        while (n > 0 && clause[n - 1] != ',')
+            n--;
+    while (n > 0 && (clause[n - 1] == ' ' || clause[n - 1] == ','))
+        n--;
+    clause[n] = '\0';
+    fprintf(f, "  %-12s %s\n", spec->name, clause);
 }
 
 static void print_usage(FILE *f)
