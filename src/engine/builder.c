@@ -374,13 +374,25 @@ static rdb_status records_since(const rdb_manifest *m, size_t seq0, rdb_manifest
     return RDB_OK;
 }
 
-/* What the database's folder holds now, for the level's line: the disk
- * a plan predicts, measured (0 when it cannot be read). */
+/* What the database's slice files hold now, for the level's line (the
+ * disk a plan predicts, measured): the manifest's records of the slices
+ * still there, so that no call to the file system is made for it. */
 static uint64_t disk_held(const build_state *b)
 {
     uint64_t bytes = 0;
-    rdb_error ignored;
-    return rdb_tree_bytes(b->opt->dir, &bytes, &ignored) == RDB_OK ? bytes : 0;
+    for (size_t i = 0; i < b->man.n; i++) {
+        const rdb_manifest_entry *e = &b->man.e[i];
+        rdb_slice s;
+        memset(&s, 0, sizeof s);
+        s.level = e->level;
+        for (int g = 0; g < b->db.lay.ngroups; g++)
+            s.counts[g] = e->counts[g];
+        rdb_db_slice_size(&b->db, &s);
+        if (!rdb_level_deleted(b->man.deleted, e->level) &&
+            !rdb_db_slice_dropped(&b->db, b->man.dropped, &s))
+            bytes += e->bytes;
+    }
+    return bytes;
 }
 
 /* Build one level with the other processes, if any: this process's share,

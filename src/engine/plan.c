@@ -277,9 +277,14 @@ rdb_status rdb_build_disk_check(const rdb_build_options *opt, rdb_build_plan *pl
 {
     if (opt->disk_gb > 0)
         return RDB_OK; /* the disk given: rdb_build_plan_make held the build to it */
-    rdb_build_plan_disk(opt, plan);
-    if (!plan->disk_known)
-        return RDB_OK;
+    /* a file system that cannot say its free space fails the build: the
+     * check cannot be skipped silently */
+    rdb_status st = rdb_disk_free_bytes(opt->dir, &plan->free_disk_bytes, err);
+    if (st == RDB_OK)
+        st = rdb_tree_bytes(opt->dir, &plan->held_disk_bytes, err);
+    if (st != RDB_OK)
+        return st;
+    plan->disk_known = 1;
     /* what the folder holds now is part of the peak */
     const uint64_t room = plan->free_disk_bytes + plan->held_disk_bytes;
     if (room >= plan->peak_disk_bytes)

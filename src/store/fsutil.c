@@ -266,8 +266,11 @@ rdb_status rdb_tree_bytes(const char *dir, uint64_t *bytes, rdb_error *err)
     struct stat st;
     tree_bytes_sum = 0;
     *bytes = 0;
-    if (stat(dir, &st) != 0 && errno == ENOENT)
-        return RDB_OK;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT)
+            return RDB_OK;
+        return rdb_fail(err, RDB_E_IO, "cannot read the folder '%s': %s", dir, strerror(errno));
+    }
     if (nftw(dir, add_file_bytes, 16, FTW_PHYS) != 0)
         return rdb_fail(err, RDB_E_IO, "cannot read the folder '%s': %s", dir, strerror(errno));
     *bytes = tree_bytes_sum;
