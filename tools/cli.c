@@ -298,7 +298,8 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
                (unsigned long long)memory_mb, opt->memory_mb,
                (unsigned long long)(plan.cache_bytes >> 20));
     else
-        printf("memory      %llu MB for the largest slice (--memory is %ld MB)\n",
+        printf("memory      %llu MB for the largest slice, and up to %ld MB in all (--memory:\n"
+               "            what the slices leave holds the level just built, for the next)\n",
                (unsigned long long)memory_mb, opt->memory_mb);
     char beyond[256];
     if (memory_beyond_machine(opt, beyond, sizeof beyond))
