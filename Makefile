@@ -178,14 +178,17 @@ $(BUILD)/export_check: tests/export/check.c $(LIB_HDR) $(LIB)
 lib: $(SHLIB) $(STLIB)
 
 # The Python package (python/): the shared library copied into it, then
-# installed by pip from Debian's setuptools, offline. PIP_FLAGS picks where
-# (a virtual environment's python needs none).
-PYTHON    ?= /usr/bin/python3
-PIP_FLAGS ?= --break-system-packages
+# installed by pip from Debian's setuptools, offline: into the active
+# virtual environment when there is one (VIRTUAL_ENV), else into the
+# system's Python (PY_INSTALL, PIP_FLAGS choose otherwise).
+PYTHON     ?= /usr/bin/python3
+PY_INSTALL ?= $(if $(VIRTUAL_ENV),$(VIRTUAL_ENV)/bin/python,$(PYTHON))
+PIP_FLAGS  ?= $(if $(VIRTUAL_ENV),,--break-system-packages)
 python: $(SHLIB)
 	rm -rf python/retrodb/_lib python/build python/*.egg-info && mkdir -p python/retrodb/_lib
 	cp $(SHLIB) python/retrodb/_lib/libretrodb.so
-	$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
+	@echo "installing the retrodb package with $(PY_INSTALL)$(if $(VIRTUAL_ENV), (the active virtual environment), (the system's Python: PY_INSTALL=venv/bin/python for another))"
+	$(PY_INSTALL) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
 
 bench-python: $(BIN)/retrodb $(SHLIB)
 	PYTHON=$(PYTHON) bash scripts/bench_python.sh $(BOARD)

@@ -10,6 +10,14 @@ SHLIB=${SHLIB:?the shared library to bundle}
 PYTHON=${PYTHON:-/usr/bin/python3}
 T=$(mktemp -d /tmp/retrodb-python.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# make python installs into the active virtual environment when there is
+# one, and never tells its pip to break the system's packages then
+line=$(make -s -n python VIRTUAL_ENV=/opt/some-venv 2>/dev/null | grep 'pip install')
+case $line in
+/opt/some-venv/bin/python\ *) case $line in *break-system-packages*) bad=1 ;; *) bad=0 ;; esac ;;
+*) bad=1 ;;
+esac
+[ "$bad" = 0 ] || { echo "FAIL: make python in a virtual environment runs: $line" >&2; exit 1; }
 cp -r python "$T/src"
 # only the sources: a build folder of an earlier install would be taken as up to date
 rm -rf "$T/src/build" "$T/src"/*.egg-info
