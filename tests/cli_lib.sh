@@ -1,5 +1,6 @@
 # cli_lib.sh — what the command-line test scripts share (sourced, not run):
-# pass/fail counting and `expect`. The sourcing script sets RETRODB and T.
+# pass/fail counting, `expect`, and the positions two databases are compared
+# on (`positions`, `same_answers`). The sourcing script sets RETRODB and T.
 pass=0
 fail=0
 
@@ -18,5 +19,47 @@ expect() {
         bad "$* -> output lacks '$pattern': $out"
     else
         ok
+    fi
+}
+
+# positions LINES START_HEX COUNT: DBN strings holding the start, every one
+# (COUNT 0) or COUNT random ones of every level
+positions() {
+    python3 - "$@" <<'PY'
+import random, sys
+lines, start, count = int(sys.argv[1]), int(sys.argv[2], 16), int(sys.argv[3])
+open_ = [l for l in range(lines) if not start >> l & 1]
+def dbn(p):
+    return ''.join('1' if p >> l & 1 else '0' for l in range(lines))
+if count == 0:
+    for m in range(1 << len(open_)):
+        p = start
+        for i, l in enumerate(open_):
+            if m >> i & 1:
+                p |= 1 << l
+        print(dbn(p))
+else:
+    rng = random.Random(lines * 1000 + count)
+    for _ in range(count):
+        k = rng.randint(0, len(open_))
+        p = start
+        for l in rng.sample(open_, k):
+            p |= 1 << l
+        print(dbn(p))
+PY
+}
+
+# same_answers NAME FULL OTHER LINES START COUNT: every answer of `query
+# --batch --json` of the database in OTHER equals the one in FULL, on the
+# positions `positions LINES START COUNT` gives
+same_answers() {
+    positions "$4" "$5" "$6" > "$T/pos"
+    "$RETRODB" query --dir "$2" --batch --json "$T/pos" > "$T/full.json" 2>&1
+    "$RETRODB" query --dir "$3" --batch --json "$T/pos" > "$T/other.json" 2>&1
+    n=$(wc -l < "$T/pos")
+    if [ "$n" -gt 0 ] && [ "$(wc -l < "$T/full.json")" -eq "$n" ] && cmp -s "$T/full.json" "$T/other.json"; then
+        ok
+    else
+        bad "$1: the database answers differently ($(diff "$T/full.json" "$T/other.json" | head -3))"
     fi
 }

@@ -19,46 +19,6 @@ T=$(mktemp -d /tmp/retrodb-quiet.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
-# positions LINES START_HEX COUNT: DBN strings holding the start, every one
-# (COUNT 0) or COUNT random ones of every level
-positions() {
-    python3 - "$@" <<'PY'
-import random, sys
-lines, start, count = int(sys.argv[1]), int(sys.argv[2], 16), int(sys.argv[3])
-open_ = [l for l in range(lines) if not start >> l & 1]
-def dbn(p):
-    return ''.join('1' if p >> l & 1 else '0' for l in range(lines))
-if count == 0:
-    for m in range(1 << len(open_)):
-        p = start
-        for i, l in enumerate(open_):
-            if m >> i & 1:
-                p |= 1 << l
-        print(dbn(p))
-else:
-    rng = random.Random(lines * 1000 + count)
-    for _ in range(count):
-        k = rng.randint(0, len(open_))
-        p = start
-        for l in rng.sample(open_, k):
-            p |= 1 << l
-        print(dbn(p))
-PY
-}
-
-# same_answers NAME FULL QUIET LINES START COUNT
-same_answers() {
-    positions "$4" "$5" "$6" > "$T/pos"
-    "$RETRODB" query --dir "$2" --batch --json "$T/pos" > "$T/full.json" 2>&1
-    "$RETRODB" query --dir "$3" --batch --json "$T/pos" > "$T/quiet.json" 2>&1
-    n=$(wc -l < "$T/pos")
-    if [ "$n" -gt 0 ] && [ "$(wc -l < "$T/full.json")" -eq "$n" ] && cmp -s "$T/full.json" "$T/quiet.json"; then
-        ok
-    else
-        bad "$1: the quiet database answers differently ($(diff "$T/full.json" "$T/quiet.json" | head -3))"
-    fi
-}
-
 # board NAME ARGS...: the full and the quiet database of a board
 board() {
     name=$1
