@@ -28,9 +28,11 @@ library's message: a missing or damaged database never crashes Python.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import threading
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Iterable, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -236,9 +238,13 @@ class Board:
 
 class Database:
     """An open database (use `retrodb.open`). Safe to share between
-    threads: the C library serialises lookups on one handle."""
+    threads: the C library serialises lookups on one handle, and `close`
+    waits for the lookups under way (those that start after it raise
+    "the database is closed")."""
 
     def __init__(self, path: str, preload_mb: Optional[int] = None):
+        self._lock = threading.Condition()
+        self._in_flight = 0
         self._h: Optional[ctypes.c_void_p] = None
         handle = ctypes.c_void_p()
         err = _n.Error()
@@ -263,10 +269,17 @@ class Database:
     # ---- life ----
 
     def close(self) -> None:
-        """Let the database go (also on leaving a `with` block)."""
-        if self._h is not None:
-            _n.probe_close(self._h)
-            self._h = None
+        """Let the database go (also on leaving a `with` block), once the
+        lookups under way in other threads are done."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before there was anything to close
+            return
+        with lock:
+            handle, self._h = self._h, None
+            while self._in_flight:
+                lock.wait()
+        if handle is not None:
+            _n.probe_close(handle)
 
     def __enter__(self) -> "Database":
         return self
@@ -277,10 +290,20 @@ class Database:
     def __del__(self) -> None:
         self.close()
 
-    def _handle(self) -> ctypes.c_void_p:
-        if self._h is None:
-            raise RetrodbError(_n.E_INPUT, "the database is closed")
-        return self._h
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[ctypes.c_void_p]:
+        """The handle, held open for the lookups of a `with` block."""
+        with self._lock:
+            if self._h is None:
+                raise RetrodbError(_n.E_INPUT, "the database is closed")
+            self._in_flight += 1
+            handle = self._h
+        try:
+            yield handle
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                self._lock.notify_all()
 
     def __repr__(self) -> str:
         return f"<retrodb.Database {self.game} {self.rows}x{self.cols} {self.variant} '{self.path}'>"
@@ -304,7 +327,9 @@ class Database:
         nimber (Cram)."""
         v = ctypes.c_int()
         err = _n.Error()
-        _check(_n.probe_value(self._handle(), self.position(pos), ctypes.byref(v), ctypes.byref(err)), err)
+        x = self.position(pos)
+        with self._using() as h:
+            _check(_n.probe_value(h, x, ctypes.byref(v), ctypes.byref(err)), err)
         return v.value
 
     def moves(self, pos: Position) -> List[Move]:
@@ -313,7 +338,9 @@ class Database:
         value (Dots-and-Boxes) or lead to nimber 0 (Cram)."""
         a = _n.MoveValues()
         err = _n.Error()
-        _check(_n.probe_move_values(self._handle(), self.position(pos), ctypes.byref(a), ctypes.byref(err)), err)
+        x = self.position(pos)
+        with self._using() as h:
+            _check(_n.probe_move_values(h, x, ctypes.byref(a), ctypes.byref(err)), err)
         out = []
         for i in range(a.nmoves):
             m = a.moves[i]
@@ -356,18 +383,19 @@ class Database:
         else:
             xs = np.array([self.position(p) for p in batch], dtype=np.uint64)
         xs = np.ascontiguousarray(xs, dtype=np.uint64)
-        if not self._preloaded and len(xs) >= BATCH_PRELOAD_POSITIONS:
-            # as `query --batch` does: a database that fits is read into
-            # memory once, and then no lookup decompresses anything
-            ignored = _n.Error()
-            _n.probe_preload(self._handle(), BATCH_PRELOAD_MB << 20, ctypes.byref(ignored))
-            self._preloaded = True
         out = np.zeros(len(xs), dtype=np.int8)
         done = ctypes.c_size_t()
         err = _n.Error()
-        st = _n.probe_values(self._handle(), xs.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), len(xs),
-                             out.ctypes.data_as(ctypes.POINTER(ctypes.c_int8)), ctypes.byref(done),
-                             ctypes.byref(err))
+        with self._using() as h:
+            if not self._preloaded and len(xs) >= BATCH_PRELOAD_POSITIONS:
+                # as `query --batch` does: a database that fits is read into
+                # memory once, and then no lookup decompresses anything
+                ignored = _n.Error()
+                _n.probe_preload(h, BATCH_PRELOAD_MB << 20, ctypes.byref(ignored))
+                self._preloaded = True
+            st = _n.probe_values(h, xs.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), len(xs),
+                                 out.ctypes.data_as(ctypes.POINTER(ctypes.c_int8)), ctypes.byref(done),
+                                 ctypes.byref(err))
         _check(st, err)
         return out
 

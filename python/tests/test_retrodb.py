@@ -274,3 +274,34 @@ def test_open_spiel_action_numbers(dbs):
                                                    "--json"))["value"]
         with pytest.raises(retrodb.BadPosition):
             db.value("0 99")
+
+
+def test_close_while_other_threads_look_up(dbs):
+    # close waits for the lookups under way; those after it raise "closed":
+    # never a crash, never a false DatabaseDamaged
+    import threading
+
+    rng = random.Random(5)
+    positions = random_dbn(rng, 24, 20000)
+    for _ in range(5):
+        db = retrodb.open(dbs["3x3"])
+        want = query_batch(dbs["3x3"], positions[:50])
+        errors, results = [], []
+
+        def work():
+            try:
+                for _ in range(20):
+                    results.append(db.values(positions))
+            except retrodb.RetrodbError as e:
+                errors.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        db.close()
+        for t in threads:
+            t.join()
+        assert all("closed" in str(e) and not isinstance(e, retrodb.DatabaseDamaged) for e in errors)
+        assert all(r[:50].tolist() == [w["value"] for w in want] for r in results)
+        with pytest.raises(retrodb.RetrodbError, match="closed"):
+            db.value("")
