@@ -137,20 +137,32 @@ class Board:
         line l is drawn (cell l covered)."""
         if isinstance(pos, (bool, np.bool_)):
             raise BadPosition(_n.E_INPUT, "a position, not a truth value")
+        whole = True  # a whole position (an int, an array, a DBN string, a diagram)
         if isinstance(pos, (int, np.integer)):
             x = int(pos)
         elif isinstance(pos, np.ndarray):
             x = self._from_array(pos)
         elif isinstance(pos, str):
-            x = self._from_text(pos)
+            x, whole = self._from_text(pos)
         else:
-            x = self._from_list(list(pos))
+            x, whole = self._from_list(list(pos)), False
         if x < 0 or x >> self.nbits:
             raise BadPosition(_n.E_INPUT, f"{x:#x} is no position of a board of {self.nbits} "
                               f"{'lines' if self.game == 'dots' else 'cells'}")
         if self.game == "dots":
-            x |= self.start
+            if whole:
+                self.check_start(x)
+            x |= self.start  # moves and line lists: drawn from the start
         return x
+
+    def check_start(self, x: int) -> None:
+        """A whole position holds the database's start (as `query` and
+        `serve` require): one without some of its lines cannot arise."""
+        missing = self.start & ~x
+        if missing:
+            line = (missing & -missing).bit_length() - 1
+            raise BadPosition(_n.E_INPUT, f"position lacks line {self.move_name(line)} of the database's "
+                              f"start position; it cannot arise in this database")
 
     def _from_array(self, a: np.ndarray) -> int:
         a = np.asarray(a).reshape(-1)
@@ -163,7 +175,7 @@ class Board:
         x = 0
         for item in items:
             if isinstance(item, str):
-                x |= self._from_text(item)
+                x |= self._from_text(item)[0]
                 continue
             k = int(item)
             if not 0 <= k < self.nbits:
@@ -174,20 +186,22 @@ class Board:
             x |= 1 << k
         return x
 
-    def _from_text(self, text: str) -> int:
+    def _from_text(self, text: str) -> tuple:
+        """The position in text, and whether it is a whole one (a DBN string
+        or a diagram) rather than moves from the start."""
         err = _n.Error()
         value = ctypes.c_uint64()
         stripped = text.strip()
         rows, cols = ctypes.c_int(), ctypes.c_int()
         if self.game == "dots":
             if stripped and set(stripped) <= {"0", "1"} and len(stripped) == self.nbits:
-                return int(stripped[::-1], 2)
+                return int(stripped[::-1], 2), True
             numbers = stripped.strip("[]")
             if (numbers and set(numbers) <= set("0123456789, ") and
                     (set(numbers) & set(", ") or len(numbers) <= 3)):
                 # open_spiel's action numbers, as its HistoryString prints them
                 # ("0 18", "0, 18"): line ids, as the command line reads them
-                return self._from_list([int(w) for w in numbers.replace(",", " ").split()])
+                return self._from_list([int(w) for w in numbers.replace(",", " ").split()]), False
             if len(stripped) > 3 and set(stripped) <= {"0", "1"}:
                 # a DBN string of another length: say so, as the command line does
                 raise BadPosition(_n.E_INPUT, f"a DBN string of the {self.rows}x{self.cols} board is "
@@ -197,17 +211,17 @@ class Board:
                                            ctypes.byref(value), ctypes.byref(err))
                 _check(st, err)
                 self._same_board(rows.value, cols.value)
-                return value.value
+                return value.value, True
             st = _n.dots_parse_lines(self.rows, self.cols, text.encode(), ctypes.byref(value),
                                      ctypes.byref(err))
             _check(st, err)
-            return value.value
+            return value.value, False
         words = (ctypes.c_uint64 * 2)()
         st = _n.cram_parse_diagram_wide(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
                                         words, ctypes.byref(err))
         _check(st, err)
         self._same_board(rows.value, cols.value)
-        return words[0] | words[1] << 64
+        return words[0] | words[1] << 64, True
 
     def _same_board(self, rows: int, cols: int) -> None:
         if (rows, cols) != (self.rows, self.cols):
@@ -378,8 +392,13 @@ class Database:
             bits = (np.asarray(batch) != 0).astype(np.uint64)
             weights = np.left_shift(np.uint64(1), np.arange(self.nbits, dtype=np.uint64))
             xs = (bits * weights).sum(axis=1, dtype=np.uint64)
-            if self.game == "dots":
-                xs |= np.uint64(self.start)
+            if self.game == "dots" and self.start:
+                lacking = np.flatnonzero(xs & np.uint64(self.start) != np.uint64(self.start))
+                if len(lacking):
+                    try:
+                        self.board.check_start(int(xs[lacking[0]]))
+                    except BadPosition as e:
+                        raise BadPosition(_n.E_INPUT, f"row {lacking[0]}: {e}") from None
         else:
             xs = np.array([self.position(p) for p in batch], dtype=np.uint64)
         xs = np.ascontiguousarray(xs, dtype=np.uint64)

@@ -24,6 +24,7 @@ def dbs(tmp_path_factory):
         "2x3": ["build", "dots", "2x3"],
         "3x3-quiet": ["build", "dots", "3x3", "--store", "quiet"],
         "3x3-half": ["build", "dots", "3x3", "--store", "quiet-half"],
+        "2x2-swedish": ["build", "dots", "2x2", "--variant", "swedish"],
         "cram-4x5": ["build", "cram", "4x5"],
     }.items():
         retrodb(*args, "--dir", str(base / name), "--quiet")

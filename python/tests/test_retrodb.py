@@ -305,3 +305,18 @@ def test_close_while_other_threads_look_up(dbs):
         assert all(r[:50].tolist() == [w["value"] for w in want] for r in results)
         with pytest.raises(retrodb.RetrodbError, match="closed"):
             db.value("")
+
+
+def test_a_whole_position_holds_the_start(dbs):
+    # on a Swedish database a DBN string, an int or an array without the
+    # start's lines is refused, as query refuses it; moves are drawn from it
+    with retrodb.open(dbs["2x2-swedish"]) as db:
+        assert db.start
+        for bad in ("0" * db.nbits, 0, np.zeros(db.nbits, dtype=np.uint8)):
+            with pytest.raises(retrodb.BadPosition, match="lacks line"):
+                db.value(bad)
+        with pytest.raises(retrodb.BadPosition, match="row 1: position lacks line"):
+            full = np.array([[db.start >> l & 1 for l in range(db.nbits)], [0] * db.nbits])
+            db.values(full)
+        assert db.value(db.start) == db.value("") == json.loads(
+            cli("query", "--dir", str(dbs["2x2-swedish"]), "--moves", "", "--json"))["value"]
