@@ -99,6 +99,17 @@ def _check(status: int, err: _n.Error) -> None:
         _raise(status, err)
 
 
+def _whole(value, name: str, lo: int, hi: int) -> int:
+    """An integer argument crossing into C: a real int (not a float, not a
+    bool) within [lo, hi], else BadPosition saying so."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise BadPosition(_n.E_INPUT, f"{name} must be a whole number, not {type(value).__name__}")
+    value = int(value)
+    if not lo <= value <= hi:
+        raise BadPosition(_n.E_INPUT, f"{name} {value} is out of range ({lo}..{hi})")
+    return value
+
+
 @dataclass(frozen=True)
 class Move:
     """One move and its value for the player who makes it (Dots-and-Boxes:
@@ -143,6 +154,8 @@ class Board:
         elif isinstance(pos, np.ndarray):
             x = self._from_array(pos)
         elif isinstance(pos, str):
+            if "\x00" in pos:
+                raise BadPosition(_n.E_INPUT, "a position holds a NUL character")
             x, whole = self._from_text(pos)
         else:
             x, whole = self._from_list(list(pos)), False
@@ -166,6 +179,8 @@ class Board:
 
     def _from_array(self, a: np.ndarray) -> int:
         a = np.asarray(a).reshape(-1)
+        if a.dtype.kind not in "biu":
+            raise BadPosition(_n.E_INPUT, f"an array of 0s and 1s (integers or booleans), not {a.dtype}")
         if a.size != self.nbits:
             raise BadPosition(_n.E_INPUT, f"{a.size} entries; this board has {self.nbits}")
         bits = np.flatnonzero(a)
@@ -175,9 +190,9 @@ class Board:
         x = 0
         for item in items:
             if isinstance(item, str):
-                x |= self._from_text(item)[0]
+                x |= self.position(item) & ~(self.start if self.game == "dots" else 0)
                 continue
-            k = int(item)
+            k = _whole(item, "a line" if self.game == "dots" else "a cell", 0, self.nbits - 1)
             if not 0 <= k < self.nbits:
                 raise BadPosition(_n.E_INPUT, f"{k} is no {'line' if self.game == 'dots' else 'cell'} "
                                   f"of this board (0..{self.nbits - 1})")
@@ -230,6 +245,9 @@ class Board:
 
     def move_name(self, move: int) -> str:
         """A line's name ("h0,1"), or a Cram domino's cells."""
+        nmoves = self.nbits if self.game == "dots" else (
+            self.rows * (self.cols - 1) + (self.rows - 1) * self.cols)
+        move = _whole(move, "a move", 0, nmoves - 1)
         if self.game == "dots":
             buf = ctypes.create_string_buffer(_n.LINE_NAME_MAX)
             err = _n.Error()
@@ -386,6 +404,8 @@ class Database:
         position a row, one column a line id or cell) as one call into the
         library, or any iterable of positions. Returns an int8 array."""
         if isinstance(batch, np.ndarray) and batch.ndim == 2:
+            if batch.dtype.kind not in "biu":
+                raise BadPosition(_n.E_INPUT, f"rows of 0s and 1s (integers or booleans), not {batch.dtype}")
             if batch.shape[1] != self.nbits:
                 raise BadPosition(_n.E_INPUT, f"rows of {batch.shape[1]} entries; this board has "
                                   f"{self.nbits}")
@@ -423,6 +443,10 @@ def open(path: str, preload_mb: Optional[int] = None) -> Database:  # noqa: A001
     """Open the database (a Dots-and-Boxes database or a Cram table) in the
     folder `path`. With preload_mb, read every value into memory first when
     they fit in that many megabytes (faster lookups)."""
+    if "\x00" in str(path):
+        raise DatabaseMissing(_n.E_INPUT, "a path holds a NUL character")
+    if preload_mb is not None:
+        preload_mb = _whole(preload_mb, "preload_mb", 0, 1 << 30)
     return Database(path, preload_mb)
 
 
@@ -433,7 +457,10 @@ def solve_dots(pos: Position, rows: int, cols: int, full_value: int = 0, threads
     line, as Move), "nodes", "seconds"}. full_value is the full board's
     value (minus a last-move penalty). Big positions take long: 3x5 from
     empty about four minutes on one thread."""
-    board = Board("dots", rows, cols)
+    board = Board("dots", _whole(rows, "rows", 1, 64), _whole(cols, "cols", 1, 64))
+    full_value = _whole(full_value, "full_value", -100, 100)
+    threads = _whole(threads, "threads", 1, 1024)
+    tt_mb = _whole(tt_mb, "tt_mb", 1, 1 << 30)
     out = _n.DotsSolution()
     err = _n.Error()
     _check(_n.solve_dots(rows, cols, board.position(pos), full_value, threads, tt_mb, int(moves),
@@ -452,7 +479,9 @@ def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
     "nodes", "seconds"}; with moves=True also "moves", every move (in the
     order of their ids) with the nimber of the position after it, `best`
     marking those to nimber 0."""
-    board = Board("cram", rows, cols)
+    board = Board("cram", _whole(rows, "rows", 1, 128), _whole(cols, "cols", 1, 128))
+    threads = _whole(threads, "threads", 1, 1024)
+    tt_mb = _whole(tt_mb, "tt_mb", 1, 1 << 30)
     x = board.position(covered)
     words = (ctypes.c_uint64 * 2)(x & (1 << 64) - 1, x >> 64)
     out = _n.CramWideSolution()

@@ -320,3 +320,30 @@ def test_a_whole_position_holds_the_start(dbs):
             db.values(full)
         assert db.value(db.start) == db.value("") == json.loads(
             cli("query", "--dir", str(dbs["2x2-swedish"]), "--moves", "", "--json"))["value"]
+
+
+def test_bad_python_inputs_raise(dbs):
+    # each of these once answered another position or wrapped silently
+    with retrodb.open(dbs["3x3"]) as db:
+        with pytest.raises(retrodb.BadPosition, match="NUL"):
+            db.value("h0,0\x00v1,1")
+        with pytest.raises(retrodb.BadPosition, match="0s and 1s"):
+            db.value(np.array(["0", "1"] * 12))
+        with pytest.raises(retrodb.BadPosition, match="0s and 1s"):
+            db.values(np.array([["0"] * 24]))
+        for bad in (2 ** 32, 24, -1):
+            with pytest.raises(retrodb.BadPosition, match="out of range"):
+                db.move_name(bad)
+        for bad in (1.0, True):
+            with pytest.raises(retrodb.BadPosition, match="whole number"):
+                db.value([bad])
+    with pytest.raises(retrodb.DatabaseMissing, match="NUL"):
+        retrodb.open(str(dbs["3x3"]) + "\x00x")
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        with pytest.raises(retrodb.BadPosition, match="out of range"):
+            db.move_name(999)
+    for kw in ({"full_value": 2 ** 32}, {"threads": 2 ** 32}, {"tt_mb": 2 ** 32 + 1}, {"threads": 1.5}):
+        with pytest.raises(retrodb.BadPosition):
+            retrodb.solve_dots("", 1, 2, **kw)
+    with pytest.raises(retrodb.BadPosition):
+        retrodb.solve_cram(2, 2, tt_mb=2 ** 40)
