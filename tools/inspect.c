@@ -307,8 +307,9 @@ int rdb_cmd_info(int argc, char **argv)
         }
         char all[RDB_HUMAN_MAX];
         printf("stored      half of the quiet positions (quiet-half: of each level those whose\n"
-               "            lines and completed boxes are even in number): %s of %s; the\n"
-               "            other quiet ones valued from their moves, the rest by the capture rules\n",
+               "            lines and completed boxes are even in number): %s\n"
+               "            of %s; the other quiet ones valued from their moves, the\n"
+               "            rest by the capture rules\n",
                rdb_human_count(kept, count, sizeof count), rdb_human_count(stored, all, sizeof all));
     } else if (db.sparse)
         printf("stored      the quiet positions only (no box with three sides), the others\n"
