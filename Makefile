@@ -302,8 +302,10 @@ demo: deps
 	$(BIN)/retrodb build dots 3x3 --dir db/demo-3x3
 	printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | $(BIN)/retrodb query --dir db/demo-3x3
 
+# (sanitized code runs several times slower: the unit tests' time limits
+# are stretched to match)
 sanitize: deps
-	@$(MAKE) --no-print-directory test BUILD=build-san BIN=bin-san OPT="-O1 -g" \
+	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-6} $(MAKE) --no-print-directory test BUILD=build-san BIN=bin-san OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # The command-line suites with every retrodb run under valgrind's memcheck
