@@ -157,7 +157,7 @@ static int quiet_value(void *ctx, uint64_t lines, int *value)
     const int class = r->half ? dots_quiet_class(r->index, c) : 0;
     if (r->half && class != kept_class(r, level))
         return value_by_moves(r, c, quiet_value, ctx, value);
-    int byte, st = f->fetch(f->ctx, level, dots_quiet_rank(r->index, c), &byte);
+    int byte = 0, st = f->fetch(f->ctx, level, dots_quiet_rank(r->index, c), &byte);
     *value = byte_value(r, class, byte);
     return st;
 }
