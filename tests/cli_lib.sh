@@ -63,3 +63,12 @@ same_answers() {
         bad "$1: the database answers differently ($(diff "$T/full.json" "$T/other.json" | head -3))"
     fi
 }
+
+# full_and STORE NAME ARGS...: a board's full database ($T/NAME-full) and
+# the one that stores STORE ($T/NAME), for same_answers
+full_and() {
+    local store=$1 name=$2
+    shift 2
+    "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
+    "$RETRODB" build dots "$@" --store "$store" --dir "$T/$name" --quiet || bad "$name: $store build"
+}

@@ -20,12 +20,7 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
 # board NAME ARGS...: the full and the quiet database of a board
-board() {
-    name=$1
-    shift
-    "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
-    "$RETRODB" build dots "$@" --store quiet --dir "$T/$name" --quiet || bad "$name: quiet build"
-}
+board() { full_and quiet "$@"; }
 
 board 2x2 2x2
 same_answers "2x2, every position" "$T/2x2-full" "$T/2x2" 12 0 0

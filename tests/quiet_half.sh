@@ -17,12 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
 # board NAME ARGS...: the full and the half database of a board
-board() {
-    name=$1
-    shift
-    "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
-    "$RETRODB" build dots "$@" --store quiet-half --dir "$T/$name" --quiet || bad "$name: half build"
-}
+board() { full_and quiet-half "$@"; }
 
 # only_kept DIR: no file of a dropped part left, every level's dropped
 only_kept() {
