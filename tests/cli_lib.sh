@@ -72,3 +72,25 @@ full_and() {
     "$RETRODB" build dots "$@" --dir "$T/$name-full" --quiet || bad "$name: full build"
     "$RETRODB" build dots "$@" --store "$store" --dir "$T/$name" --quiet || bad "$name: $store build"
 }
+
+# same_boards STORE: the database that stores STORE answers as the full one
+# on every position of Swedish 3x3 and on random positions of 3x3,
+# Icelandic 3x3, 3x4 and a 2x5 with a penalty of 2 (built in $T/s33, 33,
+# i33, 34 and p25, each beside its -full)
+same_boards() {
+    local store=$1
+    full_and "$store" s33 3x3 --variant swedish
+    same_answers "Swedish 3x3, every position" "$T/s33-full" "$T/s33" 24 "$(printf '%x' $(( (1<<3)-1 | ((1<<3)-1)<<9 | 1<<12 | 1<<15 | 1<<16 | 1<<19 | 1<<20 | 1<<23 )))" 0
+    full_and "$store" 33 3x3
+    same_answers "3x3, random positions" "$T/33-full" "$T/33" 24 0 4000
+    full_and "$store" i33 3x3 --variant icelandic
+    same_answers "Icelandic 3x3, random positions" "$T/i33-full" "$T/i33" 24 \
+        "$(printf '%x' $(( ((1<<3)-1)<<9 | 1<<12 | 1<<16 | 1<<20 )))" 4000
+    full_and "$store" 34 3x4
+    same_answers "3x4, random positions" "$T/34-full" "$T/34" 31 0 4000
+    printf -- '-2\nA\n+ + + + + +\n\n+ + + + + +\n\n+ + + + + +\n' > "$T/p25.txt"
+    "$RETRODB" build dots --problem "$T/p25.txt" --dir "$T/p25-full" --quiet || bad "2x5 penalty: full build"
+    "$RETRODB" build dots --problem "$T/p25.txt" --store "$store" --dir "$T/p25" --quiet ||
+        bad "2x5 penalty: $store build"
+    same_answers "2x5 with a penalty of 2, random positions" "$T/p25-full" "$T/p25" 27 0 3000
+}

@@ -31,21 +31,8 @@ only_kept() {
 board 2x2 2x2
 same_answers "2x2, every position" "$T/2x2-full" "$T/2x2" 12 0 0
 only_kept "$T/2x2" 12
-board s33 3x3 --variant swedish
-same_answers "Swedish 3x3, every position" "$T/s33-full" "$T/s33" 24 "$(printf '%x' $(( (1<<3)-1 | ((1<<3)-1)<<9 | 1<<12 | 1<<15 | 1<<16 | 1<<19 | 1<<20 | 1<<23 )))" 0
-board 33 3x3
-same_answers "3x3, random positions" "$T/33-full" "$T/33" 24 0 4000
-board i33 3x3 --variant icelandic
-same_answers "Icelandic 3x3, random positions" "$T/i33-full" "$T/i33" 24 \
-    "$(printf '%x' $(( ((1<<3)-1)<<9 | 1<<12 | 1<<16 | 1<<20 )))" 4000
-board 34 3x4
-same_answers "3x4, random positions" "$T/34-full" "$T/34" 31 0 4000
+same_boards quiet-half
 only_kept "$T/34" 31
-printf -- '-2\nA\n+ + + + + +\n\n+ + + + + +\n\n+ + + + + +\n' > "$T/p25.txt"
-"$RETRODB" build dots --problem "$T/p25.txt" --dir "$T/p25-full" --quiet || bad "2x5 penalty: full build"
-"$RETRODB" build dots --problem "$T/p25.txt" --store quiet-half --dir "$T/p25" --quiet ||
-    bad "2x5 penalty: half build"
-same_answers "2x5 with a penalty of 2, random positions" "$T/p25-full" "$T/p25" 27 0 3000
 
 # the disk: less than 60% of the quiet database's
 "$RETRODB" build dots 3x4 --store quiet --dir "$T/34-quiet" --quiet || bad "3x4: quiet build"
