@@ -190,8 +190,15 @@ int dots_capture_scan(const dots_box_graph *g, uint64_t drawn, uint64_t three, i
     return DOTS_CAPTURE_RUNS;
 }
 
-int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
-                       dots_quiet_value_fn quiet_value, void *ctx, int *value)
+static int capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
+                         dots_quiet_value_fn quiet_value, const dots_capture_memo *memo, void *ctx,
+                         int *value);
+
+/* The value of `drawn` as the rules search it (dots_capture_value), its
+ * options' values through capture_value, which remembers them. */
+static int capture_value_searched(const dots_box_graph *g, uint64_t all, int full_value,
+                                  uint64_t drawn, dots_quiet_value_fn quiet_value,
+                                  const dots_capture_memo *memo, void *ctx, int *value)
 {
     int gain = 0;
     for (;;) {
@@ -220,7 +227,7 @@ int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, ui
                     const uint64_t child = drawn | 1ULL << l;
                     const int b = dots_capture_boxes_complete(g, child) -
                                   dots_capture_boxes_complete(g, drawn);
-                    st = dots_capture_value(g, all, full_value, child, quiet_value, ctx, &v);
+                    st = capture_value(g, all, full_value, child, quiet_value, memo, ctx, &v);
                     if (st)
                         return st;
                     v = b > 0 ? b + v : -v;
@@ -239,15 +246,15 @@ int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, ui
         int before = dots_capture_boxes_complete(g, drawn), best = INT_MIN;
         for (int k = 0; k < (nruns == 1 ? 2 : nruns); k++) {
             if (nruns == 1 && k == 1) {
-                st = dots_capture_value(g, all, full_value, drawn | runs[0].decline, quiet_value,
-                                        ctx, &v);
+                st = capture_value(g, all, full_value, drawn | runs[0].decline, quiet_value,
+                                   memo, ctx, &v);
                 v = -v;
             } else {
                 uint64_t child = drawn;
                 for (int r = 0; r < nruns; r++)
                     if (nruns == 1 || r != k)
                         child |= runs[r].take;
-                st = dots_capture_value(g, all, full_value, child, quiet_value, ctx, &v);
+                st = capture_value(g, all, full_value, child, quiet_value, memo, ctx, &v);
                 v += dots_capture_boxes_complete(g, child) - before;
             }
             if (st)
@@ -258,4 +265,29 @@ int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, ui
         *value = gain + best;
         return 0;
     }
+}
+
+static int capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
+                         dots_quiet_value_fn quiet_value, const dots_capture_memo *memo, void *ctx,
+                         int *value)
+{
+    if (memo && memo->known(ctx, drawn, value))
+        return 0;
+    const int st = capture_value_searched(g, all, full_value, drawn, quiet_value, memo, ctx, value);
+    if (memo && !st)
+        memo->remember(ctx, drawn, *value);
+    return st;
+}
+
+int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
+                       dots_quiet_value_fn quiet_value, void *ctx, int *value)
+{
+    return capture_value(g, all, full_value, drawn, quiet_value, NULL, ctx, value);
+}
+
+int dots_capture_value_memo(const dots_box_graph *g, uint64_t all, int full_value,
+                            uint64_t drawn, dots_quiet_value_fn quiet_value,
+                            const dots_capture_memo *memo, void *ctx, int *value)
+{
+    return capture_value(g, all, full_value, drawn, quiet_value, memo, ctx, value);
 }

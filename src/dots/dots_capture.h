@@ -70,4 +70,23 @@ typedef int (*dots_quiet_value_fn)(void *ctx, uint64_t drawn, int *value);
 int dots_capture_value(const dots_box_graph *g, uint64_t all, int full_value, uint64_t drawn,
                        dots_quiet_value_fn quiet_value, void *ctx, int *value);
 
+/* Values the caller remembers for dots_capture_value_memo: known gives 1
+ * and *value when the position `drawn` is remembered, 0 otherwise;
+ * remember keeps a value (or not: a memo may forget). Both get the ctx
+ * given to dots_capture_value_memo. */
+typedef struct {
+    int (*known)(void *ctx, uint64_t drawn, int *value);
+    void (*remember)(void *ctx, uint64_t drawn, int value);
+} dots_capture_memo;
+
+/* dots_capture_value, asking memo first for each position it meets and
+ * telling it each value it finds. The search meets one position by many
+ * orders of captures (runs that touch are taken a box at a time, in
+ * every order: without a memo a position of two runs of a and b boxes is
+ * met C(a+b, a) times), and the lines of one knot lead to the same
+ * captures. */
+int dots_capture_value_memo(const dots_box_graph *g, uint64_t all, int full_value,
+                            uint64_t drawn, dots_quiet_value_fn quiet_value,
+                            const dots_capture_memo *memo, void *ctx, int *value);
+
 #endif

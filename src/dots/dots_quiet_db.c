@@ -280,6 +280,22 @@ static inline void leaf_remember(level_work *w, uint64_t lines, int value)
     w->leaves->value[slot] = (int8_t)value;
 }
 
+/* The leaf table as the capture rules' memo (dots_capture_value_memo):
+ * a position with a box of three sides has one value, whoever asks, as a
+ * quiet one has. */
+static int memo_known(void *ctx, uint64_t lines, int *value)
+{
+    return leaf_remembered(ctx, lines, value);
+}
+
+static void memo_remember(void *ctx, uint64_t lines, int value)
+{
+    if (value >= INT8_MIN && value <= INT8_MAX)
+        leaf_remember(ctx, lines, value);
+}
+
+static const dots_capture_memo leaf_memo = {memo_known, memo_remember};
+
 /* The canonical form of a leaf of the stored position w->position, and
  * the leaf ranker for it: one picked by level and frame state, so that
  * leaves ranked by one ranker share their frame state's tables. */
@@ -351,7 +367,8 @@ static int value_from_moves(level_work *w, uint64_t canonical)
     }
     for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
         /* a quiet child, or a knot's line; neither fills the board */
-        dots_capture_value(&r->graph, r->all, r->full_value, canonical | (m & -m), fetch_any, w, &v);
+        dots_capture_value_memo(&r->graph, r->all, r->full_value, canonical | (m & -m), fetch_any,
+                                &leaf_memo, w, &v);
         if (-v > best)
             best = -v;
     }
@@ -501,7 +518,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
         const int sc = c >= 0 ? __builtin_popcountll(child & r->box_mask[c]) : 0;
         int v;
         if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
-            dots_capture_value(&r->graph, r->all, r->full_value, child, fetch_leaf, w, &v);
+            dots_capture_value_memo(&r->graph, r->all, r->full_value, child, fetch_leaf,
+                                    &leaf_memo, w, &v);
         /* no box is completed: the position has none with three sides */
         if (-v > best)
             best = -v;
