@@ -19,12 +19,15 @@
 #include "layout/layout.h"
 
 /* Record that slice s of a database of ngroups groups was found damaged
- * (appended and made durable). */
+ * (appended and made durable), unless DAMAGED names it already: every
+ * lookup of a damaged slice reports it, and the file holds it once. */
 rdb_status rdb_damage_note(const char *dir, const rdb_slice *s, int ngroups, rdb_error *err);
 
 /* The slices DIR/DAMAGED names (levels 0..nbits, counts of ngroups
- * groups), in *out (freed by the caller; NULL and 0 when there is no such
- * file). */
+ * groups), each once, in *out (freed by the caller; NULL and 0 when there
+ * is no such file). A file of any length is read, a block at a time:
+ * what is not a record of a slice (a line too long to be one, say) is
+ * skipped, never a reason to refuse the repair. */
 rdb_status rdb_damage_load(const char *dir, int ngroups, int nbits, rdb_slice **out, int *n,
                            rdb_error *err);
 
