@@ -166,6 +166,16 @@ expect 0 'the value for the player to move is -3' -- "$RETRODB" solve dots 3x3 -
 expect 0 '"at_least":0,"at_most":1,"searched":0' -- "$RETRODB" solve dots 3x3 --prove -2 --ledger "$T/ledger33" --json --quiet
 printf '3x3 0 >= 1 nodes=1 seconds=1 lines: h7,7\n' > "$T/badledger"
 expect 1 'badledger:1: not a ledger line' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/badledger"
+# bounds that leave a position no value, or one no position can have
+printf '2x3 0 >= 2 nodes=1 seconds=0.1 lines: -\n2x3 0 <= -2 nodes=1 seconds=0.1 lines: -\n' > "$T/contra"
+expect 1 'contra: line 1 and line 2 contradict each other' -- "$RETRODB" solve dots 2x3 --ledger "$T/contra"
+expect 1 'contra: line 1 and line 2 contradict each other' -- "$RETRODB" solve dots 2x3 --prove -2 --ledger "$T/contra"
+printf '# a mirror image\n2x3 0 >= 3 nodes=1 seconds=0.1 lines: h0,0\n2x3 0 <= 1 nodes=1 seconds=0.1 lines: h0,2\n' > "$T/contra"
+expect 1 'line 2 and line 3 contradict each other' -- "$RETRODB" solve dots 2x3 --ledger "$T/contra"
+printf '2x3 0 >= 7 nodes=1 seconds=0.1 lines: -\n' > "$T/contra"
+expect 1 'contra:1: no position with these lines is worth >= 7' -- "$RETRODB" solve dots 2x3 --ledger "$T/contra"
+printf '2x3 0 <= -6 nodes=1 seconds=0.1 lines: h0,0 h1,0 v0,0 v0,1\n' > "$T/contra"
+expect 1 'contra:1: no position with these lines is worth <= -6 (at most 5' -- "$RETRODB" solve dots 2x3 --ledger "$T/contra"
 expect 2 'needs a --ledger' -- "$RETRODB" solve dots 3x3 --prove -3
 expect 2 'bad --part' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledger33" --part 2/2
 "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --quiet > /dev/null || bad "solve with a new --tt-file"

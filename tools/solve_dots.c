@@ -577,11 +577,13 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     dots_ledger ledger = {0};
     if (a.ledger) {
         st = dots_ledger_open(&ledger, a.ledger, &b, pr.has_value ? pr.full_value : 0, &err);
+        if (st == RDB_OK)
+            st = dots_proof_use_ledger(s, &ledger, &err);
         if (st != RDB_OK) {
+            dots_ledger_close(&ledger);
             dots_solver_free(s);
             return rdb_tool_report(st, &err);
         }
-        dots_proof_use_ledger(s, &ledger);
     }
     rdb_tool_catch_signals();
     if (a.has_prove) {

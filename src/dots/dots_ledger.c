@@ -79,15 +79,35 @@ static int parse_entry(const dots_ledger *l, char *text, dots_ledger_entry *e)
     return 1;
 }
 
+/* The most a position can be worth to either player: its boxes not yet
+ * complete, and the full board's value on top (dots_board.h). */
+static int most_worth(const dots_ledger *l, uint64_t lines)
+{
+    const dots_board *b = &l->board;
+    int sides[DOTS_MAX_BOXES] = {0}, complete = 0;
+    for (uint64_t m = lines; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m);
+        for (int k = 0; k < b->line_nboxes[line]; k++)
+            complete += ++sides[b->line_box[line][k]] == 4;
+    }
+    return b->nboxes - complete + abs(l->full_value);
+}
+
 /* One line of the file (rdb_ledger_read): kept when it is this board's. */
 static int read_line(void *ctx, char *text, int lineno, rdb_error *err)
 {
-    (void)lineno;
     dots_ledger *l = ctx;
     dots_ledger_entry e;
     int r = parse_entry(l, text, &e);
     if (r <= 0)
         return r;
+    const int most = most_worth(l, e.lines);
+    if (e.at_least ? e.bound > most : e.bound < -most)
+        return (int)rdb_fail(err, RDB_E_CORRUPT,
+                             "%s:%d: no position with these lines is worth %s %d (at most %d "
+                             "either way)",
+                             l->path, lineno, e.at_least ? ">=" : "<=", e.bound, most);
+    e.lineno = lineno;
     rdb_status st = grow(l, err);
     if (st != RDB_OK)
         return (int)st;
@@ -153,6 +173,7 @@ rdb_status dots_ledger_add(dots_ledger *l, const dots_ledger_entry *e, rdb_error
         st = rdb_ledger_append(l->path, text, err);
     if (st != RDB_OK)
         return st;
-    l->entry[l->n++] = *e;
+    l->entry[l->n] = *e;
+    l->entry[l->n++].lineno = 0;
     return RDB_OK;
 }

@@ -12,8 +12,11 @@
  * the player to move. <N> and <S> say what the proof of that line cost. Blank lines
  * and lines starting with '#' are comments. The ledger is input like any
  * file: a line that is not of this form, or names a line the board does
- * not have, makes the whole ledger refused (RDB_E_CORRUPT, naming the
- * line); lines of other boards or full values are skipped.
+ * not have, or a bound no position with its boxes left can meet (>= 7
+ * with 6 boxes to play for and a full value of 0), makes the whole ledger
+ * refused (RDB_E_CORRUPT, naming the line); lines of other boards or full
+ * values are skipped. Bounds of one position that contradict each other
+ * are found where positions are made canonical (dots_proof_use_ledger).
  */
 #ifndef RDB_DOTS_LEDGER_H
 #define RDB_DOTS_LEDGER_H
@@ -30,6 +33,7 @@ typedef struct {
     int bound;
     uint64_t nodes;
     double seconds;
+    int lineno;        /* its line in the file; 0: added by this process */
 } dots_ledger_entry;
 
 typedef struct {

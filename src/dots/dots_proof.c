@@ -15,6 +15,7 @@
 #include "dots/dots_proof.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common/job.h"
 
@@ -51,7 +52,7 @@ static int from_ledger(const prover *p, uint64_t key, int at_least, int t)
 static rdb_status record(prover *p, uint64_t x, int at_least, int bound, uint64_t nodes,
                          double seconds, rdb_error *err)
 {
-    dots_ledger_entry e = {x, at_least, bound, nodes, seconds};
+    dots_ledger_entry e = {x, at_least, bound, nodes, seconds, 0};
     rdb_status st = dots_ledger_add(p->l, &e, err);
     if (st == RDB_OK)
         dots_solver_add_bound(p->s, x, at_least ? bound : -1000, at_least ? 1000 : bound);
@@ -94,7 +95,8 @@ static rdb_status leaf(prover *p, uint64_t x, uint64_t key, int at_least, int t,
     if (added) {
         /* the new lines may sit anywhere between ours: give them all again
          * (bounds of one position merge) */
-        dots_proof_use_ledger(p->s, p->l);
+        if ((st = dots_proof_use_ledger(p->s, p->l, err)) != RDB_OK)
+            return st;
         int known = from_ledger(p, key, at_least, t);
         if (known >= 0) {
             p->out->from_ledger++;
@@ -204,13 +206,75 @@ static rdb_status claim(prover *p, uint64_t x, int at_least, int t, int depth, i
                   rdb_now() - t0, err);
 }
 
-void dots_proof_use_ledger(dots_solver *s, const dots_ledger *l)
+/* Where a ledger entry is, for a message. */
+static void entry_place(const dots_ledger_entry *e, char *out, size_t size)
 {
+    if (e->lineno)
+        snprintf(out, size, "line %d", e->lineno);
+    else
+        snprintf(out, size, "a line added by this run");
+}
+
+typedef struct {
+    uint64_t key;
+    int i;
+} keyed_entry;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed_entry *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
+}
+
+/* The ledger's bounds of each position (its lines made canonical: a
+ * mirror image is the same position) must leave it some value: a bound
+ * >= a beside <= b with a > b is a contradiction, which no proof may
+ * build on. */
+static rdb_status check_bounds(const dots_solver *s, const dots_ledger *l, rdb_error *err)
+{
+    if (l->n == 0)
+        return RDB_OK;
+    keyed_entry *k = malloc((size_t)l->n * sizeof *k);
+    if (!k)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory checking the ledger '%s'", l->path);
+    for (int i = 0; i < l->n; i++)
+        k[i] = (keyed_entry){dots_solver_canonical(s, l->entry[i].lines), i};
+    qsort(k, (size_t)l->n, sizeof *k, by_key);
+    rdb_status st = RDB_OK;
+    for (int a = 0, b; a < l->n && st == RDB_OK; a = b) {
+        int low = -1, high = -1; /* the entries of the highest >= and the lowest <= */
+        for (b = a; b < l->n && k[b].key == k[a].key; b++) {
+            const dots_ledger_entry *e = &l->entry[k[b].i];
+            if (e->at_least && (low < 0 || e->bound > l->entry[low].bound))
+                low = k[b].i;
+            if (!e->at_least && (high < 0 || e->bound < l->entry[high].bound))
+                high = k[b].i;
+        }
+        if (low >= 0 && high >= 0 && l->entry[low].bound > l->entry[high].bound) {
+            char p1[48], p2[48];
+            entry_place(&l->entry[low], p1, sizeof p1);
+            entry_place(&l->entry[high], p2, sizeof p2);
+            st = rdb_fail(err, RDB_E_CORRUPT,
+                          "%s: %s and %s contradict each other: one position (or its mirror "
+                          "image) worth >= %d and <= %d",
+                          l->path, p1, p2, l->entry[low].bound, l->entry[high].bound);
+        }
+    }
+    free(k);
+    return st;
+}
+
+rdb_status dots_proof_use_ledger(dots_solver *s, const dots_ledger *l, rdb_error *err)
+{
+    rdb_status st = check_bounds(s, l, err);
+    if (st != RDB_OK)
+        return st;
     for (int i = 0; i < l->n; i++) {
         const dots_ledger_entry *e = &l->entry[i];
         dots_solver_add_bound(s, e->lines, e->at_least ? e->bound : -1000,
                               e->at_least ? 1000 : e->bound);
     }
+    return RDB_OK;
 }
 
 rdb_status dots_prove(dots_solver *s, dots_ledger *l, uint64_t lines, int value,
@@ -218,8 +282,9 @@ rdb_status dots_prove(dots_solver *s, dots_ledger *l, uint64_t lines, int value,
 {
     *out = (dots_proof_result){.at_least = -1, .at_most = -1};
     prover p = {s, l, opt, &l->board, dots_all_lines(&l->board), l->full_value, out};
-    dots_proof_use_ledger(s, l);
-    rdb_status st = claim(&p, lines, 1, value, opt->depth, 0, &out->at_least, err);
+    rdb_status st = dots_proof_use_ledger(s, l, err);
+    if (st == RDB_OK)
+        st = claim(&p, lines, 1, value, opt->depth, 0, &out->at_least, err);
     if (st == RDB_OK)
         st = claim(&p, lines, 0, value, opt->depth, 0, &out->at_most, err);
     return st;

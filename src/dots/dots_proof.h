@@ -34,8 +34,11 @@ typedef struct {
     uint64_t nodes;
 } dots_proof_result;
 
-/* Give the solver every bound of the ledger (dots_solver_add_bound). */
-void dots_proof_use_ledger(dots_solver *s, const dots_ledger *l);
+/* Give the solver every bound of the ledger (dots_solver_add_bound),
+ * once they are known to agree: bounds of one position (or of its mirror
+ * images) that leave it no value are refused (RDB_E_CORRUPT, naming
+ * their lines). */
+rdb_status dots_proof_use_ledger(dots_solver *s, const dots_ledger *l, rdb_error *err);
 
 /* Try to prove value(lines) = value, recording in the ledger (whose bounds
  * it gives the solver first). */
