@@ -148,6 +148,8 @@ START_TEST(test_ledger_input)
         "3x3 0 >= -3 nodes=10 seconds=0.5 lines:\n",
         "3x3 0 >= 99999 nodes=10 seconds=0.5 lines: -\n",
         "3x3 0 >= 1 nodes=10 seconds=0.5 lines: - h0,0\n",   /* '-' stands alone */
+        "3x3 0 >= 10 nodes=1 seconds=0 lines: -\n",            /* 9 boxes to play for */
+        "3x3 0 <= -9 nodes=1 seconds=0 lines: h0,0 h1,0 v0,0 v0,1\n", /* 8 once one is taken */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(tu_write_file(path, bad[i], strlen(bad[i])), 0);
@@ -163,7 +165,7 @@ START_TEST(test_ledger_input)
     ck_assert_int_eq(tu_write_file(path, torn, strlen(torn)), 0);
     ck_assert_int_eq(dots_ledger_open(&l, path, &b, 0, &err), RDB_OK);
     ck_assert_int_eq(l.n, 1);
-    dots_ledger_entry more = {.lines = 1ULL << 5, .at_least = 1, .bound = 250, .nodes = 1};
+    dots_ledger_entry more = {.lines = 1ULL << 5, .at_least = 0, .bound = 250, .nodes = 1};
     ck_assert_int_eq(dots_ledger_add(&l, &more, &err), RDB_OK);
     dots_ledger_close(&l);
     ck_assert_int_eq(dots_ledger_open(&l, path, &b, 0, &err), RDB_OK);
