@@ -98,6 +98,19 @@ for edit in 's/^groups .*/groups 0/' 's/^groups .*/groups 17/' 's/^board .*/boar
         bad "a build on a damaged PARAMS ($edit) changed slice files"
 done
 
+# ---- PARAMS relabelled: another number of groups (full and quiet), a
+# variant's name over another start: every reader refuses, none passes ----
+"$RETRODB" build dots 2x3 --store quiet --dir "$T/q23" --quiet || bad "build 2x3 quiet"
+"$RETRODB" build dots 2x2 --variant swedish --dir "$T/s22" --quiet || bad "build 2x2 swedish"
+for case in "ref22 s/^groups .*/groups 3/" "q23 s/^groups .*/groups 3/" "s22 s/^variant .*/variant empty/" \
+    "ref22 s/^variant .*/variant icelandic/"; do
+    rm -rf "$T/relabel" && cp -r "$T/${case%% *}" "$T/relabel"
+    sed -i "${case#* }" "$T/relabel/PARAMS"
+    expect 1 'PARAMS' -- "$RETRODB" verify --dir "$T/relabel"
+    expect 1 'PARAMS' -- "$RETRODB" status --dir "$T/relabel"
+    expect 1 'PARAMS' -- query22 "$T/relabel"
+done
+
 # ---- numbers that would wrap ----
 expect 2 'bad board' -- "$RETRODB" build dots 4294967298x2 --dir "$T/x" --quiet
 expect 2 'bad board' -- "$RETRODB" build cram 4294967299x3 --dir "$T/x" --quiet

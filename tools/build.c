@@ -275,13 +275,7 @@ int rdb_cmd_build_dots(int argc, char **argv)
         rdb_status st = dots_board_init(&board, opt.params.rows, opt.params.cols, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
-        if (strcmp(variant, "empty") == 0)
-            opt.params.start = 0;
-        else if (strcmp(variant, "swedish") == 0)
-            opt.params.start = dots_border_lines(&board);
-        else if (strcmp(variant, "icelandic") == 0)
-            opt.params.start = dots_icelandic_lines(&board);
-        else
+        if (dots_variant_lines(&board, variant, &opt.params.start) != 0)
             return rdb_tool_bad(cmd, "unknown variant '%s' (empty, swedish, icelandic)", variant);
         snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
     }

@@ -283,11 +283,7 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
         pr->diagram.rows = rows;
         pr->diagram.cols = cols;
         const char *variant = a->variant ? a->variant : "empty";
-        if (strcmp(variant, "swedish") == 0)
-            pr->diagram.drawn = dots_border_lines(&b);
-        else if (strcmp(variant, "icelandic") == 0)
-            pr->diagram.drawn = dots_icelandic_lines(&b);
-        else if (strcmp(variant, "empty") != 0)
+        if (dots_variant_lines(&b, variant, &pr->diagram.drawn) != 0)
             return rdb_fail(err, RDB_E_INPUT, "unknown variant '%s' (empty, swedish, icelandic)",
                             variant);
         memset(pr->diagram.owner, ' ', sizeof pr->diagram.owner);

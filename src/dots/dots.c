@@ -40,6 +40,14 @@ static rdb_status dots_open(const rdb_params *p, rdb_universe *u, void **out, rd
     if (p->start & ~dots_all_lines(&board))
         return rdb_fail(err, RDB_E_INPUT, "start position has lines outside the %dx%d board",
                         p->rows, p->cols);
+    /* a named variant is a start: a PARAMS whose name and lines disagree
+     * was edited, and would label another game's values */
+    uint64_t named;
+    if (dots_variant_lines(&board, p->variant, &named) == 0 && named != p->start)
+        return rdb_fail(err, RDB_E_CORRUPT,
+                        "PARAMS says variant %s, but its start lines are not that variant's "
+                        "start: it was changed after the build; put it back as it was",
+                        p->variant);
     if (p->full_value < -100 || p->full_value > 100)
         return rdb_fail(err, RDB_E_INPUT, "value of the full position %d is out of range",
                         p->full_value);

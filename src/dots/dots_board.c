@@ -181,3 +181,16 @@ int dots_boxes_completed(const dots_board *b, uint64_t drawn, int line)
     }
     return n;
 }
+
+int dots_variant_lines(const dots_board *b, const char *variant, uint64_t *lines)
+{
+    if (strcmp(variant, "empty") == 0)
+        *lines = 0;
+    else if (strcmp(variant, "swedish") == 0)
+        *lines = dots_border_lines(b);
+    else if (strcmp(variant, "icelandic") == 0)
+        *lines = dots_icelandic_lines(b);
+    else
+        return -1;
+    return 0;
+}

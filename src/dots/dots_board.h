@@ -52,6 +52,10 @@ uint64_t dots_all_lines(const dots_board *b);
 uint64_t dots_border_lines(const dots_board *b);
 uint64_t dots_icelandic_lines(const dots_board *b);
 
+/* The start lines of a named variant ("empty", "swedish", "icelandic") in
+ * *lines: 0, or -1 for a name that is none of them. */
+int dots_variant_lines(const dots_board *b, const char *variant, uint64_t *lines);
+
 /* Apply transform t to a set of lines. */
 uint64_t dots_transform_lines(const dots_board *b, int t, uint64_t lines);
 

@@ -129,6 +129,33 @@ static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, 
     return n >= 3 ? 1 : 0;
 }
 
+/* Whether a complete line that parse_line took for no record is the
+ * record of a slice of another layout: "slice", a level, counts, then an
+ * entry count, a checksum and a size, but a level beyond the database's
+ * or another number of counts than its groups. A line cut short by a
+ * crash never is (it lacks the fields after its counts), nor is junk. */
+static int other_layout(const char *line, const rdb_manifest *m)
+{
+    if (strncmp(line, "slice ", 6) != 0 || !isdigit((unsigned char)line[6]))
+        return 0;
+    char *p;
+    errno = 0;
+    const long level = strtol(line + 6, &p, 10);
+    if (errno || *p++ != ' ')
+        return 0;
+    int counts = 1;
+    for (; *p && *p != ' '; p++) {
+        if (*p == ',')
+            counts++;
+        else if (!isdigit((unsigned char)*p))
+            return 0;
+    }
+    uint64_t entries, checksum, bytes;
+    if (sscanf(p, " %" SCNu64 " %" SCNx64 " %" SCNu64, &entries, &checksum, &bytes) != 3)
+        return 0;
+    return level > m->nbits || counts != (m->ngroups ? m->ngroups : 1);
+}
+
 /* The file appends of part `part` go to: DIR/MANIFEST or DIR/MANIFEST.<n>. */
 static rdb_status part_path(const char *dir, int part, char *path, size_t size, rdb_error *err)
 {
@@ -171,6 +198,8 @@ static rdb_status load_file(rdb_manifest *m, const char *path, rdb_error *err)
             m->deleted |= 1ULL << (level - 1);
         } else if (kind == 3) {
             m->dropped |= 1ULL << level;
+        } else if (kind == 0 && other_layout(line, m)) {
+            m->other_layout++;
         } else if (kind == 1) {
             e.seq = m->seq++;
             if (put(m, &e) != 0) {
@@ -256,6 +285,16 @@ rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int 
             st = load_file(m, path, err);
     }
     free(parts);
+    /* Records of slices, none of this layout: PARAMS no longer describes
+     * the files (its groups or board changed), and reading on would take
+     * every slice for undone. (A few such lines beside records of this
+     * layout name nothing and are ignored, as junk is.) */
+    if (st == RDB_OK && m->other_layout && m->n == 0)
+        st = rdb_fail(err, RDB_E_CORRUPT,
+                      "'%s/MANIFEST' records %d slices, none of the layout PARAMS describes (%d "
+                      "groups, levels 0..%d): PARAMS was changed after the build began; put it "
+                      "back as it was",
+                      dir, m->other_layout, m->ngroups, m->nbits);
     if (st != RDB_OK) {
         rdb_manifest_free(m);
         return st;

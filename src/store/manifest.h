@@ -50,6 +50,7 @@ typedef struct {
     int fd;                  /* open for appending once something is added */
     int part;                /* 0: append to MANIFEST; n > 0: to MANIFEST.<n> */
     int parts_found;         /* how many parts the last load read */
+    int other_layout;        /* records of slices of another layout met (manifest.c) */
 } rdb_manifest;
 
 /* Whether level `level` is in a mask of deleted levels. Level 0, the
@@ -62,7 +63,10 @@ static inline int rdb_level_deleted(uint64_t deleted, int level)
 
 /* Read DIR/MANIFEST of a database of nbits bits in ngroups groups (a
  * missing file is an empty manifest), then its parts, DIR/MANIFEST.<n>,
- * in the order of n. Appends go to DIR/MANIFEST (m->part 0). */
+ * in the order of n. Appends go to DIR/MANIFEST (m->part 0). A manifest
+ * whose records of slices are all of another layout (other counts of
+ * groups, levels beyond nbits) is refused (RDB_E_CORRUPT): PARAMS was
+ * changed under the files. */
 rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
                              rdb_error *err);
 
