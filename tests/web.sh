@@ -5,7 +5,8 @@
 # and a JSON error (a malformed position 400, an unknown parameter 400, a
 # bad escape 400, a position not stored 404, an unknown path 404, POST 405,
 # an over-long request refused, a path that tries to name a file 404); it
-# listens on 127.0.0.1 by default; and then the page in headless Chromium
+# listens on 127.0.0.1 by default; slow clients are cut off at the
+# deadline while others are answered (tests/serve_slow_clients.py); and then the page in headless Chromium
 # (tests/web_browser.py): clicks, keys, undo/redo, the perfect game, a
 # phone-sized screen, a Cram table, every shown value against query.
 # SHOTS=DIR keeps the browser's screenshots there.
@@ -155,6 +156,18 @@ get "/api/query?board=2x3&cells=0,0"
 [ "$code" = 200 ] && [ "$body" = "$want" ] && ok || bad "cram --board: $code '$body' vs '$want'"
 err 400 "bad board" "/api/query?board=9x9"
 err 400 "give cells" "/api/query?dbn=0"
+
+# --- slow clients: forty from one address, each a byte every half second,
+# are cut off at the deadline, and another client is answered all along ---
+expect 2 "bad --request-seconds" -- $R serve --dir "$T/d23" --request-seconds 0
+"$R" serve --dir "$T/d23" --port 0 --request-seconds 2 > "$T/slow.out" 2> "$T/slow.err" &
+pids+=($!)
+for _ in $(seq 100); do grep -qs http "$T/slow.out" && break; sleep 0.05; done
+if out=$("$PYTHON" "$(dirname "$0")/serve_slow_clients.py" "$(grep -so 'http://[^ ]*' "$T/slow.out")" 2 2>&1); then
+    ok
+else
+    bad "slow clients: $out"
+fi
 
 # --- the page in a browser ---
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && "$PYTHON" -c 'import selenium' 2> /dev/null; then

@@ -5,9 +5,11 @@
  *
  * Safe by default: it listens on 127.0.0.1 unless --bind says otherwise,
  * answers GET and HEAD only, reads no file after it starts, and bounds
- * every connection (32 KB of request, 10 s of idleness, 64 connections at
- * once). libmicrohttpd answers a request too large for its memory with 431
- * or 414 on its own; serve_api.c refuses targets over RDB_SERVE_URI_MAX.
+ * every connection: 32 KB of request, 10 s of idleness, 10 s for a request
+ * to arrive whole (--request-seconds; see "Slow clients" below), 256
+ * connections at once and 32 from one address. libmicrohttpd answers a
+ * request too large for its memory with 431 or 414 on its own;
+ * serve_api.c refuses targets over RDB_SERVE_URI_MAX.
  *
  * libmicrohttpd is loaded here, when `serve` runs, not when the program
  * starts: it brings in GnuTLS and eight more libraries, which took 1.7 ms
@@ -19,9 +21,11 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,7 +36,7 @@
 #include "common/job.h"
 #include "common/number.h"
 
-enum { OPT_PORT = 1, OPT_BIND, OPT_WEB, OPT_THREADS };
+enum { OPT_PORT = 1, OPT_BIND, OPT_WEB, OPT_THREADS, OPT_REQUEST_SECONDS };
 
 static const rdb_tool_option serve_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required): Dots-and-Boxes or a Cram table"},
@@ -44,11 +48,14 @@ static const rdb_tool_option serve_options[] = {
      "the explorer page's folder (default: the installed one,\n"
      "PREFIX/share/retrodb/web, or web/ beside bin/ in the source tree)"},
     {OPT_THREADS, "threads", 't', "N", "threads answering requests (default 2)"},
+    {OPT_REQUEST_SECONDS, "request-seconds", 0, "S",
+     "how long a request may take to arrive whole, however slowly\n"
+     "it comes; a connection that takes longer is closed (default 10)"},
     {0, 0, 0, 0, 0}};
 
 const rdb_tool_command rdb_serve_command = {
     "serve",
-    "--dir DIR [--port N] [--bind ADDR] [--web DIR] [--threads N]",
+    "--dir DIR [--port N] [--bind ADDR] [--web DIR] [--threads N] [--request-seconds S]",
     "Serve the database over HTTP: a page that draws the board, shows every\n"
     "move's value and plays moves on a click (open http://127.0.0.1:8080/),\n"
     "and a JSON API: /api/info, and /api/query?moves=...|dbn=...|cells=...|\n"
@@ -70,6 +77,7 @@ static struct {
     __typeof__(MHD_add_response_header) *add_response_header;
     __typeof__(MHD_queue_response) *queue_response;
     __typeof__(MHD_destroy_response) *destroy_response;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
 } mhd;
 
 /* Load libmicrohttpd and find its functions; 0 (said on stderr) when the
@@ -79,12 +87,92 @@ static int load_httpd(void)
     static const char *const names[] = {"MHD_start_daemon", "MHD_stop_daemon",
                                         "MHD_get_daemon_info", "MHD_create_response_from_buffer",
                                         "MHD_add_response_header", "MHD_queue_response",
-                                        "MHD_destroy_response"};
+                                        "MHD_destroy_response", "MHD_get_connection_info"};
     const char *why;
     if (rdb_tool_load_library(RDB_HTTPD_SONAME, names, (void **)&mhd, sizeof names / sizeof *names, &why))
         return 1;
     fprintf(stderr, "retrodb serve: cannot load libmicrohttpd (%s): %s\n", RDB_HTTPD_SONAME, why);
     return 0;
+}
+
+/* ---- Slow clients ----
+ *
+ * libmicrohttpd's timeout counts idleness: a client that sends a byte a
+ * second is never idle, and with 32 KB allowed a request it holds a
+ * connection for hours; enough of them hold every one. So each connection
+ * is watched from its start, and again from the end of each answer, until
+ * its next request has arrived whole: past the deadline, the main loop
+ * shuts its socket down, and libmicrohttpd, finding it closed, lets it go.
+ * (Shut down, not closed: the descriptor stays libmicrohttpd's, and it
+ * tells us before it closes one, so no number is ever reused under us.)
+ * And no one address may hold more than SERVE_PER_ADDRESS of them, so a
+ * few slow clients cannot keep the others out even between deadlines. */
+#define SERVE_CONNECTIONS 256
+#define SERVE_PER_ADDRESS 32
+
+typedef struct {
+    int used, answering, cut;
+    int fd;
+    double since; /* when the wait for a whole request began */
+} watched;
+
+static struct {
+    pthread_mutex_t lock;
+    watched conn[SERVE_CONNECTIONS + 16]; /* (libmicrohttpd may briefly hold a few more) */
+    double deadline;
+} guard = {.lock = PTHREAD_MUTEX_INITIALIZER, .deadline = 10};
+
+static void watch_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                             enum MHD_ConnectionNotificationCode toe)
+{
+    (void)cls;
+    pthread_mutex_lock(&guard.lock);
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = NULL;
+        for (size_t i = 0; info && i < sizeof guard.conn / sizeof *guard.conn; i++)
+            if (!guard.conn[i].used) {
+                guard.conn[i] = (watched){1, 0, 0, info->connect_fd, rdb_now()};
+                *socket_context = &guard.conn[i];
+                break;
+            }
+    } else if (*socket_context) {
+        ((watched *)*socket_context)->used = 0;
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&guard.lock);
+}
+
+/* The connection's request has arrived whole (answering 1: no deadline
+ * while it is answered), or its answer is sent (0: the wait for the next
+ * begins). */
+static void request_arrived(struct MHD_Connection *c, int answering)
+{
+    const union MHD_ConnectionInfo *info =
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (!info || !info->socket_context)
+        return;
+    pthread_mutex_lock(&guard.lock);
+    watched *w = info->socket_context;
+    w->answering = answering;
+    w->since = rdb_now();
+    pthread_mutex_unlock(&guard.lock);
+}
+
+/* Shut down the connections whose request is overdue. */
+static void cut_slow_clients(void)
+{
+    const double now = rdb_now();
+    pthread_mutex_lock(&guard.lock);
+    for (size_t i = 0; i < sizeof guard.conn / sizeof *guard.conn; i++) {
+        watched *w = &guard.conn[i];
+        if (w->used && !w->answering && !w->cut && now - w->since > guard.deadline) {
+            shutdown(w->fd, SHUT_RDWR);
+            w->cut = 1;
+        }
+    }
+    pthread_mutex_unlock(&guard.lock);
 }
 
 /* A request's state: its target as sent (from the URI callback, before
@@ -111,10 +199,10 @@ static void request_done(void *cls, struct MHD_Connection *c, void **req,
                          enum MHD_RequestTerminationCode why)
 {
     (void)cls;
-    (void)c;
     (void)why;
     free(*req);
     *req = NULL;
+    request_arrived(c, 0);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -139,6 +227,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         return MHD_YES;
     }
+    request_arrived(c, 1);
     rdb_serve_reply r;
     rdb_serve_answer(site, method, rq->target, &r);
     struct MHD_Response *resp = mhd.create_response_from_buffer(
@@ -192,7 +281,7 @@ int rdb_cmd_serve(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_serve_command;
     const char *dir = NULL, *bind_addr = "127.0.0.1", *web = NULL;
-    long port = 8080, threads = 2;
+    long port = 8080, threads = 2, request_seconds = 10;
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
     int id;
@@ -209,6 +298,10 @@ int rdb_cmd_serve(int argc, char **argv)
         case OPT_THREADS:
             if (rdb_parse_long(v, 1, 64, &threads) != 0)
                 return rdb_tool_bad(cmd, "bad --threads '%s' (1..64)", v);
+            break;
+        case OPT_REQUEST_SECONDS:
+            if (rdb_parse_long(v, 1, 3600, &request_seconds) != 0)
+                return rdb_tool_bad(cmd, "bad --request-seconds '%s' (1..3600)", v);
             break;
         }
     }
@@ -252,14 +345,17 @@ int rdb_cmd_serve(int argc, char **argv)
         return 1;
     }
     rdb_tool_catch_signals();
+    guard.deadline = (double)request_seconds;
     struct MHD_Daemon *d = mhd.start_daemon(
         flags, (uint16_t)port, NULL, NULL, handle, &site,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL,
         MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, watch_connection, NULL,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-        MHD_OPTION_CONNECTION_LIMIT, 64u,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_PER_ADDRESS,
         MHD_OPTION_CONNECTION_TIMEOUT, 10u,
         MHD_OPTION_END);
     if (!d) {
@@ -274,8 +370,10 @@ int rdb_cmd_serve(int argc, char **argv)
     printf("serving '%s' at http://%s%s%s:%u/ (Ctrl-C stops)\n", dir, v6 ? "[" : "", bind_addr,
            v6 ? "]" : "", bound);
     fflush(stdout);
-    while (!rdb_stop_requested)
-        sleep(1);
+    while (!rdb_stop_requested) {
+        usleep(250000);
+        cut_slow_clients();
+    }
     mhd.stop_daemon(d);
     rdb_serve_site_close(&site);
     return 0;
