@@ -160,6 +160,8 @@ qv=$(printf "$pos33" | "$RETRODB" query --dir "$T/d33" --json)
 "$RETRODB" build dots --problem data/problems/penalty-3x3.txt --dir "$T/p33" --quiet || bad "build penalty-3x3"
 qs=$("$RETRODB" query --dir "$T/p33" data/problems/penalty-3x3.txt | grep '^final score')
 expect 0 "${qs#final score }" -- "$RETRODB" solve dots --problem data/problems/penalty-3x3.txt --quiet
+# an unmarked diagram lacking the problem's lines: blamed on the lines, not on a mark
+expect 2 'lacks line h0,0 of the database' -- sh -c "printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | '$RETRODB' query --dir '$T/p33'"
 # a table that would outgrow the memory left stays as it is, and says so
 expect 0 'the table stays at 16 MB: memory is short' -- env RDB_MEMORY_AVAILABLE_MB=530 "$RETRODB" solve dots 3x4 --tt-mb 1024 --progress
 expect 0 'the value for the player to move is -3' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledger33" --quiet

@@ -104,6 +104,16 @@ err 404 "no such page" "/../../etc/passwd" --path-as-is
 err 404 "no such page" "/web/index.html"
 err 405 "read-only" "/api/query" -X POST -d 'moves=h0,0'
 err 405 "read-only" "/" -X DELETE
+err 400 "carries no body" "/api/info" -X GET --data x
+# a method refused before its body is read: no "100 Continue", no upload
+head -c 20000000 /dev/zero > "$T/big"
+out=$(curl -s -H 'Expect: 100-continue' --data-binary @"$T/big" -w ' %{http_code} %{size_upload}' "${url}api/info")
+case $out in *' 405 0') ok ;; *) bad "a POST of 20 MB with Expect: 100-continue: $out" ;; esac
+rm -f "$T/big"
+# a parameter's name %-encoded, and a target in the absolute form
+same --moves "h0,0" -- "/api/query?%6D%6Fves=h0,0"
+get "/" --request-target "http://127.0.0.1/api/info"
+[ "$code" = 200 ] && printf '%s' "$body" | jq -e .rows > /dev/null && ok || bad "absolute-form target -> $code '$body'"
 get "/api/query?moves=$(head -c 9000 /dev/zero | tr '\0' 'a')"
 [ "$code" -ge 400 ] && [ "$code" -lt 500 ] && ok || bad "a 9000-byte request -> $code"
 get "/api/query?moves=$(head -c 40000 /dev/zero | tr '\0' 'a')"
@@ -156,6 +166,7 @@ get "/api/query?board=2x3&cells=0,0"
 [ "$code" = 200 ] && [ "$body" = "$want" ] && ok || bad "cram --board: $code '$body' vs '$want'"
 err 400 "bad board" "/api/query?board=9x9"
 err 400 "give cells" "/api/query?dbn=0"
+err 400 "a 2x4 diagram, but board says 2x3" "/api/query?board=2x3&position=....%0A...."
 
 # --- slow clients: forty from one address, each a byte every half second,
 # are cut off at the deadline, and another client is answered all along ---

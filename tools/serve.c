@@ -178,7 +178,7 @@ static void cut_slow_clients(void)
 /* A request's state: its target as sent (from the URI callback, before
  * libmicrohttpd decodes it) and whether the handler has seen it once. */
 typedef struct {
-    int seen;
+    int seen, has_body;
     char target[];
 } request;
 
@@ -189,7 +189,7 @@ static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
     size_t n = strlen(uri);
     request *r = malloc(sizeof *r + n + 1);
     if (r) {
-        r->seen = 0;
+        r->seen = r->has_body = 0;
         memcpy(r->target, uri, n + 1);
     }
     return r;
@@ -218,18 +218,22 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_NO; /* no memory for it: drop the connection */
     /* the first call comes with the headers; answering only once the
      * request is read whole lets the connection stay open for the next */
-    if (!rq->seen) {
+    const int read_only = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (!rq->seen && read_only) {
         rq->seen = 1;
         return MHD_YES;
     }
+    /* (another method is refused at once, before its body is read: no
+     * "100 Continue" asks for a body only to be refused) */
     if (*upload_size) {
         /* a body: nobody asked for one; drop it and refuse at the end */
         *upload_size = 0;
+        rq->has_body = 1;
         return MHD_YES;
     }
     request_arrived(c, 1);
     rdb_serve_reply r;
-    rdb_serve_answer(site, method, rq->target, &r);
+    rdb_serve_answer(site, method, rq->target, rq->has_body, &r);
     struct MHD_Response *resp = mhd.create_response_from_buffer(
         r.len, r.body, r.owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     if (!resp) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "query.h"
@@ -141,20 +142,22 @@ static rdb_status parse_query(const char *q, char *value[NPARAMS], rdb_error *er
         if (n) {
             const char *eq = memchr(q, '=', n);
             size_t klen = eq ? (size_t)(eq - q) : n;
+            /* a name is %-encoded as a value may be (a client may encode
+             * every letter) */
+            char *name = url_decode(q, klen, err);
+            if (!name)
+                return RDB_E_INPUT;
             int k = 0;
-            while (k < NPARAMS &&
-                   !(strlen(param_name[k]) == klen && memcmp(param_name[k], q, klen) == 0))
+            while (k < NPARAMS && strcmp(param_name[k], name) != 0)
                 k++;
             if (k == NPARAMS) {
-                char *name = url_decode(q, klen, err);
-                if (!name)
-                    return RDB_E_INPUT;
                 rdb_fail(err, RDB_E_INPUT,
                          "unknown parameter '%.60s' (moves, dbn, cells, position, board, pv)",
                          name);
                 free(name);
                 return RDB_E_INPUT;
             }
+            free(name);
             if (value[k])
                 return rdb_fail(err, RDB_E_INPUT, "parameter '%s' given twice", param_name[k]);
             value[k] = eq ? url_decode(eq + 1, n - klen - 1, err) : strdup("");
@@ -194,9 +197,16 @@ static rdb_status read_position(const rdb_serve_site *site, char *const v[NPARAM
             return rdb_fail(err, RDB_E_INPUT, "dbn names Dots-and-Boxes lines; give cells");
         if (v[P_CELLS])
             return rdb_tool_cram_cells(rows, cols, v[P_CELLS], "cells", &pos->cram, err);
-        if (v[P_POSITION])
-            return rdb_tool_cram_any(rows, cols, v[P_POSITION], "position", &pos->cram, NULL,
-                                     err);
+        if (v[P_POSITION]) {
+            rdb_status st =
+                rdb_tool_cram_any(rows, cols, v[P_POSITION], "position", &pos->cram, NULL, err);
+            /* a diagram has its own size: a board beside it must agree */
+            if (st == RDB_OK && v[P_BOARD] && (pos->cram.rows != rows || pos->cram.cols != cols))
+                return rdb_fail(err, RDB_E_INPUT,
+                                "position is a %dx%d diagram, but board says %dx%d",
+                                pos->cram.rows, pos->cram.cols, rows, cols);
+            return st;
+        }
         /* no position: the moves given, or none (the empty board) */
         return rdb_tool_cram_moves(rows, cols, v[P_MOVES] ? v[P_MOVES] : "", "moves",
                                    &pos->cram, err);
@@ -336,11 +346,21 @@ void rdb_serve_site_close(rdb_serve_site *site)
 }
 
 void rdb_serve_answer(const rdb_serve_site *site, const char *method, const char *target,
-                      rdb_serve_reply *reply)
+                      int has_body, rdb_serve_reply *reply)
 {
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         reply_error(reply, 405, "only GET and HEAD: the server is read-only");
         return;
+    }
+    if (has_body) {
+        reply_error(reply, 400, "a GET or HEAD request carries no body");
+        return;
+    }
+    /* the absolute form (RFC 9112, 3.2.2: "GET http://host/path"), which a
+     * server must accept: its path is what routes */
+    if (strncasecmp(target, "http://", 7) == 0 || strncasecmp(target, "https://", 8) == 0) {
+        const char *path = strchr(strstr(target, "://") + 3, '/');
+        target = path ? path : "/";
     }
     size_t n = strlen(target);
     if (n > RDB_SERVE_URI_MAX) {

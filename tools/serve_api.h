@@ -66,11 +66,13 @@ rdb_status rdb_serve_site_open(rdb_serve_site *site, const char *dir, const char
                                rdb_error *err);
 void rdb_serve_site_close(rdb_serve_site *site);
 
-/* The reply to one request: method ("GET"...) and the request target as
- * sent (path and query, still URL-encoded). Never fails: an answer that
- * cannot be made becomes an error reply. Free it with rdb_serve_reply_free. */
+/* The reply to one request: method ("GET"...), the request target as sent
+ * (path and query, still URL-encoded; the absolute form, with a scheme
+ * and host, too) and whether a body came with it (refused: 400). Never
+ * fails: an answer that cannot be made becomes an error reply. Free it
+ * with rdb_serve_reply_free. */
 void rdb_serve_answer(const rdb_serve_site *site, const char *method, const char *target,
-                      rdb_serve_reply *reply);
+                      int has_body, rdb_serve_reply *reply);
 void rdb_serve_reply_free(rdb_serve_reply *reply);
 
 #endif

@@ -241,21 +241,29 @@ rdb_status rdb_problem_parse_position(const char *text, const char *source, rdb_
 rdb_status rdb_problem_inherit_owners(rdb_problem *pos, const rdb_problem *base,
                                       const char *source, rdb_error *err)
 {
-    const int nboxes = pos->diagram.rows * pos->diagram.cols;
-    for (int box = 0; box < nboxes; box++) {
+    dots_board board;
+    rdb_status st = dots_board_init(&board, pos->diagram.rows, pos->diagram.cols, err);
+    if (st != RDB_OK)
+        return st;
+    for (int box = 0; box < board.nboxes; box++) {
         const char mine = pos->diagram.owner[box], theirs = base->diagram.owner[box];
         if (theirs == ' ')
             continue;
-        if (mine == ' ')
-            pos->diagram.owner[box] = theirs;
-        else if (mine != theirs)
+        int complete = 1;
+        for (int k = 0; k < 4; k++)
+            complete &= (int)(pos->diagram.drawn >> board.box_line[box][k] & 1);
+        /* a box still open here is not the position's to be marked: the
+         * probe refuses it for lacking lines of the start, and says so */
+        if (mine == ' ') {
+            if (complete)
+                pos->diagram.owner[box] = theirs;
+        } else if (mine != theirs) {
             return rdb_fail(err, RDB_E_INPUT,
                             "%s: line %d, column %d: box marked %c here was taken by %c in the problem",
                             source, pos->diagram_line + 2 * (box / pos->diagram.cols) + 1,
                             2 * (box % pos->diagram.cols) + 2, mine, theirs);
+        }
     }
-    /* a box inherited while still open in pos is left to the probe, which
-     * refuses a position lacking lines of the start */
     return check_boxes(pos, source, 0, err);
 }
 

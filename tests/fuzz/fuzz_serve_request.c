@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!target)
         return 0; /* a NUL ends the request line: no server passes one on */
     rdb_serve_reply r, again;
-    rdb_serve_answer(site, m, target, &r);
+    rdb_serve_answer(site, m, target, 0, &r);
     if (r.status != 200 && r.status != 400 && r.status != 404 && r.status != 405 &&
         r.status != 500) {
         fprintf(stderr, "status %d\n", r.status);
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 r.body ? r.body : "");
         abort();
     }
-    rdb_serve_answer(site, m, target, &again);
+    rdb_serve_answer(site, m, target, 0, &again);
     if (again.status != r.status || again.len != r.len || memcmp(again.body, r.body, r.len)) {
         fprintf(stderr, "the same request answered twice differently\n");
         abort();
