@@ -157,6 +157,10 @@ class Board:
             if "\x00" in pos:
                 raise BadPosition(_n.E_INPUT, "a position holds a NUL character")
             x, whole = self._from_text(pos)
+        elif isinstance(pos, (bytes, bytearray, float, dict)) or not hasattr(pos, "__iter__"):
+            # bytes would read as line ids, a dict as its keys: neither is a position
+            raise BadPosition(_n.E_INPUT, "a position is an integer, a string, an array or a list of "
+                              f"moves, not {type(pos).__name__}")
         else:
             x, whole = self._from_list(list(pos)), False
         if x < 0 or x >> self.nbits:

@@ -347,3 +347,62 @@ def test_bad_python_inputs_raise(dbs):
             retrodb.solve_dots("", 1, 2, **kw)
     with pytest.raises(retrodb.BadPosition):
         retrodb.solve_cram(2, 2, tt_mb=2 ** 40)
+
+
+def _random_input(rng, nbits):
+    """One input of any kind a caller might hand the package, well-formed or not."""
+    kind = rng.integers(0, 9)
+    if kind == 0:  # text from the characters of every form, and some others
+        alphabet = list("01hv,. +-#|\n\t\x00abAB9:;") + ["\u00e9", "\ufeff"]
+        return "".join(rng.choice(alphabet, size=int(rng.integers(0, 40))))
+    if kind == 1:  # a DBN string, sometimes of the wrong length
+        n = nbits + int(rng.integers(-2, 3)) if rng.random() < 0.3 else nbits
+        return "".join(rng.choice(["0", "1"], size=max(n, 0)))
+    if kind == 2:  # a list of move ids, some out of range or not integers
+        pool = [0, 1, nbits - 1, nbits, -1, 2 ** 31, 2 ** 64, 1.5, True, "3", None]
+        return [pool[int(i)] if rng.random() < 0.2 else int(rng.integers(0, nbits))
+                for i in rng.integers(0, len(pool), size=int(rng.integers(0, 8)))]
+    if kind == 3:  # a whole position as an integer, sometimes beyond the board
+        return int(rng.integers(0, 2 ** min(nbits, 62))) << int(rng.integers(0, 4))
+    if kind == 4:  # arrays of every dtype and shape
+        dtype = rng.choice(["int8", "uint64", "float64", "bool", "U1", "object"])
+        shape = [(nbits,), (nbits + 1,), (2, nbits), (0,)][int(rng.integers(0, 4))]
+        a = rng.integers(0, 2, size=shape)
+        return a.astype(dtype)
+    if kind == 5:
+        return [None, b"h0,0", 1.0, float("nan"), {}, object(), -1, 2 ** 70][int(rng.integers(0, 8))]
+    if kind == 6:  # a move list with line names and noise
+        return " ".join(rng.choice(["h0,0", "v0,1", "h1,1", "v9,9", "h0,0", "x", ""], size=int(rng.integers(0, 5))))
+    if kind == 7:  # a diagram, cut or garbled
+        d = "+ + +\n|   |\n+-+ +\n" if rng.random() < 0.5 else "+-+-+\n| |\n+ + +\n"
+        return d[: int(rng.integers(0, len(d) + 1))]
+    return "".join(rng.choice(list("0123456789,"), size=int(rng.integers(0, 12))))
+
+
+def test_random_inputs_are_answered_or_refused(dbs):
+    """A fuzz of inputs: any input is either refused with BadPosition (a
+    ValueError) or answered, and an answer is the answer for the position
+    the package read it as, a position that holds the start's lines."""
+    rng = np.random.default_rng(20261128)
+    for name in ("3x3", "2x2-swedish", "3x3-half", "cram-4x5"):
+        with retrodb.open(dbs[name]) as db:
+            answered = refused = 0
+            for _ in range(1500):
+                x = _random_input(rng, db.nbits)
+                try:
+                    v = db.value(x)
+                except retrodb.BadPosition:
+                    refused += 1
+                    continue
+                except retrodb.DatabaseMissing:
+                    refused += 1  # a position the database does not hold (Cram: none such)
+                    continue
+                answered += 1
+                p = db.position(x)
+                assert 0 <= p < 1 << db.nbits, (name, x, p)
+                if db.game == "dots":
+                    assert p & db.start == db.start, (name, x, p)
+                assert db.value(p) == v, (name, x)
+                bits = np.array([[p >> i & 1 for i in range(db.nbits)]], dtype=np.uint8)
+                assert int(db.values(bits)[0]) == v, (name, x)
+            assert answered > 100 and refused > 100, (name, answered, refused)

@@ -33,6 +33,7 @@
 #include "dots/dots_capture.h"
 
 #include <limits.h>
+#include <stddef.h>
 
 #include "common/bits.h"
 
