@@ -300,6 +300,8 @@ START_TEST(test_time_left)
 {
     ck_assert(rdb_progress_estimate(900, 100, 9.9, 1000) < 0);  /* under 10 s */
     ck_assert(rdb_progress_estimate(990, 10, 60, 1000) < 0);    /* 1% of the work */
+    ck_assert(fabs(rdb_progress_estimate(990, 10, 1800, 1000) - 178200) < 1e-6); /* 1%, 30 min */
+    ck_assert(rdb_progress_estimate(999, 1, 1800, 1000) < 0);   /* 0.1%, 30 min */
     ck_assert(rdb_progress_estimate(1000, 0, 60, 1000) < 0);    /* nothing timed */
     ck_assert(fabs(rdb_progress_estimate(900, 100, 20, 1000) - 180) < 1e-9);
     ck_assert(fabs(rdb_progress_level_weight(24, 24) - 1) < 1e-9); /* the full board */

@@ -34,7 +34,10 @@ double rdb_progress_level_weight(int nbits, int level)
 double rdb_progress_estimate(double work_left, double timed_work, double seconds,
                              double work_total)
 {
-    if (seconds < 10.0 || timed_work <= 0 || timed_work < 0.02 * work_total)
+    /* a long build's first levels are a small share of its work, but
+     * after half an hour of them the rate is no longer set-up's */
+    if (seconds < 10.0 || timed_work <= 0 ||
+        timed_work < (seconds >= RDB_PROGRESS_SURE_SECONDS ? 0.002 : 0.02) * work_total)
         return -1;
     return work_left * seconds / timed_work;
 }

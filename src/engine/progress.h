@@ -28,8 +28,11 @@ typedef struct {
 double rdb_progress_level_weight(int nbits, int level);
 
 /* Seconds left for work_left units at the rate timed_work took seconds,
- * or -1 while that is no estimate yet: under 10 s of computing or 2% of
- * the work (the first levels are small and their time mostly set-up). */
+ * or -1 while that is no estimate yet: under 10 s of computing, or 2% of
+ * the work (the first levels are small and their time mostly set-up) and
+ * 0.2% once RDB_PROGRESS_SURE_SECONDS of computing have gone (a multi-day
+ * build reaches 2% after hours). */
+#define RDB_PROGRESS_SURE_SECONDS 1800.0
 double rdb_progress_estimate(double work_left, double timed_work, double seconds,
                              double work_total);
 
