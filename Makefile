@@ -97,7 +97,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: portable all lib python check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-quiet-speed bench-kernel install uninstall clean
+.PHONY: portable all lib python python-lib check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-quiet-speed bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -184,9 +184,13 @@ lib: $(SHLIB) $(STLIB)
 PYTHON     ?= /usr/bin/python3
 PY_INSTALL ?= $(if $(VIRTUAL_ENV),$(VIRTUAL_ENV)/bin/python,$(PYTHON))
 PIP_FLAGS  ?= $(if $(VIRTUAL_ENV),,--break-system-packages)
-python: $(SHLIB)
+# The shared library, copied into the Python package (python/setup.py
+# asks for it when `pip install ./python` finds it missing).
+python-lib: $(SHLIB)
 	rm -rf python/retrodb/_lib python/build python/*.egg-info && mkdir -p python/retrodb/_lib
 	cp $(SHLIB) python/retrodb/_lib/libretrodb.so
+
+python: python-lib
 	@echo "installing the retrodb package with $(PY_INSTALL)$(if $(VIRTUAL_ENV), (the active virtual environment), (the system's Python: PY_INSTALL=venv/bin/python for another))"
 	$(PY_INSTALL) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
 

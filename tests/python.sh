@@ -26,6 +26,24 @@ cp "$SHLIB" "$T/src/retrodb/_lib/libretrodb.so"
 "$PYTHON" -m pip install --quiet --no-build-isolation --no-index --no-deps --target "$T/site" "$T/src" \
     > "$T/pip.log" 2>&1 || { cat "$T/pip.log"; echo "FAIL: pip install" >&2; exit 1; }
 [ -f "$T/site/retrodb/_lib/libretrodb.so" ] || { echo "FAIL: the library was not installed" >&2; exit 1; }
+# pip install from a source tree without the library builds it first
+# (python/setup.py asks the tree's Makefile for `python-lib`; a stand-in
+# Makefile here copies the library already built, as the real one would)
+mkdir -p "$T/tree"
+cp -r python "$T/tree/python"
+rm -rf "$T/tree/python/build" "$T/tree/python"/*.egg-info "$T/tree/python/retrodb/_lib"
+printf 'python-lib:\n\tmkdir -p python/retrodb/_lib && cp %s python/retrodb/_lib/libretrodb.so\n' \
+    "$(realpath "$SHLIB")" > "$T/tree/Makefile"
+"$PYTHON" -m pip install --no-build-isolation --no-index --no-deps --target "$T/site-tree" "$T/tree/python" \
+    > "$T/pip-tree.log" 2>&1 || { cat "$T/pip-tree.log"; echo "FAIL: pip install ./python without the library" >&2; exit 1; }
+[ -f "$T/site-tree/retrodb/_lib/libretrodb.so" ] ||
+    { cat "$T/pip-tree.log"; echo "FAIL: pip install ./python did not build the library into the package" >&2; exit 1; }
+# and outside a source tree it stops, saying why, instead of installing a package that cannot load
+mkdir -p "$T/alone" && cp -r "$T/src" "$T/alone/python" && rm -rf "$T/alone/python/retrodb/_lib"
+if "$PYTHON" -m pip install --no-build-isolation --no-index --no-deps --target "$T/site-alone" "$T/alone/python" \
+    > "$T/pip-alone.log" 2>&1 || ! grep -q "no retrodb source tree" "$T/pip-alone.log"; then
+    cat "$T/pip-alone.log"; echo "FAIL: pip install of the package alone, without the library" >&2; exit 1
+fi
 # the installed copy, not the source tree
 cd "$T" && RETRODB=$(cd "$OLDPWD" && realpath "$RETRODB") PYTHONPATH="$T/site" \
     "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests"
