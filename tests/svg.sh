@@ -138,6 +138,9 @@ grep -q '>A to move loses by 3 (value -3)</text>' "$T/open.svg" && ok ||
     bad "no caption in $T/open.svg"
 [ "$(grep -c '<title>[hv][0-9],[0-9]: -3</title>' "$T/open.svg")" = 24 ] && ok ||
     bad "not 24 open lines of value -3 in $T/open.svg"
+# a best open line is dashed, as every open line is: solid reads as drawn
+[ "$(grep -c 'stroke="#1a7f37" stroke-width="3" stroke-dasharray' "$T/open.svg")" = 24 ] && ok ||
+    bad "the best open lines are not dashed"
 render "$T/open.svg" "$T/open.png"
 colour_is "the background" "$T/open.png" 2 2 $WHITE
 # h0,0 and v1,3: 12 pixels from their first dot, between the dot and the label

@@ -66,7 +66,7 @@ def wait_moves(d, n):
     WebDriverWait(d, 10).until(
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#movelist li")) == n
         and d.execute_script("return document.querySelectorAll('#board .move').length") > 0
-        or (n and d.find_element(By.ID, "verdict").text.startswith(("the board is full", "A cannot", "B cannot"))))
+        or (n and d.find_element(By.ID, "verdict").text.startswith(("Game over", "A cannot", "B cannot"))))
 
 
 def check_dots(d, moves):
@@ -157,7 +157,11 @@ def dots_tour():
         end = want["pv"][-1]["score"]
         check(d.find_element(By.ID, "scores").text == f"boxes: A {end['A']} · B {end['B']}",
               "the perfect game played out ends with its score")
-        check(d.find_element(By.ID, "verdict").text.startswith("the board is full"), "the game is over")
+        margin = end["A"] - end["B"]
+        words = (f"Game over: a draw (boxes: A {end['A']}, B {end['B']})" if margin == 0 else
+                 f"Game over: {'A' if margin > 0 else 'B'} wins by {abs(margin)} (boxes: A {end['A']}, B {end['B']})")
+        check(d.find_element(By.ID, "verdict").text == words,
+              f"the game is over: '{d.find_element(By.ID, 'verdict').text}', want '{words}'")
         # reset, and the address keeps the position
         d.find_element(By.ID, "reset").click()
         wait_moves(d, 0)
@@ -166,11 +170,31 @@ def dots_tour():
         d.get(URL + "#moves=h0%2C0+v0%2C0")
         wait_moves(d, 2)
         check_dots(d, ["h0,0", "v0,0"])
-        # a bad position in the address: an error shown, the start drawn
+        # a bad position in the address: the error said, the start drawn
         d.get("about:blank")
         d.get(URL + "#moves=zz")
         wait_moves(d, 0)
         check_dots(d, [])
+        check("the address's moves=zz" in d.find_element(By.ID, "error").text,
+              f"a bad address: error '{d.find_element(By.ID, 'error').text}'")
+        # the address edited in place is followed, without a reload
+        d.execute_script("location.hash = '#moves=h0%2C0+v0%2C0+h1%2C0'")
+        wait_moves(d, 3)
+        check_dots(d, ["h0,0", "v0,0", "h1,0"])
+        check(not d.find_element(By.ID, "error").is_displayed(), "the error goes once the address is good")
+        d.execute_script("location.hash = '#moves=v9,9'")
+        WebDriverWait(d, 10).until(lambda d: "moves=v9,9" in d.find_element(By.ID, "error").text)
+        wait_moves(d, 0)
+        check_dots(d, [])
+        # a click leaves no focus ring behind (it looked like a hint)
+        click_line(d, "h0,0")
+        wait_moves(d, 1)
+        check(d.execute_script("return document.querySelector('#board .move:focus-visible') === null"),
+              "a click leaves a focus ring on the board")
+        # the verdict beside the score and the buttons; an icon, no 404
+        check(d.execute_script("return document.getElementById('verdict').closest('.panel') !== null"),
+              "the verdict sits in the panel")
+        check(d.execute_script("return document.querySelector('link[rel=icon]') !== null"), "a favicon")
     finally:
         d.quit()
 
@@ -187,9 +211,21 @@ def phone():
         box = d.find_element(By.ID, "board").rect
         check(box["width"] <= inner and box["width"] > 0.8 * inner,
               f"phone: the board is {box['width']} px wide")
+        # lines are at least 44 px to tap (the usual minimum)
+        hit = d.execute_script(
+            "const b = document.getElementById('board');"
+            "const w = parseFloat(getComputedStyle(b.querySelector('.move .hit')).strokeWidth);"
+            "return w * b.getBoundingClientRect().width / b.viewBox.baseVal.width")
+        check(hit >= 44, f"phone: a line is {hit:.0f} px to tap")
         click_line(d, "h0,0")
         wait_moves(d, 1)
         check_dots(d, ["h0,0"])
+        # the perfect game's lines wrap instead of running off the screen
+        d.find_element(By.ID, "perfect").click()
+        WebDriverWait(d, 10).until(lambda d: d.find_elements(By.ID, "play-out"))
+        cut = d.execute_script("return [...document.querySelectorAll('#pv li')]"
+                               ".filter((li) => li.scrollWidth > li.clientWidth + 1).length")
+        check(cut == 0, f"phone: {cut} lines of the perfect game cut off")
     finally:
         d.quit()
 

@@ -232,10 +232,10 @@ int rdb_picture_dots_svg(FILE *f, const rdb_dots_picture *p)
         if (!(open >> l & 1))
             continue;
         dots_segment s = dots_line(p, x0, y0, l);
-        if (best >> l & 1)
+        if (best >> l & 1) /* dashed as every open line, or it would read as drawn */
             fprintf(f,
                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-                    "stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"3\">",
+                    "stroke=\"" RDB_PICTURE_BEST "\" stroke-width=\"3\" stroke-dasharray=\"6 4\">",
                     s.x1, s.y1, s.x2, s.y2);
         else
             fprintf(f,

@@ -14,7 +14,7 @@
 (() => {
   const NS = 'http://www.w3.org/2000/svg';
   const $ = (id) => document.getElementById(id);
-  const state = { info: null, moves: [], redo: [], answer: null, pv: null, seq: 0 };
+  const state = { info: null, moves: [], redo: [], answer: null, pv: null, seq: 0, keyboard: false };
 
   function svg(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
@@ -54,7 +54,8 @@
       if (seq !== state.seq) return; /* a later move's answer is on its way */
       state.answer = answer;
       showError('');
-      history.replaceState(null, '', state.moves.length ? '#' + movesParam() : '#');
+      state.hash = state.moves.length ? '#' + movesParam() : '';
+      history.replaceState(null, '', state.hash || '#');
       draw();
     } catch (e) {
       if (seq !== state.seq) return;
@@ -248,8 +249,9 @@
 
   function draw() {
     const board = $('board');
-    /* keep the keyboard where it was: the same move, or the board */
-    const focused = document.activeElement && document.activeElement.closest &&
+    /* keep the keyboard where it was (the same move, or the board); a
+     * click leaves no focus behind, which would look like a hint */
+    const focused = state.keyboard && document.activeElement && document.activeElement.closest &&
                     document.activeElement.closest('#board .move');
     const focusedIndex = focused ? [...board.querySelectorAll('.move')].indexOf(focused) : -1;
     board.replaceChildren();
@@ -262,7 +264,7 @@
     const player = isCram() ? (state.moves.length % 2 ? 'B' : 'A') : a.to_move;
     const words = isCram() ? `${player} to move. Nimber ${a.nimber}: ${a.words}.` : a.words;
     $('verdict').textContent = a.moves.length ? words
-      : isCram() ? `${player} cannot move: ${player === 'A' ? 'B' : 'A'} wins` : `the board is full: ${words}`;
+      : isCram() ? `${player} cannot move: ${player === 'A' ? 'B' : 'A'} wins` : gameOver(a);
     $('scores').replaceChildren();
     if (!isCram() && a.taken) {
       const sa = document.createElement('span'); sa.className = 'a'; sa.textContent = `A ${a.taken.A}`;
@@ -282,6 +284,17 @@
     $('best').disabled = !a.moves.length;
     $('perfect').disabled = !a.moves.length;
     drawPv();
+  }
+
+  /* The end of a Dots-and-Boxes game: who won and by how much. The full
+   * board's value (a penalty of a problem, 0 else) goes to the player it
+   * would be the turn of. */
+  function gameOver(a) {
+    const { A, B } = a.taken;
+    const margin = A - B + (a.to_move === 'A' ? a.value : -a.value);
+    const score = `(boxes: A ${A}, B ${B}${a.value ? `; ${signed(a.value)} to ${a.to_move} at the end` : ''})`;
+    if (!margin) return `Game over: a draw ${score}`;
+    return `Game over: ${margin > 0 ? 'A' : 'B'} wins by ${Math.abs(margin)} ${score}`;
   }
 
   function drawPv() {
@@ -318,6 +331,21 @@
 
   /* ---- start ---- */
 
+  /* The position the address names (#moves=...); one the database does
+   * not take is said, and the start drawn instead. */
+  async function followAddress() {
+    const given = new URLSearchParams(location.hash.slice(1)).get('moves');
+    state.moves = given ? given.split(/\s+/).filter(Boolean) : [];
+    state.redo = [];
+    try {
+      await refresh();
+    } catch (e) {
+      state.moves = [];
+      await refresh().catch(() => {});
+      showError(`the address's moves=${given}: ${e.message}; showing the start`);
+    }
+  }
+
   async function start() {
     try {
       state.info = await api('/api/info');
@@ -330,15 +358,13 @@
       ? `Cram ${info.rows}x${info.cols}: the nimber after each move on it (0 wins)`
       : `Dots-and-Boxes ${info.rows}x${info.cols}: each open line shows the net boxes the player to move gets from here by drawing it`;
     $('dbn-row').hidden = isCram();
-    const hash = new URLSearchParams(location.hash.slice(1));
-    const given = hash.get('moves');
-    state.moves = given ? given.split(/\s+/).filter(Boolean) : [];
-    try {
-      await refresh();
-    } catch (e) {
-      state.moves = [];
-      await refresh().catch(() => {});
-    }
+    await followAddress();
+    /* the address edited by hand (or a link within the page) */
+    window.addEventListener('hashchange', () => {
+      if (location.hash !== state.hash && location.hash !== '#' + (state.hash || '')) followAddress();
+    });
+    document.addEventListener('keydown', () => { state.keyboard = true; }, true);
+    document.addEventListener('pointerdown', () => { state.keyboard = false; }, true);
     $('undo').addEventListener('click', undo);
     $('redo').addEventListener('click', redo);
     $('reset').addEventListener('click', reset);
