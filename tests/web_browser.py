@@ -66,7 +66,7 @@ def wait_moves(d, n):
     WebDriverWait(d, 10).until(
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#movelist li")) == n
         and d.execute_script("return document.querySelectorAll('#board .move').length") > 0
-        or (n and d.find_element(By.ID, "verdict").text.startswith(("Game over", "A cannot", "B cannot"))))
+        or (n and d.find_element(By.ID, "verdict").text.startswith(("the game is over", "A cannot", "B cannot"))))
 
 
 def check_dots(d, moves):
@@ -158,8 +158,9 @@ def dots_tour():
         check(d.find_element(By.ID, "scores").text == f"boxes: A {end['A']} · B {end['B']}",
               "the perfect game played out ends with its score")
         margin = end["A"] - end["B"]
-        words = (f"Game over: a draw (boxes: A {end['A']}, B {end['B']})" if margin == 0 else
-                 f"Game over: {'A' if margin > 0 else 'B'} wins by {abs(margin)} (boxes: A {end['A']}, B {end['B']})")
+        words = (f"the game is over: a draw (boxes taken: A {end['A']}, B {end['B']})" if margin == 0 else
+                 f"the game is over: {'A' if margin > 0 else 'B'} won by {abs(margin)} "
+                 f"(boxes taken: A {end['A']}, B {end['B']})")
         check(d.find_element(By.ID, "verdict").text == words,
               f"the game is over: '{d.find_element(By.ID, 'verdict').text}', want '{words}'")
         # reset, and the address keeps the position

@@ -66,6 +66,22 @@ char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int val
         return buf;
     }
     snprintf(who, sizeof who, "%c to move", pos->to_move);
+    dots_board b;
+    rdb_error ignored;
+    const int full = dots_board_init(&b, pos->diagram.rows, pos->diagram.cols, &ignored) == RDB_OK &&
+                     pos->diagram.drawn == dots_all_lines(&b);
+    if (full && !pos->unmarked) {
+        /* nobody is to move: say who won (the full board's value, a
+         * penalty, counted for whoever's turn it would be) */
+        const int margin = rdb_problem_margin(pos, value, 'A');
+        if (margin)
+            snprintf(buf, size, "the game is over: %c won by %d (boxes taken: A %d, B %d)",
+                     margin > 0 ? 'A' : 'B', abs(margin), pos->taken_a, pos->taken_b);
+        else
+            snprintf(buf, size, "the game is over: a draw (boxes taken: A %d, B %d)", pos->taken_a,
+                     pos->taken_b);
+        return buf;
+    }
     if (pos->unmarked) {
         /* boxes complete without a letter: the final score is unknown */
         rdb_tool_dots_outcome(value, who, outcome, sizeof outcome);
@@ -167,7 +183,7 @@ void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
     printf("%s\n", rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
     printf("value for the player to move: %+d%s (net future boxes)\n", r->a.value,
            (char[]){mark, '\0'});
-    if (db->has_problem || pos->has_to_move || pos->taken_a + pos->taken_b)
+    if (r->a.nmoves && (db->has_problem || pos->has_to_move || pos->taken_a + pos->taken_b))
         printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
     if (pos->unmarked && db->has_problem)
         printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",

@@ -264,7 +264,7 @@
     const player = isCram() ? (state.moves.length % 2 ? 'B' : 'A') : a.to_move;
     const words = isCram() ? `${player} to move. Nimber ${a.nimber}: ${a.words}.` : a.words;
     $('verdict').textContent = a.moves.length ? words
-      : isCram() ? `${player} cannot move: ${player === 'A' ? 'B' : 'A'} wins` : gameOver(a);
+      : isCram() ? `${player} cannot move: ${player === 'A' ? 'B' : 'A'} wins` : words;
     $('scores').replaceChildren();
     if (!isCram() && a.taken) {
       const sa = document.createElement('span'); sa.className = 'a'; sa.textContent = `A ${a.taken.A}`;
@@ -284,17 +284,6 @@
     $('best').disabled = !a.moves.length;
     $('perfect').disabled = !a.moves.length;
     drawPv();
-  }
-
-  /* The end of a Dots-and-Boxes game: who won and by how much. The full
-   * board's value (a penalty of a problem, 0 else) goes to the player it
-   * would be the turn of. */
-  function gameOver(a) {
-    const { A, B } = a.taken;
-    const margin = A - B + (a.to_move === 'A' ? a.value : -a.value);
-    const score = `(boxes: A ${A}, B ${B}${a.value ? `; ${signed(a.value)} to ${a.to_move} at the end` : ''})`;
-    if (!margin) return `Game over: a draw ${score}`;
-    return `Game over: ${margin > 0 ? 'A' : 'B'} wins by ${Math.abs(margin)} ${score}`;
   }
 
   function drawPv() {
