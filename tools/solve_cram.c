@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "common/human.h"
 #include "common/job.h"
 #include "common/number.h"
 #include "common/text_input.h"
@@ -241,26 +242,30 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     cram_diagram_print_wide(stdout, rows, cols, covered);
     char words[64];
     printf("nimber %d: %s\n", nimber, rdb_tool_cram_outcome(nimber, "the player to move", words, sizeof words));
-    printf("method %s: %.2f s, %llu nodes (%.0f per second), %llu expanded, tt hits %llu, "
-           "db hits %llu, cuts %llu, tt entries %llu",
-           cram_method_name(m), st->seconds, (unsigned long long)st->nodes,
-           st->seconds > 0 ? st->nodes / st->seconds : 0.0, (unsigned long long)st->expanded,
-           (unsigned long long)st->tt_hits, (unsigned long long)st->db_hits,
-           (unsigned long long)st->cuts, (unsigned long long)st->tt_entries);
+    /* counts with separators, as build and solve dots print them */
+    char h[8][RDB_HUMAN_MAX];
+#define COUNT(k, x) rdb_human_count((uint64_t)(x), h[k], sizeof h[k])
+    printf("method %s: %.2f s, %s nodes (%s a second), %s expanded, tt hits %s, db hits %s, "
+           "cuts %s, tt entries %s",
+           cram_method_name(m), st->seconds, COUNT(0, st->nodes),
+           COUNT(1, st->seconds > 0 ? st->nodes / st->seconds : 0.0), COUNT(2, st->expanded),
+           COUNT(3, st->tt_hits), COUNT(4, st->db_hits), COUNT(5, st->cuts),
+           COUNT(6, st->tt_entries));
     if (st->tt_loaded)
-        printf(" (%llu loaded)", (unsigned long long)st->tt_loaded);
+        printf(" (%s loaded)", COUNT(0, st->tt_loaded));
     if (st->mirror_zero)
-        printf(", parts 0 by the mirror rule %llu", (unsigned long long)st->mirror_zero);
+        printf(", %s parts valued 0 by the mirror rule", COUNT(0, st->mirror_zero));
     if (st->wide_expanded)
-        printf(", of more than 64 cells %llu", (unsigned long long)st->wide_expanded);
+        printf(", %s parts of more than 64 cells expanded", COUNT(0, st->wide_expanded));
     if (st->unreduced)
-        printf(", components kept unreduced %llu", (unsigned long long)st->unreduced);
+        printf(", %s components kept unreduced", COUNT(0, st->unreduced));
     if (st->helped)
-        printf(", threads joined a root move %llu times (answered first %llu)",
-               (unsigned long long)st->helped, (unsigned long long)st->helper_first);
+        printf(", threads joined a root move %s times (answered first %s)", COUNT(0, st->helped),
+               COUNT(1, st->helper_first));
     if (st->from_ledger || st->to_ledger)
-        printf(", root answers from the ledger %llu, added to it %llu",
-               (unsigned long long)st->from_ledger, (unsigned long long)st->to_ledger);
+        printf(", root answers from the ledger %s, added to it %s", COUNT(0, st->from_ledger),
+               COUNT(1, st->to_ledger));
+#undef COUNT
     printf(", tt %.0f MB%s %.0f%% full", (st->tt_bytes - st->wide_tt_bytes) / 1048576.0,
            st->tt_held ? " (held there: memory was short)" : "", 100.0 * st->tt_fill);
     if (st->wide_tt_bytes)
