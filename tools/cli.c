@@ -132,6 +132,12 @@ char *rdb_tool_dots_outcome(int value, const char *who, char *buf, size_t size)
     return buf;
 }
 
+char *rdb_tool_signed(int value, char buf[RDB_TOOL_SIGNED_MAX])
+{
+    snprintf(buf, RDB_TOOL_SIGNED_MAX, value ? "%+d" : "0", value);
+    return buf;
+}
+
 char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size)
 {
     snprintf(buf, size, "%s %s", who, nimber ? "wins" : "loses");
@@ -409,9 +415,10 @@ static int print_result(const rdb_build_options *opt, const rdb_tool_build_outpu
         printf("%dx%d cram: nimber %d: %s", p->rows, p->cols, value,
                rdb_tool_cram_outcome(value, who, words, sizeof words));
     else
-        printf("%dx%d dots%s%s: value %+d: %s", p->rows, p->cols,
+        printf("%dx%d dots%s%s: value %s: %s", p->rows, p->cols,
                strcmp(p->variant, "empty") ? " " : "", strcmp(p->variant, "empty") ? p->variant : "",
-               value, rdb_tool_dots_outcome(value, who, words, sizeof words));
+               rdb_tool_signed(value, (char[RDB_TOOL_SIGNED_MAX]){0}),
+               rdb_tool_dots_outcome(value, who, words, sizeof words));
     /* the speed, to compare machines: over the slices timed in the
      * manifest, every thread together */
     if (rate > 0 && timed >= 1000000) /* small builds time too little to say */

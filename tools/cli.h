@@ -96,6 +96,11 @@ const char *rdb_tool_start_mover(const char *variant);
  * "draws" for a net score, after `who` ("the player to move", "the first
  * player"); "wins"/"loses" for a nimber. Returns buf. */
 char *rdb_tool_dots_outcome(int value, const char *who, char *buf, size_t size);
+
+/* A value with its sign, as every command prints one: "+3", "-1", and
+ * "0" (a draw has no sign). Returns buf. */
+#define RDB_TOOL_SIGNED_MAX 16
+char *rdb_tool_signed(int value, char buf[RDB_TOOL_SIGNED_MAX]);
 char *rdb_tool_cram_outcome(int nimber, const char *who, char *buf, size_t size);
 
 /* The value of the start position of the database in dir (its nimber for

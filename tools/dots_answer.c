@@ -91,8 +91,8 @@ char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int val
     } else {
         rdb_tool_dots_outcome(rdb_problem_margin(pos, value, pos->to_move), who, outcome,
                               sizeof outcome);
-        snprintf(buf, size, "%s (%+d from here; boxes taken: A %d, B %d)", outcome, value,
-                 pos->taken_a, pos->taken_b);
+        snprintf(buf, size, "%s (%s from here; boxes taken: A %d, B %d)", outcome,
+                 rdb_tool_signed(value, (char[RDB_TOOL_SIGNED_MAX]){0}), pos->taken_a, pos->taken_b);
     }
     return buf;
 }
@@ -181,17 +181,17 @@ void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
     }
     char words[160];
     printf("%s\n", rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
-    printf("value for the player to move: %+d%s (net future boxes)\n", r->a.value,
-           (char[]){mark, '\0'});
+    printf("value for the player to move: %s%s (net future boxes)\n",
+           rdb_tool_signed(r->a.value, (char[RDB_TOOL_SIGNED_MAX]){0}), (char[]){mark, '\0'});
     if (r->a.nmoves && (db->has_problem || pos->has_to_move || pos->taken_a + pos->taken_b))
         printf("%c to move; boxes taken: A %d, B %d\n", pos->to_move, pos->taken_a, pos->taken_b);
     if (pos->unmarked && db->has_problem)
         printf("%d complete box%s without a letter: mark who took %s (A or B) to see the scores of A and B\n",
                pos->unmarked, pos->unmarked == 1 ? "" : "es", pos->unmarked == 1 ? "it" : "them");
     else if (db->has_problem)
-        printf("final score for A: %+d%s, for B: %+d%s\n",
-               rdb_problem_margin(pos, r->a.value, 'A'), (char[]){mark, '\0'},
-               rdb_problem_margin(pos, r->a.value, 'B'), (char[]){mark, '\0'});
+        printf("final score for A: %s%s, for B: %s%s\n",
+               rdb_tool_signed(rdb_problem_margin(pos, r->a.value, 'A'), (char[RDB_TOOL_SIGNED_MAX]){0}), (char[]){mark, '\0'},
+               rdb_tool_signed(rdb_problem_margin(pos, r->a.value, 'B'), (char[RDB_TOOL_SIGNED_MAX]){0}), (char[]){mark, '\0'});
     print_best(db, r);
     const char *star = r->nbest < r->a.nmoves ? "*: a best move" : "";
     if (r->loony)

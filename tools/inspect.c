@@ -179,7 +179,8 @@ static int print_start_value(const rdb_db *db, const char *dir)
     else if (cram)
         printf("value       nimber %d: %s\n", value, rdb_tool_cram_outcome(value, who, words, sizeof words));
     else
-        printf("value       %+d: %s\n", value, rdb_tool_dots_outcome(value, who, words, sizeof words));
+        printf("value       %s: %s\n", rdb_tool_signed(value, (char[RDB_TOOL_SIGNED_MAX]){0}),
+               rdb_tool_dots_outcome(value, who, words, sizeof words));
     return 0;
 }
 

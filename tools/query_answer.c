@@ -45,7 +45,7 @@ static void dots_line(const rdb_tool_db *db, const rdb_problem *pos,
                       const rdb_tool_dots_result *r, const char *label)
 {
     char words[160];
-    printf("%s: value %+d: %s; best:", label, r->a.value,
+    printf("%s: value %s: %s; best:", label, rdb_tool_signed(r->a.value, (char[RDB_TOOL_SIGNED_MAX]){0}),
            rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
     for (int k = 0; k < r->nbest; k++) {
         char name[RDB_LINE_NAME_MAX];

@@ -55,8 +55,9 @@ int rdb_query_dots_svg(const char *path, const rdb_tool_db *db, const rdb_proble
     if (r->loony)
         rdb_tool_dots_marks(r, pos->to_move, mark, &position_mark);
     char words[160], caption[200];
-    snprintf(caption, sizeof caption, "%s (value %+d%s)",
-             rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words), r->a.value,
+    snprintf(caption, sizeof caption, "%s (value %s%s)",
+             rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words),
+             rdb_tool_signed(r->a.value, (char[RDB_TOOL_SIGNED_MAX]){0}),
              (char[]){position_mark, '\0'});
     const rdb_dots_picture p = {db->rows,  db->cols, pos->diagram.drawn, pos->diagram.owner,
                                 value,     r->best,  r->loony ? mark : NULL,

@@ -365,11 +365,13 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
     else
         dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
     char words[64];
-    printf("value for the player to move: %+d (net future boxes): %s from here\n", value,
+    printf("value for the player to move: %s (net future boxes): %s from here\n",
+           rdb_tool_signed(value, (char[RDB_TOOL_SIGNED_MAX]){0}),
            rdb_tool_dots_outcome(value, "the player to move", words, sizeof words));
     if (scores)
-        printf("final score for A: %+d, for B: %+d (%c to move)\n",
-               rdb_problem_margin(pr, value, 'A'), rdb_problem_margin(pr, value, 'B'),
+        printf("final score for A: %s, for B: %s (%c to move)\n",
+               rdb_tool_signed(rdb_problem_margin(pr, value, 'A'), (char[RDB_TOOL_SIGNED_MAX]){0}),
+               rdb_tool_signed(rdb_problem_margin(pr, value, 'B'), (char[RDB_TOOL_SIGNED_MAX]){0}),
                pr->to_move);
     if (best) {
         printf("best moves: ");
@@ -418,9 +420,9 @@ static int run_proof(const solve_args *a, const dots_board *b, const rdb_problem
     printf("value >= %d: %s\nvalue <= %d: %s\n", v, claim_word(r.at_least), v,
            claim_word(r.at_most));
     if (r.at_least == 1 && r.at_most == 1)
-        printf("the value for the player to move is %+d\n", v);
+        printf("the value for the player to move is %s\n", rdb_tool_signed(v, (char[RDB_TOOL_SIGNED_MAX]){0}));
     else if (r.at_least == 0 || r.at_most == 0)
-        printf("the value for the player to move is not %+d\n", v);
+        printf("the value for the player to move is not %s\n", rdb_tool_signed(v, (char[RDB_TOOL_SIGNED_MAX]){0}));
     printf("proof: %d searches now, %d claims from the ledger '%s', %d left to other parts; "
            "%llu nodes in %.1f s\n",
            r.searched, r.from_ledger, a->ledger, r.skipped, (unsigned long long)r.nodes, seconds);
