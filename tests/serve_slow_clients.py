@@ -4,7 +4,7 @@ usage: serve_slow_clients.py URL DEADLINE
 
 Forty clients from 127.0.0.2 each send a request a byte every half second
 (never idle, never done). Meanwhile a client from 127.0.0.1 must be
-answered at once, every time; and each slow client's connection must be
+answered within 3 s, every time; and each slow client's connection must be
 closed by the server within DEADLINE seconds and a margin. Prints what
 failed and exits 1, or exits 0.
 """
@@ -47,12 +47,12 @@ while time.monotonic() - start < deadline + 3 and len(closed_at) < len(slow):
     # another client is answered at once, all along
     t0 = time.monotonic()
     try:
-        with urllib.request.urlopen(url + "api/info", timeout=2) as r:
+        with urllib.request.urlopen(url + "api/info", timeout=5) as r:
             if r.status != 200:
                 failures.append("a normal request got %d" % r.status)
     except Exception as e:  # noqa: BLE001 (any failure is the test's)
         failures.append("a normal request failed beside slow clients: %s" % e)
-    if time.monotonic() - t0 > 1:
+    if time.monotonic() - t0 > 3:  # (a loaded machine may be slow; a blocked one waits for ever)
         failures.append("a normal request took %.1f s beside slow clients" % (time.monotonic() - t0))
     time.sleep(0.5)
 
