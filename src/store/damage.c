@@ -24,14 +24,15 @@ static rdb_status damage_path(const char *dir, char *path, size_t size, rdb_erro
 
 /* Call visit on each line of the open file fd (without its newline), a
  * block at a time, so that a file of any size is read in a little
- * memory; lines longer than DAMAGE_LINE_MAX are skipped. Stops early when
- * visit returns non-zero, and returns that, or 0. */
+ * memory (a lookup's thread may call this: a small block on its stack);
+ * lines longer than DAMAGE_LINE_MAX are skipped. Stops at the first line
+ * visit returns non-zero for, and says so in *stopped. */
 typedef int (*line_fn)(void *ctx, const char *line);
 
 static rdb_status each_line(int fd, const char *path, line_fn visit, void *ctx, int *stopped,
                             rdb_error *err)
 {
-    char block[1 << 16], line[DAMAGE_LINE_MAX + 1];
+    char block[1 << 13], line[DAMAGE_LINE_MAX + 1];
     size_t len = 0;
     int overlong = 0;
     *stopped = 0;
