@@ -163,13 +163,20 @@ static rdb_status parse_header(char *blanked, const char *source, int require_va
     return RDB_OK;
 }
 
+/* Whether all four sides of box `box` are drawn. */
+static int box_complete(const dots_board *b, uint64_t drawn, int box)
+{
+    for (int k = 0; k < 4; k++)
+        if (!(drawn >> b->box_line[box][k] & 1))
+            return 0;
+    return 1;
+}
+
 void rdb_problem_count_boxes(const dots_board *b, rdb_problem *pos)
 {
     pos->taken_a = pos->taken_b = pos->unmarked = 0;
     for (int box = 0; box < b->nboxes; box++) {
-        int complete = 1;
-        for (int k = 0; k < 4; k++)
-            complete &= (int)(pos->diagram.drawn >> b->box_line[box][k] & 1);
+        const int complete = box_complete(b, pos->diagram.drawn, box);
         char o = pos->diagram.owner[box];
         pos->taken_a += o == 'A';
         pos->taken_b += o == 'B';
@@ -188,9 +195,7 @@ static rdb_status check_boxes(rdb_problem *out, const char *source, int refuse_u
     for (int box = 0; box < board.nboxes; box++) {
         int r = box / board.cols, c = box % board.cols;
         int lineno = out->diagram_line + 2 * r + 1, col = 2 * c + 2;
-        int complete = 1;
-        for (int k = 0; k < 4; k++)
-            complete &= (int)(out->diagram.drawn >> board.box_line[box][k] & 1);
+        const int complete = box_complete(&board, out->diagram.drawn, box);
         char letter = out->diagram.owner[box];
         if (letter != ' ' && letter != 'A' && letter != 'B')
             return rdb_fail(err, RDB_E_INPUT,
@@ -249,9 +254,7 @@ rdb_status rdb_problem_inherit_owners(rdb_problem *pos, const rdb_problem *base,
         const char mine = pos->diagram.owner[box], theirs = base->diagram.owner[box];
         if (theirs == ' ')
             continue;
-        int complete = 1;
-        for (int k = 0; k < 4; k++)
-            complete &= (int)(pos->diagram.drawn >> board.box_line[box][k] & 1);
+        const int complete = box_complete(&board, pos->diagram.drawn, box);
         /* a box still open here is not the position's to be marked: the
          * probe refuses it for lacking lines of the start, and says so */
         if (mine == ' ') {
