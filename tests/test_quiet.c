@@ -39,11 +39,11 @@ typedef struct {
     const dots_quiet_index *q;
     uint64_t all, expected;
     int class; /* the slot's, in a split index */
-    long bad, children;
+    long bad, children, bad_paths;
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
 } enum_check;
 
-static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
+static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
 {
     enum_check *c = ctx;
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
@@ -62,6 +62,13 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines)
                     dots_quiet_rank(c->q, canonical) ||
                 ((m & -m & dots_quiet_inside_lines(c->q)) && canonical != child))
                 c->bad++;
+            /* and those by inside lines from the enumeration's path */
+            if ((m & -m & dots_quiet_inside_lines(c->q)) &&
+                dots_quiet_inside_child_rank(c->q, path, lines, __builtin_ctzll(m)) !=
+                    dots_quiet_rank(c->q, child)) {
+                c->bad++;
+                c->bad_paths++;
+            }
         }
         for (uint64_t m2 = m & (m - 1) & dots_quiet_inside_lines(c->q); m2; m2 &= m2 - 1) {
             const uint64_t grandchild = child | (m2 & -m2);
@@ -107,7 +114,8 @@ static void check_index_split(int rows, int cols, int variant, int split)
             c.class = dots_quiet_slot_class(q, f);
             dots_quiet_each(q, level, f, check_enumerated, &c);
         }
-        TU_ASSERT_EQ(c.bad, 0);
+        TU_ASSERT_MSG(c.bad == 0, "level %d: %ld bad, %ld of them inside children ranked from the path",
+                      level, c.bad, c.bad_paths);
         TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
         children += c.children;
         total += c.expected;
@@ -271,9 +279,11 @@ typedef struct {
     uint64_t first_bad;
 } full_check;
 
-static void check_against_full(void *ctx, uint64_t index, uint64_t lines)
+static void check_against_full(void *ctx, uint64_t index, uint64_t lines,
+                               const dots_quiet_path *path)
 {
     (void)index;
+    (void)path;
     full_check *c = ctx;
     int want;
     rdb_error err;
@@ -312,7 +322,7 @@ START_TEST(test_3x4_against_full)
     /* random positions of every level, most of them not quiet */
     uint64_t seed = 0x9e3779b97f4a7c15ULL;
     for (int i = 0; i < 100000; i++)
-        check_against_full(&c, 0, naive_random_position(&seed, b.nlines, 0));
+        check_against_full(&c, 0, naive_random_position(&seed, b.nlines, 0), NULL);
     TU_ASSERT_MSG(c.bad == 0, "3x4: %ld random positions differ, first %#llx", c.bad,
                   (unsigned long long)c.first_bad);
     rdb_probe_close(probe);

@@ -248,21 +248,28 @@ typedef struct {
 
 static int value_from_moves(level_work *w, uint64_t canonical);
 
-/* A canonical position's value from the levels above, ranked by rk; in a
- * half database, a position of the class a level keeps not, once that
- * level's are gone, from its moves. */
+/* The value of canonical position `index` of a level above, of a class;
+ * in a half database, a position of the class a level keeps not, once
+ * that level's are gone, from its moves. */
+static inline int value_above(level_work *w, int level, int class, uint64_t index,
+                              uint64_t canonical)
+{
+    const dots_quiet_rules *r = w->r;
+    if (!r->half)
+        return rdb_chunk_value(w->above, level, index);
+    if (class != kept_class(r, level) && level < 64 && (w->dropped >> level & 1))
+        return value_from_moves(w, canonical);
+    return byte_value(r, class, rdb_chunk_value(w->above, level, index));
+}
+
+/* A canonical position's value from the levels above, ranked by rk. */
 static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical)
 {
     const dots_quiet_rules *r = w->r;
     const int level = __builtin_popcountll(canonical & r->open);
     const uint64_t index = dots_quiet_rank_next(r->index, rk, canonical);
-    if (!r->half)
-        return rdb_chunk_value(w->above, level, index);
     /* the ranker's slot tells the class */
-    const int class = dots_quiet_slot_class(r->index, rk->frame);
-    if (class != kept_class(r, level) && level < 64 && (w->dropped >> level & 1))
-        return value_from_moves(w, canonical);
-    return byte_value(r, class, rdb_chunk_value(w->above, level, index));
+    return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
 }
 
 /* Whether leaf `lines` is in the leaf table, and its value. */
@@ -458,10 +465,12 @@ static void flush_children(level_work *w)
 }
 
 /* The best move of a stored position. A line that gives none of its
- * boxes a third side leads to a quiet child, looked up with the batch's
- * (flush_children); the others open corridors (dots_corridors.h) or, in
- * a knot, go through the capture rules, at once. */
-static void compute_one(void *ctx, uint64_t index, uint64_t lines)
+ * boxes a third side leads to a quiet child: by an inside line, ranked
+ * from the enumeration's path at once; by a frame line, in another frame
+ * state, looked up with the batch's (flush_children). The others open
+ * corridors (dots_corridors.h) or, in a knot, go through the capture
+ * rules, at once. */
+static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
 {
     level_work *w = ctx;
     const dots_quiet_rules *r = w->r;
@@ -525,12 +534,21 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines)
             best = -v;
     }
     /* every other line gives no box a third side (and so completes none,
-     * and does not fill the board): a quiet child, looked up with the
-     * batch's */
+     * and does not fill the board): a quiet child of the position's class
+     * (its slot's) */
+    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~in_knots;
+    const int child_level = __builtin_popcountll(lines & r->open) + 1;
+    for (uint64_t m = quiet & inside; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m);
+        const uint64_t at = dots_quiet_inside_child_rank(r->index, path, lines, line);
+        const int v = -value_above(w, child_level, w->class, at, lines | 1ULL << line);
+        if (v > best)
+            best = v;
+    }
     const int i = w->nbatch++;
     w->batch_lines[i] = lines;
     w->batch_index[i] = index;
-    w->batch_quiet[i] = r->all & ~lines & ~by_corridor & ~in_knots;
+    w->batch_quiet[i] = quiet & ~inside;
     w->batch_best[i] = best;
     if (w->nbatch == CHILD_BATCH)
         flush_children(w);

@@ -96,8 +96,9 @@ struct dots_quiet_index {
     uint64_t rank_lines[MAX_STEPS], rank_later[MAX_STEPS];
     uint32_t rank_row[MAX_STEPS];
     uint32_t *rows;
-    /* For each line, the step that decides it. */
-    uint8_t line_step[DOTS_MAX_LINES];
+    /* For each line, the step that decides it, and the last step whose
+     * entry reads it (the line is held in the state until then). */
+    uint8_t line_step[DOTS_MAX_LINES], last_read[DOTS_MAX_LINES];
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -461,29 +462,44 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
 
 /* ---- enumeration ---- */
 
+struct dots_quiet_path {
+    int slot, frame, level;
+    uint64_t sum[MAX_STEPS + 1];      /* the position's entries of steps < u, summed */
+    uint64_t sum_more[MAX_STEPS + 1]; /* the same with one inside line more to place */
+};
+
 typedef struct {
     const dots_quiet_index *q;
-    int f;
     uint64_t index;
     dots_quiet_visit_fn visit;
     void *ctx;
+    dots_quiet_path path;
 } walk;
 
+/* The completions of state s from step u with k inside lines to place,
+ * each choice's entries summed along the way (the rank the walk's order
+ * gives needs none of them: the inside children's ranks do). */
 static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
 {
     const dots_quiet_index *q = w->q;
+    dots_quiet_path *p = &w->path;
     if (u == q->nsteps) {
-        w->visit(w->ctx, w->index++, lines);
+        w->visit(w->ctx, w->index++, lines, p);
         return;
     }
     const step *st = &q->steps[u];
     const uint8_t *trans = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
-    const uint8_t allowed = q->allowed[(size_t)w->f * q->nsteps + (size_t)u];
+    const uint8_t allowed = q->allowed[(size_t)p->frame * q->nsteps + (size_t)u];
+    const uint32_t *less =
+        q->less + block_at(q, p->frame, u) + ((size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
+    const int more = k < q->rem[u]; /* else no inside line of steps u.. is open */
     for (int ch = 0; ch < step_choices(st); ch++) {
         const int d = st->free[ch], next = trans[ch] & 0x7f;
         if (!(allowed >> ch & 1) || trans[ch] & 0x80 || d > k || k - d > q->rem[u + 1] ||
-            count_at(q, w->f, u + 1, next)[k - d] == 0)
+            count_at(q, p->frame, u + 1, next)[k - d] == 0)
             continue;
+        p->sum[u + 1] = p->sum[u] + less[ch];
+        p->sum_more[u + 1] = p->sum_more[u] + (more ? less[4 + ch] : 0);
         walk_steps(w, u + 1, next, k - d, lines | st->add[ch]);
     }
 }
@@ -496,8 +512,25 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)
         return;
-    walk w = {q, f, q->first[level][slot], visit, ctx};
+    walk w = {q, q->first[level][slot], visit, ctx, {.slot = slot, .frame = f, .level = level}};
     walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl);
+}
+
+uint64_t dots_quiet_inside_child_rank(const dots_quiet_index *q, const dots_quiet_path *p,
+                                      uint64_t lines, int line)
+{
+    /* Before the line's step the child's entries are the position's with
+     * one inside line more to place; from it on, its own until the last
+     * step that reads the line; after that, the position's. */
+    const uint64_t child = lines | 1ULL << line;
+    const uint32_t done = completed_boxes(q, lines); /* a quiet child completes none */
+    const int from = q->line_step[line], to = q->last_read[line];
+    const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
+    uint64_t r = q->first[p->level + 1][p->slot] + p->sum_more[from] + p->sum[q->nsteps] -
+                 p->sum[to + 1];
+    for (int u = from; u <= to; u++)
+        r += q->less[at[u] + entry_at(q, u, child, done)];
+    return r;
 }
 
 /* ---- set-up ---- */
@@ -586,6 +619,8 @@ static int make_rank_steps(dots_quiet_index *q)
         q->rank_lines[u] = state | own;
         q->rank_later[u] = later;
         q->rank_row[u] = at;
+        for (uint64_t m = q->rank_lines[u]; m; m &= m - 1)
+            q->last_read[__builtin_ctzll(m)] = (uint8_t)u; /* u increases: the last */
         q->parity_stride[u] = ((uint32_t)q->split << (q->W + 1)) * (uint32_t)(q->rem[u] + 1) * 4;
         const int n = __builtin_popcountll(q->rank_lines[u]);
         for (uint32_t x = 0; x < 1u << n; x++) {

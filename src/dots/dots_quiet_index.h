@@ -140,11 +140,25 @@ int dots_quiet_frame_from(const dots_quiet_index *q, int level, uint64_t index);
  * hold at most `most` positions, and at least one that holds some. */
 uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from, uint64_t most);
 
-/* Call visit(ctx, index, lines) for every stored position of the level
- * whose frame state is f, in index order. */
-typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines);
+/* Where an enumeration stands: what the ranks of the visited position's
+ * children by its inside lines need (dots_quiet_inside_child_rank). */
+typedef struct dots_quiet_path dots_quiet_path;
+
+/* Call visit(ctx, index, lines, path) for every stored position of the
+ * level whose frame state is f, in index order. */
+typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines,
+                                    const dots_quiet_path *path);
 void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet_visit_fn visit,
                      void *ctx);
+
+/* Index at the level above of the child of the position being visited
+ * (`lines`, at `path`) by one of its open inside lines, when that child is
+ * quiet: the child keeps the frame state, and so its canonical form and
+ * its slot, and all but a few of its table entries are the position's
+ * own, with one line more to place before the line's step; the walk sums
+ * both as it goes. A few table reads, where a rank reads one a step. */
+uint64_t dots_quiet_inside_child_rank(const dots_quiet_index *q, const dots_quiet_path *path,
+                                      uint64_t lines, int line);
 
 /* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
