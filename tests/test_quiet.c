@@ -39,6 +39,8 @@ typedef struct {
     const dots_quiet_index *q;
     uint64_t all, expected;
     int class; /* the slot's, in a split index */
+    int slot;
+    uint64_t seed;
     long bad, children, bad_paths;
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
 } enum_check;
@@ -63,9 +65,11 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
                 ((m & -m & dots_quiet_inside_lines(c->q)) && canonical != child))
                 c->bad++;
             /* and those by inside lines from the enumeration's path */
+            int slot;
             if ((m & -m & dots_quiet_inside_lines(c->q)) &&
-                dots_quiet_inside_child_rank(c->q, path, lines, __builtin_ctzll(m)) !=
-                    dots_quiet_rank(c->q, child)) {
+                (dots_quiet_inside_rank(c->q, path, lines, m & -m, &slot) !=
+                     dots_quiet_rank(c->q, child) ||
+                 slot != c->slot)) {
                 c->bad++;
                 c->bad_paths++;
             }
@@ -78,6 +82,26 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
             if (dots_quiet_canonical(c->q, grandchild) != grandchild ||
                 dots_quiet_rank_next(c->q, &c->pairs, grandchild) != dots_quiet_rank(c->q, grandchild))
                 c->bad++;
+        }
+    }
+    /* positions with several inside lines more, some completing boxes
+     * (where runs of captures end), ranked from the path: a few random
+     * sets of the open inside lines */
+    const uint64_t open_inside = dots_quiet_inside_lines(c->q) & ~lines;
+    const int frames = dots_quiet_frames(c->q) >> dots_quiet_split(c->q);
+    for (int j = 0; j < 6 && open_inside; j++) {
+        c->seed = c->seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        const uint64_t added = open_inside & (c->seed >> 7) & (j & 1 ? c->seed >> 29 : ~0ULL);
+        const uint64_t more = lines | added;
+        if (!added || !dots_quiet_is_quiet(c->q, more))
+            continue;
+        const int want_slot = c->slot % frames + (dots_quiet_split(c->q) ? dots_quiet_class(c->q, more) * frames : 0);
+        int slot;
+        c->children++;
+        if (dots_quiet_inside_rank(c->q, path, lines, added, &slot) != dots_quiet_rank(c->q, more) ||
+            slot != want_slot) {
+            c->bad++;
+            c->bad_paths++;
         }
     }
 }
@@ -112,6 +136,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             c.class = dots_quiet_slot_class(q, f);
+            c.slot = f;
             dots_quiet_each(q, level, f, check_enumerated, &c);
         }
         TU_ASSERT_MSG(c.bad == 0, "level %d: %ld bad, %ld of them inside children ranked from the path",

@@ -507,13 +507,23 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         const uint64_t taken = lines | corridor[i].lines;
         int v = r->full_value;
         if (taken != r->all && !leaf_remembered(w, taken, &v)) {
-            /* looked up with the batch's (flush_children) */
-            unsigned group;
-            const uint64_t canonical = leaf_canonical(w, taken, &group);
-            w->pending[w->npending++] =
-                (pending_leaf){taken, canonical, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
-                               (int8_t)corridor[i].boxes, (uint8_t)group};
-            continue;
+            if (corridor[i].lines & ~inside) {
+                /* in another frame state: looked up with the batch's
+                 * (flush_children) */
+                unsigned group;
+                const uint64_t canonical = leaf_canonical(w, taken, &group);
+                w->pending[w->npending++] =
+                    (pending_leaf){taken, canonical, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
+                                   (int8_t)corridor[i].boxes, (uint8_t)group};
+                continue;
+            }
+            /* in the position's frame state: ranked from the path at once */
+            int slot;
+            const uint64_t at =
+                dots_quiet_inside_rank(r->index, path, lines, corridor[i].lines, &slot);
+            v = value_above(w, __builtin_popcountll(taken & r->open),
+                            dots_quiet_slot_class(r->index, slot), at, taken);
+            leaf_remember(w, taken, v);
         }
         v = dots_corridor_best(&corridor[i], v);
         if (v > best)
@@ -540,7 +550,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     const int child_level = __builtin_popcountll(lines & r->open) + 1;
     for (uint64_t m = quiet & inside; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
-        const uint64_t at = dots_quiet_inside_child_rank(r->index, path, lines, line);
+        int slot;
+        const uint64_t at = dots_quiet_inside_rank(r->index, path, lines, 1ULL << line, &slot);
         const int v = -value_above(w, child_level, w->class, at, lines | 1ULL << line);
         if (v > best)
             best = v;

@@ -466,6 +466,8 @@ struct dots_quiet_path {
     int slot, frame, level;
     uint64_t sum[MAX_STEPS + 1];      /* the position's entries of steps < u, summed */
     uint64_t sum_more[MAX_STEPS + 1]; /* the same with one inside line more to place */
+    uint32_t entry[MAX_STEPS];        /* where the position's entry of step u is in less */
+    int32_t flip[MAX_STEPS];          /* and how far the same with the parity bit flipped */
 };
 
 typedef struct {
@@ -493,6 +495,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
     const uint32_t *less =
         q->less + block_at(q, p->frame, u) + ((size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
     const int more = k < q->rem[u]; /* else no inside line of steps u.. is open */
+    p->flip[u] = s >> (q->W + 1) & 1 ? -(int32_t)q->parity_stride[u] : (int32_t)q->parity_stride[u];
     for (int ch = 0; ch < step_choices(st); ch++) {
         const int d = st->free[ch], next = trans[ch] & 0x7f;
         if (!(allowed >> ch & 1) || trans[ch] & 0x80 || d > k || k - d > q->rem[u + 1] ||
@@ -500,6 +503,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
             continue;
         p->sum[u + 1] = p->sum[u] + less[ch];
         p->sum_more[u + 1] = p->sum_more[u] + (more ? less[4 + ch] : 0);
+        p->entry[u] = (uint32_t)(less + ch - q->less);
         walk_steps(w, u + 1, next, k - d, lines | st->add[ch]);
     }
 }
@@ -516,20 +520,37 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
     walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl);
 }
 
-uint64_t dots_quiet_inside_child_rank(const dots_quiet_index *q, const dots_quiet_path *p,
-                                      uint64_t lines, int line)
+uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *p,
+                                uint64_t lines, uint64_t added, int *slot)
 {
-    /* Before the line's step the child's entries are the position's with
-     * one inside line more to place; from it on, its own until the last
-     * step that reads the line; after that, the position's. */
-    const uint64_t child = lines | 1ULL << line;
-    const uint32_t done = completed_boxes(q, lines); /* a quiet child completes none */
-    const int from = q->line_step[line], to = q->last_read[line];
+    /* Before the first step that decides an added line, the entries are
+     * the position's with as many more inside lines to place, and the
+     * parity of the boxes still to complete flipped if the lines complete
+     * an odd number (all of them are completed at that step or after:
+     * their last sides are added lines); from it on, its own until the
+     * last step that reads an added line (it holds every completed box's
+     * last side); after that, the position's. */
+    const uint64_t child = lines | added;
+    const uint32_t done = completed_boxes(q, lines), child_done = completed_boxes(q, child);
+    const int flipped = __builtin_popcount(done ^ child_done) & 1;
+    int from = q->nsteps, to = 0;
+    for (uint64_t m = added; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m);
+        from = q->line_step[line] < from ? q->line_step[line] : from;
+        to = q->last_read[line] > to ? q->last_read[line] : to;
+    }
+    const int more = __builtin_popcountll(added);
+    *slot = flipped ? (p->slot < q->nframes ? p->slot + q->nframes : p->slot - q->nframes) : p->slot;
+    uint64_t r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
+    if (more == 1 && !flipped) {
+        r += p->sum_more[from];
+    } else {
+        for (int u = 0; u < from; u++)
+            r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
+    }
     const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
-    uint64_t r = q->first[p->level + 1][p->slot] + p->sum_more[from] + p->sum[q->nsteps] -
-                 p->sum[to + 1];
     for (int u = from; u <= to; u++)
-        r += q->less[at[u] + entry_at(q, u, child, done)];
+        r += q->less[at[u] + entry_at(q, u, child, child_done)];
     return r;
 }
 

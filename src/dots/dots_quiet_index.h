@@ -151,14 +151,17 @@ typedef void (*dots_quiet_visit_fn)(void *ctx, uint64_t index, uint64_t lines,
 void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet_visit_fn visit,
                      void *ctx);
 
-/* Index at the level above of the child of the position being visited
- * (`lines`, at `path`) by one of its open inside lines, when that child is
- * quiet: the child keeps the frame state, and so its canonical form and
- * its slot, and all but a few of its table entries are the position's
- * own, with one line more to place before the line's step; the walk sums
- * both as it goes. A few table reads, where a rank reads one a step. */
-uint64_t dots_quiet_inside_child_rank(const dots_quiet_index *q, const dots_quiet_path *path,
-                                      uint64_t lines, int line);
+/* Index at its level of the position being visited (`lines`, at `path`)
+ * with some of its open inside lines `added`, when that position is
+ * stored (quiet): a child by one line, or where a run of captures ends.
+ * It keeps the frame state, and so its canonical form; its slot (the
+ * class changes with the parity of the boxes the lines complete) goes to
+ * *slot. Its table entries are the position's but in the steps from the
+ * first added line's to the last that reads one, with more lines to place
+ * before those: a few table reads (a child by one line: the walk sums its
+ * entries before as it goes), where a rank reads one a step. */
+uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *path,
+                                uint64_t lines, uint64_t added, int *slot);
 
 /* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
