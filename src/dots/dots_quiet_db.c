@@ -228,6 +228,7 @@ typedef struct {
     int overflow;
     leaf_table *leaves;
     uint64_t position;  /* the stored position being computed */
+    const dots_quiet_path *path; /* and where the enumeration stands at it */
     /* Positions whose quiet children are still to be looked up, line by
      * line for a batch of them (see flush_children). */
     int nbatch;
@@ -270,6 +271,25 @@ static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t ca
     const uint64_t index = dots_quiet_rank_next(r->index, rk, canonical);
     /* the ranker's slot tells the class */
     return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
+}
+
+/* Whether quiet position `lines` is the position being computed with
+ * some inside lines more: then it keeps the frame state (it is canonical
+ * as it is) and is ranked from the enumeration's path. */
+static inline int inside_descendant(const level_work *w, uint64_t lines)
+{
+    return w->path && (lines & w->position) == w->position &&
+           !(lines & ~w->position & ~dots_quiet_inside_lines(w->r->index));
+}
+
+static inline int inside_value(level_work *w, uint64_t lines)
+{
+    const dots_quiet_rules *r = w->r;
+    int slot;
+    const uint64_t at =
+        dots_quiet_inside_rank(r->index, w->path, w->position, lines & ~w->position, &slot);
+    return value_above(w, __builtin_popcountll(lines & r->open), dots_quiet_slot_class(r->index, slot),
+                       at, lines);
 }
 
 /* Whether leaf `lines` is in the leaf table, and its value. */
@@ -324,6 +344,11 @@ static int fetch_leaf(void *ctx, uint64_t lines, int *value)
     level_work *w = ctx;
     if (leaf_remembered(w, lines, value))
         return 0;
+    if (inside_descendant(w, lines)) {
+        *value = inside_value(w, lines);
+        leaf_remember(w, lines, *value);
+        return 0;
+    }
     unsigned group;
     const uint64_t canonical = leaf_canonical(w, lines, &group);
     *value = lookup_above(w, &w->leaves->for_leaves[group], canonical);
@@ -339,7 +364,9 @@ static int fetch_any(void *ctx, uint64_t lines, int *value)
     level_work *w = ctx;
     if (leaf_remembered(w, lines, value))
         return 0;
-    *value = lookup_above(w, &w->leaves->for_moves, dots_quiet_canonical(w->r->index, lines));
+    *value = inside_descendant(w, lines)
+                 ? inside_value(w, lines)
+                 : lookup_above(w, &w->leaves->for_moves, dots_quiet_canonical(w->r->index, lines));
     leaf_remember(w, lines, *value);
     return 0;
 }
@@ -481,6 +508,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         return;
     }
     w->position = lines;
+    w->path = path;
     if (w->npending + DOTS_MAX_BOXES > LEAF_BATCH)
         flush_children(w);
     if (!w->frame_ready) {
@@ -518,11 +546,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
                 continue;
             }
             /* in the position's frame state: ranked from the path at once */
-            int slot;
-            const uint64_t at =
-                dots_quiet_inside_rank(r->index, path, lines, corridor[i].lines, &slot);
-            v = value_above(w, __builtin_popcountll(taken & r->open),
-                            dots_quiet_slot_class(r->index, slot), at, taken);
+            v = inside_value(w, taken);
             leaf_remember(w, taken, v);
         }
         v = dots_corridor_best(&corridor[i], v);
@@ -612,6 +636,7 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                             .class = dots_quiet_slot_class(r->index, f), .out = values,
                             .base = from, .leaves = leaves};
             dots_quiet_each(r->index, level, f, compute_one, &w);
+            w.path = NULL; /* the walk's, gone with it */
             flush_children(&w);
             overflow |= w.overflow;
         }
@@ -713,6 +738,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
                         .class = dots_quiet_slot_class(q, f), .out = out, .leaves = leaves,
                         .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);
+        w.path = NULL; /* the walk's, gone with it */
         flush_children(&w);
         *positions += w.computed;
     }
