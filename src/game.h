@@ -187,8 +187,10 @@ typedef struct {
     void (*sparse_close)(void *index);
     /* What valuing and building need beyond counting (an opened index
      * only counts, which is all a plan needs): called once before
-     * sparse_value or sparse_level. */
-    rdb_status (*sparse_prepare)(void *index, rdb_error *err);
+     * sparse_value or sparse_level. lookups: for a few positions'
+     * sparse_value (a probe's, one at a time), which may make what they
+     * need as they go; else for a build's or a verify's every one. */
+    rdb_status (*sparse_prepare)(void *index, int lookups, rdb_error *err);
     uint64_t (*sparse_level_size)(const void *index, int level);
     /* Memory the numbering itself holds, in bytes. */
     uint64_t (*sparse_bytes)(const void *index);

@@ -157,6 +157,11 @@ static void check_index_split(int rows, int cols, int variant, int split)
     uint64_t raw_quiet = 0;
     dots_quiet_ranker ranker;
     dots_quiet_ranker_init(&ranker);
+    /* and an index prepared for lookups, its tables made as these ranks
+     * come to them, in no order of the index's */
+    dots_quiet_index *lazy;
+    ck_assert_int_eq(dots_quiet_index_new(&b, start, split, &lazy, &err), RDB_OK);
+    ck_assert_int_eq(dots_quiet_index_prepare_lookups(lazy, &err), RDB_OK);
     for (uint64_t m = 0;; m = (m - open) & open) {
         uint64_t p = m | start;
         int quiet = 1;
@@ -187,11 +192,13 @@ static void check_index_split(int rows, int cols, int variant, int split)
              * order in which the builder asks (every frame line's child
              * of the positions in turn: see check_enumerated) */
             TU_ASSERT_EQ(dots_quiet_rank_next(q, &ranker, c), r);
+            TU_ASSERT_EQ(dots_quiet_rank(lazy, c), r);
             hit[level][r] = 1;
         }
         if (m == open)
             break;
     }
+    dots_quiet_index_free(lazy);
     for (int level = 0; level <= L; level++) {
         for (uint64_t i = 0; i < dots_quiet_level_size(q, level); i++)
             TU_ASSERT_MSG(hit[level][i], "%dx%d: index %llu of level %d is no position's image",

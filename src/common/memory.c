@@ -97,6 +97,19 @@ void *rdb_huge_alloc(size_t bytes)
                          bytes);
 }
 
+void *rdb_lazy_alloc(size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_NOHUGEPAGE
+    madvise(p, bytes, MADV_NOHUGEPAGE);
+#endif
+    return p;
+}
+
 void rdb_huge_free(void *p, size_t bytes)
 {
     if (p)

@@ -28,6 +28,11 @@ int rdb_memory_allows(uint64_t more);
 void *rdb_huge_alloc(size_t bytes);
 void rdb_huge_free(void *p, size_t bytes);
 
+/* Zeroed memory on small pages, each committed when first written: for a
+ * big table of which only scattered parts are made (a huge page would
+ * commit 2 MB around each). Freed by rdb_huge_free with the same size. */
+void *rdb_lazy_alloc(size_t bytes);
+
 /* Such memory made new_bytes long (more), its contents kept where they
  * are and the rest zeroed: the kernel extends or moves the mapping
  * without copying a page, so the growth costs the new bytes alone. NULL

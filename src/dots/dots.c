@@ -250,9 +250,9 @@ static void dots_sparse_close(void *index)
     dots_quiet_rules_free(index);
 }
 
-static rdb_status dots_sparse_prepare(void *index, rdb_error *err)
+static rdb_status dots_sparse_prepare(void *index, int lookups, rdb_error *err)
 {
-    return dots_quiet_rules_prepare(index, err);
+    return dots_quiet_rules_prepare(index, lookups, err);
 }
 
 static uint64_t dots_sparse_level_size(const void *index, int level)

@@ -63,9 +63,10 @@ void dots_quiet_rules_free(dots_quiet_rules *r)
     free(r);
 }
 
-rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, rdb_error *err)
+rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, int lookups, rdb_error *err)
 {
-    return dots_quiet_index_prepare(r->index, err);
+    return lookups ? dots_quiet_index_prepare_lookups(r->index, err)
+                   : dots_quiet_index_prepare(r->index, err);
 }
 
 const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r)
@@ -795,7 +796,7 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet database");
     rdb_status st = dots_quiet_rules_new(b, start, full_value, half, &db->r, err);
     if (st == RDB_OK)
-        st = dots_quiet_rules_prepare(db->r, err);
+        st = dots_quiet_rules_prepare(db->r, 0, err);
     if (st != RDB_OK) {
         dots_quiet_rules_free(db->r);
         free(db);

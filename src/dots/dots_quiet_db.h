@@ -40,9 +40,11 @@ typedef struct dots_quiet_rules dots_quiet_rules;
 rdb_status dots_quiet_rules_new(const dots_board *b, uint64_t start, int full_value, int half,
                                 dots_quiet_rules **out, rdb_error *err);
 void dots_quiet_rules_free(dots_quiet_rules *r);
-/* The index's tables (dots_quiet_index_prepare): before valuing or
- * computing anything; new rules only count positions. */
-rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, rdb_error *err);
+/* The index's tables: before valuing or computing anything; new rules
+ * only count positions. lookups: made as a few positions' values need
+ * them, one lookup at a time (dots_quiet_index_prepare_lookups); else
+ * all at once, for computing levels. */
+rdb_status dots_quiet_rules_prepare(dots_quiet_rules *r, int lookups, rdb_error *err);
 const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r);
 
 /* A half database: whether these rules make one, the class it keeps at a

@@ -84,7 +84,14 @@ struct dots_quiet_index {
                                entry is this / 4) */
     int *block_frame;       /* a frame state of each block, step by step */
     int block_first[MAX_STEPS + 1], block_count[MAX_STEPS + 1]; /* step u's, in it */
+    uint64_t step_base[MAX_STEPS + 1]; /* the entry step u's blocks start at */
     uint64_t entries;       /* entries of all the blocks */
+    /* Prepared for lookups (dots_quiet_index_prepare_lookups): the tables
+     * are mapped whole but made a frame state at a time, when a rank
+     * first needs them, and committed only where written. */
+    int lazy;
+    uint8_t *block_made;    /* [block, all steps' in turn] */
+    uint8_t *frame_made;    /* [frame]: every block of its steps made */
     uint64_t *start_counts; /* per frame: its completions with k inside lines */
     uint8_t *allowed;       /* per frame and step: the choices its fixed lines allow */
     /* What a rank reads of step u, straight from the position's lines, so
@@ -412,10 +419,14 @@ static inline int slot_frame(const dots_quiet_index *q, int slot)
     return slot >= q->nframes ? slot - q->nframes : slot;
 }
 
+static void make_frame(const dots_quiet_index *q, int f);
+
 uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical)
 {
     const uint32_t done = completed_boxes(q, canonical);
     const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
+    if (q->lazy)
+        make_frame(q, f);
     const int level = __builtin_popcountll(canonical & q->open);
     uint64_t r = q->first[level][slot];
     const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
@@ -512,6 +523,8 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
                      void *ctx)
 {
     const int f = slot_frame(q, slot), class = slot >= q->nframes;
+    if (q->lazy)
+        make_frame(q, f);
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)
@@ -710,6 +723,7 @@ static int share_blocks(dots_quiet_index *q)
             block_of[q->frame_state[q->block_frame[b]] & key_mask] = -1;
         q->block_first[u] = first;
         q->block_count[u] = nblocks - first;
+        q->step_base[u] = q->entries;
         q->entries += (uint64_t)(nblocks - first) * step_entries(q, u);
     }
     free(block_of);
@@ -901,12 +915,49 @@ static void drop_tables(dots_quiet_index *q)
     rdb_huge_free(q->counts, q->entries * sizeof *q->counts);
     rdb_huge_free(q->less, q->entries * 4 * sizeof *q->less);
     free(q->allowed);
+    free(q->block_made);
+    free(q->frame_made);
     q->counts = NULL;
     q->less = NULL;
     q->allowed = NULL;
+    q->block_made = q->frame_made = NULL;
 }
 
-rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
+/* Frame state f's block of step u, from its block of the step after.
+ * Returns whether an entry overflowed. */
+static int make_block(const dots_quiet_index *q, int f, int u)
+{
+    uint64_t *out = q->counts + block_at(q, f, u) / 4;
+    if (u == q->nsteps) {
+        count_end(q, out);
+        return 0;
+    }
+    const uint8_t allowed = q->allowed[(size_t)f * q->nsteps + (size_t)u];
+    const uint64_t *next = q->counts + block_at(q, f, u + 1) / 4;
+    count_step(q, u, allowed, out, next);
+    return less_step(q, u, allowed, q->less + block_at(q, f, u), next);
+}
+
+/* A lazily prepared index's blocks of frame state f, those not made yet
+ * (for another frame state that shares them) from the last step back.
+ * No entry overflows: the database was built, and its build made every
+ * block (dots_quiet_index_prepare refuses a board where one overflows). */
+static void make_frame(const dots_quiet_index *q, int f)
+{
+    if (q->frame_made[f])
+        return;
+    for (int u = q->nsteps; u >= 0; u--) {
+        const size_t b = (size_t)q->block_first[u] +
+                         (size_t)((block_at(q, f, u) / 4 - q->step_base[u]) / step_entries(q, u));
+        if (!q->block_made[b]) {
+            make_block(q, f, u);
+            q->block_made[b] = 1;
+        }
+    }
+    q->frame_made[f] = 1;
+}
+
+static rdb_status prepare(dots_quiet_index *q, int lazy, rdb_error *err)
 {
     /* Tables of 32-bit entries and offsets take every board up to 4x5 (at
      * most C(31, 15) completions from any step); bigger ones are counted
@@ -917,10 +968,20 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
         return RDB_OK;
     if (q->entries > UINT32_MAX / 4)
         return rdb_fail(err, RDB_E_INPUT, "%s", too_big);
-    q->counts = rdb_huge_alloc(q->entries * sizeof *q->counts);
-    q->less = rdb_huge_alloc(q->entries * 4 * sizeof *q->less);
+    /* lazily made tables are touched in a few places: on small pages,
+     * where a huge page would commit 2 MB for each block */
+    void *(*alloc)(size_t) = lazy ? rdb_lazy_alloc : rdb_huge_alloc;
+    q->counts = alloc(q->entries * sizeof *q->counts);
+    q->less = alloc(q->entries * 4 * sizeof *q->less);
     q->allowed = malloc((size_t)q->nframes * q->nsteps);
-    if (!q->counts || !q->less || !q->allowed) {
+    if (lazy) {
+        int nblocks = 0;
+        for (int u = 0; u <= q->nsteps; u++)
+            nblocks += q->block_count[u];
+        q->block_made = calloc((size_t)nblocks, 1);
+        q->frame_made = calloc((size_t)q->nframes, 1);
+    }
+    if (!q->counts || !q->less || !q->allowed || (lazy && (!q->block_made || !q->frame_made))) {
         drop_tables(q);
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the quiet index's tables (%llu MB)",
                         (unsigned long long)(dots_quiet_index_bytes(q) >> 20));
@@ -930,29 +991,32 @@ rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
         for (int u = 0; u < q->nsteps; u++)
             q->allowed[(size_t)f * q->nsteps + (size_t)u] =
                 step_allows(q, frame_unpack(q, q->frame_state[f]), u);
+    q->lazy = lazy;
+    if (lazy)
+        return RDB_OK;
     /* Each block from the block of the step after it of the same frame
      * state (any of those that share it: they agree on the steps after). */
     int overflow = 0;
     for (int u = q->nsteps; u >= 0; u--) {
 #pragma omp parallel for schedule(dynamic, 16) reduction(| : overflow)
-        for (int b = 0; b < q->block_count[u]; b++) {
-            const int f = q->block_frame[q->block_first[u] + b];
-            uint64_t *out = q->counts + block_at(q, f, u) / 4;
-            if (u == q->nsteps) {
-                count_end(q, out);
-                continue;
-            }
-            const uint8_t allowed = q->allowed[(size_t)f * q->nsteps + (size_t)u];
-            const uint64_t *next = q->counts + block_at(q, f, u + 1) / 4;
-            count_step(q, u, allowed, out, next);
-            overflow |= less_step(q, u, allowed, q->less + block_at(q, f, u), next);
-        }
+        for (int b = 0; b < q->block_count[u]; b++)
+            overflow |= make_block(q, q->block_frame[q->block_first[u] + b], u);
     }
     if (overflow) {
         drop_tables(q);
         return rdb_fail(err, RDB_E_INPUT, "%s", too_big);
     }
     return RDB_OK;
+}
+
+rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err)
+{
+    return prepare(q, 0, err);
+}
+
+rdb_status dots_quiet_index_prepare_lookups(dots_quiet_index *q, rdb_error *err)
+{
+    return prepare(q, 1, err);
 }
 
 void dots_quiet_index_free(dots_quiet_index *q)

@@ -55,6 +55,13 @@ void dots_quiet_index_free(dots_quiet_index *q);
  * index only counts, which is all a plan needs. */
 rdb_status dots_quiet_index_prepare(dots_quiet_index *q, rdb_error *err);
 
+/* The same for a few lookups (a probe's): the tables are made a frame
+ * state at a time, as dots_quiet_rank first reads them, and take memory
+ * only there (4x5's are 3.7 GB whole). A rank may then write the tables:
+ * one thread at a time. Not for rankers (dots_quiet_rank_next), which
+ * read every frame state's tables in a build. */
+rdb_status dots_quiet_index_prepare_lookups(dots_quiet_index *q, rdb_error *err);
+
 /* Lines open at the start: levels run from 0 to this. */
 int dots_quiet_open_lines(const dots_quiet_index *q);
 

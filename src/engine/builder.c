@@ -569,7 +569,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
         /* the plan checked the budget and refused several processes:
          * every level above the one being built is read by it */
         b.keep_level = lay->nbits;
-        st = game->sparse_prepare(b.db.sparse, err);
+        st = game->sparse_prepare(b.db.sparse, 0, err);
         budget = 0; /* no level cache: the levels above come through b.levels */
         if (st == RDB_OK)
             st = rdb_sparse_levels_open(&b.db, rdb_build_sparse_cache_bytes(opt, &b.db),

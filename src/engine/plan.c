@@ -153,7 +153,7 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
     if (!db.sparse || !db.game->sparse_sample)
         st = rdb_fail(err, RDB_E_INPUT, "only a quiet build is timed on a sample");
     else
-        st = db.game->sparse_prepare(db.sparse, err);
+        st = db.game->sparse_prepare(db.sparse, 0, err);
     /* about a second of one thread at the speeds seen (1 to 2 M a second) */
     double seconds = 0;
     if (st == RDB_OK)

@@ -70,7 +70,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     rdb_status st = rdb_db_open(&p->db, dir, err);
     if (st == RDB_OK && p->db.sparse) {
-        st = p->db.game->sparse_prepare(p->db.sparse, err);
+        st = p->db.game->sparse_prepare(p->db.sparse, 1, err);
         if (st != RDB_OK)
             rdb_db_free(&p->db);
     }

@@ -86,7 +86,7 @@ rdb_status rdb_verify(const char *dir, int full, FILE *out, int progress, rdb_ve
     rdb_status st = rdb_db_open(&db, dir, err);
     if (st != RDB_OK)
         return st;
-    if (db.sparse && full && (st = db.game->sparse_prepare(db.sparse, err)) != RDB_OK) {
+    if (db.sparse && full && (st = db.game->sparse_prepare(db.sparse, 0, err)) != RDB_OK) {
         rdb_db_free(&db);
         return st;
     }
