@@ -69,7 +69,7 @@ typedef struct {
 #define TT_GROWTH 4                   /* each growth quadruples the table */
 
 typedef struct dots_worker {
-    struct dots_solver *s;
+    dots_solver *s;
     int id;
     int aborted;
     uint64_t nodes, tt_hits, tt_new; /* tt_new: empty slots this searcher filled */
@@ -104,7 +104,7 @@ struct dots_solver {
     volatile int grow_wanted;      /* the table is half full: stop, grow, test again */
     uint64_t tests;
     double seconds, started, next_report;
-    void (*hook)(struct dots_solver *, void *);
+    void (*hook)(dots_solver *, void *);
     void *hook_ctx;
     double hook_every, next_hook;
     int report_lower, report_upper;
@@ -112,12 +112,12 @@ struct dots_solver {
 
 /* ---- positions ---- */
 
-static inline int sides(const struct dots_solver *s, uint64_t drawn, int box)
+static inline int sides(const dots_solver *s, uint64_t drawn, int box)
 {
     return __builtin_popcountll(drawn & s->box_mask[box]);
 }
 
-static inline uint64_t transform(const struct dots_solver *s, int t, uint64_t x)
+static inline uint64_t transform(const dots_solver *s, int t, uint64_t x)
 {
     uint64_t y = 0;
     for (int k = 0; k < s->nbytes; k++)
@@ -127,7 +127,7 @@ static inline uint64_t transform(const struct dots_solver *s, int t, uint64_t x)
 
 /* Of each corner box's two outer lines, drawing one or the other is the
  * same: keep the drawn one in a fixed place. Returns the corners swapped. */
-static inline uint64_t normalise_corners(const struct dots_solver *s, uint64_t *x)
+static inline uint64_t normalise_corners(const dots_solver *s, uint64_t *x)
 {
     uint64_t swapped = 0;
     for (int c = 0; c < s->ncorners; c++) {
@@ -142,7 +142,7 @@ static inline uint64_t normalise_corners(const struct dots_solver *s, uint64_t *
 
 /* The canonical form of the position whose images under the board's
  * transforms are image[]; *which is the transform that gives it. */
-static uint64_t least_image(const struct dots_solver *s, const uint64_t *image, int *which)
+static uint64_t least_image(const dots_solver *s, const uint64_t *image, int *which)
 {
     uint64_t best = UINT64_MAX;
     for (int t = 0; t < s->ntransforms; t++) {
@@ -157,7 +157,7 @@ static uint64_t least_image(const struct dots_solver *s, const uint64_t *image, 
 }
 
 /* The canonical form of x; *which is the transform that gives it. */
-static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
+static uint64_t canonical(const dots_solver *s, uint64_t x, int *which)
 {
     uint64_t image[DOTS_MAX_TRANSFORMS];
     for (int t = 0; t < s->ntransforms; t++)
@@ -166,7 +166,7 @@ static uint64_t canonical(const struct dots_solver *s, uint64_t x, int *which)
 }
 
 /* The line paired with `line` when its corner was swapped, else itself. */
-static int unswap(const struct dots_solver *s, uint64_t swapped, int line)
+static int unswap(const dots_solver *s, uint64_t swapped, int line)
 {
     if (!(swapped >> line & 1))
         return line;
@@ -178,7 +178,7 @@ static int unswap(const struct dots_solver *s, uint64_t swapped, int line)
 
 /* A move of x as the same move of its canonical form under transform t
  * (to_canonical), or a move of the canonical form as a move of x. */
-static int map_move(const struct dots_solver *s, uint64_t x, int t, int line, int to_canonical)
+static int map_move(const dots_solver *s, uint64_t x, int t, int line, int to_canonical)
 {
     uint64_t y = transform(s, t, x);
     uint64_t swapped = normalise_corners(s, &y);
@@ -222,7 +222,7 @@ static inline void slot_write(tt_slot *e, uint64_t key, uint64_t data)
 
 /* The entry of key: its data, or 0 (no entry has data 0: bounds are
  * stored with an offset). */
-static uint64_t tt_probe(const struct dots_solver *s, uint64_t key)
+static uint64_t tt_probe(const dots_solver *s, uint64_t key)
 {
     const tt_slot *b = s->tt + (slot_hash(key) & s->tt_mask) * BUCKET;
     for (int i = 0; i < BUCKET; i++) {
@@ -237,7 +237,7 @@ static uint64_t tt_probe(const struct dots_solver *s, uint64_t key)
 /* Store bounds for key, merged with what the table knows of it (every
  * bound ever stored is true, so they narrow each other). A new key takes
  * the slot whose position had the fewest open lines. */
-static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lower, int upper,
+static void tt_store(dots_solver *s, dots_worker *w, uint64_t key, int lower, int upper,
                      int best, int open)
 {
     tt_slot *b = s->tt + (slot_hash(key) & s->tt_mask) * BUCKET;
@@ -270,7 +270,7 @@ static void tt_store(struct dots_solver *s, dots_worker *w, uint64_t key, int lo
 /* The table TT_GROWTH times bigger (up to tt_most), every entry moved
  * over; called when no searcher runs. The searchers' counts of filled
  * slots become the entries moved (all credited to the first). */
-static void tt_grow(struct dots_solver *s)
+static void tt_grow(dots_solver *s)
 {
     s->grow_wanted = 0;
     uint64_t buckets = (s->tt_mask + 1) * TT_GROWTH;
@@ -311,7 +311,7 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta);
 
 /* Slots the searchers have filled (each counts its own; a rough sum is
  * enough to decide when to grow). */
-static uint64_t tt_filled(const struct dots_solver *s)
+static uint64_t tt_filled(const dots_solver *s)
 {
     uint64_t n = 0;
     for (int i = 0; i < s->opt.threads; i++)
@@ -319,14 +319,14 @@ static uint64_t tt_filled(const struct dots_solver *s)
     return n;
 }
 
-static int tt_half_full(const struct dots_solver *s)
+static int tt_half_full(const dots_solver *s)
 {
     return s->tt_mask + 1 < s->tt_most && tt_filled(s) * 4 > (s->tt_mask + 1) * BUCKET;
 }
 
 static int stop_now(dots_worker *w)
 {
-    struct dots_solver *s = w->s;
+    dots_solver *s = w->s;
     if (w->id == 0 && !s->grow_wanted && tt_half_full(s))
         __atomic_store_n(&s->grow_wanted, 1, __ATOMIC_RELAXED);
     if (rdb_stop_requested || s->test_done || s->grow_wanted) {
@@ -355,7 +355,7 @@ static int stop_now(dots_worker *w)
     return 0;
 }
 
-static int boxes_complete(const struct dots_solver *s, uint64_t drawn)
+static int boxes_complete(const dots_solver *s, uint64_t drawn)
 {
     return dots_capture_boxes_complete(&s->graph, drawn);
 }
@@ -371,7 +371,7 @@ static int boxes_complete(const struct dots_solver *s, uint64_t drawn)
 static int search_runs(dots_worker *w, uint64_t drawn, const dots_capture_run *runs, int nruns,
                        int alpha, int beta)
 {
-    const struct dots_solver *s = w->s;
+    const dots_solver *s = w->s;
     int before = boxes_complete(s, drawn);
     int best = -VALUE_INF;
     for (int k = 0; k < (nruns == 1 ? 2 : nruns) && !w->aborted; k++) {
@@ -402,7 +402,7 @@ static int search_runs(dots_worker *w, uint64_t drawn, const dots_capture_run *r
 static int search_touching(dots_worker *w, uint64_t drawn, const dots_capture_run *runs,
                            int nruns, int alpha, int beta)
 {
-    const struct dots_solver *s = w->s;
+    const dots_solver *s = w->s;
     int best = -VALUE_INF;
     for (int r = 0; r < nruns && !w->aborted; r++)
         for (uint64_t m = runs[r].take | runs[r].decline; m && !w->aborted; m &= m - 1) {
@@ -427,7 +427,7 @@ static int search_touching(dots_worker *w, uint64_t drawn, const dots_capture_ru
 static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, int first,
                        uint8_t *moves, int *sacrifices)
 {
-    const struct dots_solver *s = w->s;
+    const dots_solver *s = w->s;
     uint8_t safe[DOTS_MAX_LINES], risky[DOTS_MAX_LINES];
     int nsafe = 0, nrisky = 0, n = 0;
     if (first != NO_MOVE)
@@ -458,7 +458,7 @@ static int order_moves(const dots_worker *w, uint64_t drawn, const int8_t *cnt, 
 /* A node without a three-sided box (or any node without the rules). */
 static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int alpha, int beta)
 {
-    struct dots_solver *s = w->s;
+    dots_solver *s = w->s;
     int endgame;
     if (s->opt.rules == DOTS_RULES_FULL &&
         dots_simple_endgame(&s->graph, drawn, cnt, s->full_value, &endgame)) {
@@ -592,7 +592,7 @@ static int search_quiet(dots_worker *w, uint64_t drawn, const int8_t *cnt, int a
 
 static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
 {
-    struct dots_solver *s = w->s;
+    dots_solver *s = w->s;
     if ((++w->nodes & STOP_POLL) == 0 && stop_now(w))
         return 0;
     if (w->aborted)
@@ -629,9 +629,8 @@ static int search(dots_worker *w, uint64_t drawn, int alpha, int beta)
 
 /* Whether value(lines) >= bound, by every searcher at once; the first to
  * finish answers. Returns the fail-soft value of that search. */
-static void tt_grow(struct dots_solver *s);
 
-static rdb_status run_test(struct dots_solver *s, uint64_t lines, int bound, int *result,
+static rdb_status run_test(dots_solver *s, uint64_t lines, int bound, int *result,
                            rdb_error *err)
 {
     s->tests++;
@@ -748,8 +747,16 @@ static int index_of(const uint64_t *keys, int n, uint64_t key)
 typedef rdb_status (*child_fn)(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
                                rdb_error *err);
 
+/* The value of a move, by MTD(f) from the previous move's value. */
 static rdb_status move_value_of(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
-                                rdb_error *err);
+                                rdb_error *err)
+{
+    int *guess = ctx, v = 0;
+    rdb_status st = mtdf(s, child, b ? *guess - b : -*guess, &v, err);
+    if (st == RDB_OK)
+        *guess = *result = b ? b + v : -v;
+    return st;
+}
 
 /* fn once per child of `lines` up to symmetry, in the search's order;
  * result[line] for every open line (children a symmetry maps onto each
@@ -791,16 +798,6 @@ static rdb_status each_move(dots_solver *s, uint64_t lines, child_fn fn, void *c
     return st;
 }
 
-/* The value of a move, by MTD(f) from the previous move's value. */
-static rdb_status move_value_of(dots_solver *s, uint64_t child, int b, void *ctx, int *result,
-                                rdb_error *err)
-{
-    int *guess = ctx, v = 0;
-    rdb_status st = mtdf(s, child, b ? *guess - b : -*guess, &v, err);
-    if (st == RDB_OK)
-        *guess = *result = b ? b + v : -v;
-    return st;
-}
 
 rdb_status dots_solver_move_values(dots_solver *s, uint64_t lines, int move_value[DOTS_MAX_LINES],
                                    rdb_error *err)
@@ -955,7 +952,7 @@ void dots_solver_stats_get(const dots_solver *s, dots_solver_stats *out)
 
 /* Lines sorted by the distance of their middle from the board's centre
  * (ties by line id): central lines first. */
-static void centre_order(struct dots_solver *s)
+static void centre_order(dots_solver *s)
 {
     const dots_board *b = &s->board;
     int dist[DOTS_MAX_LINES];
@@ -984,7 +981,7 @@ static void centre_order(struct dots_solver *s)
 /* The two outer lines of each corner box (a 1-row or 1-column board has
  * corner boxes with three outer lines; only true corners of a board with
  * two rows and two columns or more are paired). */
-static void find_corners(struct dots_solver *s)
+static void find_corners(dots_solver *s)
 {
     const dots_board *b = &s->board;
     s->ncorners = 0;
@@ -1014,7 +1011,7 @@ rdb_status dots_solver_new(const dots_board *b, int full_value, const dots_solve
     if (full_value < -100 || full_value > 100)
         return rdb_fail(err, RDB_E_INPUT, "the full position's value %d is not in -100..100",
                         full_value);
-    struct dots_solver *s = calloc(1, sizeof *s);
+    dots_solver *s = calloc(1, sizeof *s);
     if (!s)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
     s->board = *b;

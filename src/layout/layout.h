@@ -1,6 +1,6 @@
 /*
  * layout.h — how the positions of a universe are cut into groups and slices
- * and numbered densely (DESIGN.md section 2).
+ * and numbered densely (docs/internals.md, "How it works").
  *
  * The bits are ordered so that group g occupies bits [off[g], off[g] +
  * size[g]); each group is a union of symmetry orbits and holds whole
