@@ -86,6 +86,9 @@ typedef struct {
     uint64_t child;    /* the board position after it */
     int bit;           /* the universe bit it takes (layout order), for the
                           edge rule; a move that takes several gives its lowest */
+    int again;         /* its player moves again (Dots-and-Boxes: it completes
+                          a box): a perfect game plays such a move first among
+                          the best, so that a run of captures reads as one turn */
 } rdb_game_move;
 
 /* Most moves a board position of any game can have (Cram on 64 cells). */
@@ -114,6 +117,7 @@ typedef struct {
     const char *bits_name;   /* what the universe's bits are: "open lines" */
     const char *bit_noun;    /* what one bit is, plural: "lines" */
     const char *level_name;  /* what a level counts: "lines drawn beyond the start" */
+    int impartial;           /* values are nimbers (a move to 0 wins), not scores */
 
     /* ---- the game of a database ---- */
 

@@ -380,6 +380,62 @@ START_TEST(test_parse_and_probe)
 }
 END_TEST
 
+/* The perfect game of every position of 2x2 against the naive solver:
+ * each move a best one, a capture first among the best, then the lowest
+ * line id; the boxes each player takes add up to the position's value. */
+START_TEST(test_perfect_game)
+{
+    char dir[TU_DIR_MAX];
+    rdb_error err;
+    tu_mkdtemp(dir);
+    ck_assert_msg(tu_build(dir, 2, 2, 0, 0, 0, "empty", 1, &err) == RDB_OK, "%s", err.msg);
+    rdb_probe *p;
+    ck_assert_int_eq(rdb_probe_open(dir, &p, &err), RDB_OK);
+    naive_dots nv;
+    ck_assert_int_eq(naive_solve(&nv, 2, 2, 0, 0), 0);
+    const int nlines = 12;
+    long captures_first = 0;
+    for (uint64_t x = 0; x < 1u << nlines; x++) {
+        int ids[12], n = -1;
+        ck_assert_int_eq(rdb_probe_perfect_game(p, x, ids, nlines, &n, &err), RDB_OK);
+        ck_assert_int_eq(n, nlines - __builtin_popcountll(x));
+        uint64_t at = x;
+        int score = 0, sign = 1;
+        for (int i = 0; i < n; i++) {
+            const int v = naive_value(&nv, at);
+            int want = -1, want_capture = 0;
+            for (int l = 0; l < nlines; l++) {
+                if (at >> l & 1)
+                    continue;
+                const int b = naive_boxes(&nv.board, at, l);
+                const int mv = b ? b + naive_value(&nv, at | 1ULL << l) : -naive_value(&nv, at | 1ULL << l);
+                if (mv == v && (want < 0 || (b > 0 && !want_capture))) {
+                    want = l;
+                    want_capture = b > 0;
+                }
+            }
+            ck_assert_msg(ids[i] == want, "position %#llx, move %d: line %d, not %d",
+                          (unsigned long long)x, i, ids[i], want);
+            const int b = naive_boxes(&nv.board, at, ids[i]);
+            captures_first += b > 0 && ids[i] != __builtin_ctzll(~at);
+            score += sign * b;
+            if (!b)
+                sign = -sign;
+            at |= 1ULL << ids[i];
+        }
+        ck_assert_int_eq(score, naive_value(&nv, x));
+    }
+    ck_assert_int_gt(captures_first, 0); /* the tie-break was met */
+    /* a game longer than the room given */
+    int ids[3], n;
+    ck_assert_int_eq(rdb_probe_perfect_game(p, 0, ids, 3, &n, &err), RDB_E_INPUT);
+    ck_assert_int_eq(n, 3);
+    naive_free(&nv);
+    rdb_probe_close(p);
+    tu_rmrf(dir);
+}
+END_TEST
+
 Suite *public_api_suite(void)
 {
     Suite *s = suite_create("public_api");
@@ -392,6 +448,7 @@ Suite *public_api_suite(void)
     tcase_add_test(tc, test_cram_diagram);
     tcase_add_test(tc, test_info);
     tcase_add_test(tc, test_parse_and_probe);
+    tcase_add_test(tc, test_perfect_game);
     suite_add_tcase(s, tc);
     return s;
 }

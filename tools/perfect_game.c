@@ -3,9 +3,10 @@
  * variation): each player in turn plays a best move the database names,
  * until the game ends. See answer.h.
  *
- * Dots-and-Boxes: the best move listed first (a capture first among moves
- * of equal value), so that a run of captures reads as one turn; a turn ends
- * with the move that completes no box. The boxes each turn takes add up to
+ * The moves are the library's (rdb_probe_perfect_game), which Python's pv
+ * plays too. Dots-and-Boxes: a capture first among the best moves, so that
+ * a run of captures reads as one turn; a turn ends with the move that
+ * completes no box. The boxes each turn takes add up to
  * the position's value, which the tests check. Cram: the player who can
  * moves to nimber 0; the other plays the first move in board order.
  */
@@ -68,9 +69,10 @@ rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db
     const int scores_known = !pos->unmarked;
     if (!scores_known)
         cur.taken_a = cur.taken_b = 0;
-    rdb_tool_dots_result *r = malloc(sizeof *r);
-    if (!r)
-        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    int line[DOTS_MAX_LINES], nlines = 0;
+    st = rdb_probe_perfect_game(p, pos->diagram.drawn, line, DOTS_MAX_LINES, &nlines, err);
+    if (st != RDB_OK)
+        return st;
     if (json)
         fprintf(out, ",\"pv\":[");
     else
@@ -78,14 +80,10 @@ rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db
                rdb_tool_dots_mover_known(db, pos) ? "" : " (A: the player to move)");
     turn t = {.player = cur.to_move};
     int first = 1;
-    for (;;) {
-        st = rdb_tool_dots_lookup(p, db, &cur, r, err);
-        if (st != RDB_OK || r->a.nmoves == 0)
-            break;
-        int line = r->a.line[r->order[0]];
+    for (int i = 0; i < nlines; i++) {
         t.player = cur.to_move;
-        t.line[t.nmoves++] = line;
-        int took = rdb_tool_dots_play(&b, &cur, line);
+        t.line[t.nmoves++] = line[i];
+        int took = rdb_tool_dots_play(&b, &cur, line[i]);
         t.boxes += took;
         if (took && cur.diagram.drawn != dots_all_lines(&b))
             continue; /* the turn goes on */
@@ -98,9 +96,6 @@ rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db
         first = 0;
         t = (turn){.player = cur.to_move};
     }
-    free(r);
-    if (st != RDB_OK)
-        return st;
     if (json) {
         fprintf(out, "]");
         return RDB_OK;

@@ -180,6 +180,19 @@ typedef struct {
 RDB_API rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
                                          rdb_error *err);
 
+/* A perfect game from `position` to its end, as move ids (those of
+ * rdb_probe_move_values) into ids[0..*n): each move a best one, the first
+ * of them in this order: Dots-and-Boxes, a move worth the position's
+ * value, one that completes a box before one that does not (a run of
+ * captures then reads as one turn), then by line id; Cram, a move to
+ * nimber 0 when there is one, else any, by domino id. `query --pv`,
+ * `play` and Python's pv play this game.
+ * Errors: RDB_E_INPUT when the game is longer than max (a game takes at
+ * most one move a bit of the position); otherwise those of
+ * rdb_probe_move_values, with ids[0..*n) the moves found before. */
+RDB_API rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, int max,
+                                          int *n, rdb_error *err);
+
 typedef struct {
     int value;          /* value of the position */
     int next_loony;     /* RDB_LOONY_*: who must make the next loony move */

@@ -52,7 +52,7 @@ __all__ = [
     "Position",
 ]
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 
 Position = Union[str, int, Sequence[int], Sequence[str], np.ndarray]
 
@@ -385,23 +385,27 @@ class Database:
         return out
 
     def pv(self, pos: Position) -> List[Move]:
-        """A perfect game from the position to the end: each move the
-        first best one (Dots-and-Boxes: to the full board; Cram: while a
-        move is left, a move to nimber 0 when there is one)."""
+        """A perfect game from the position to the end, the one `query --pv`
+        plays (the library's walk): each move a best one, the first of them
+        in this order: Dots-and-Boxes, a capture before a move that
+        completes no box, then by id, to the full board; Cram, while a move
+        is left, a move to nimber 0 when there is one, by id."""
         x = self.position(pos)
+        ids = (ctypes.c_int * self.nbits)()
+        n = ctypes.c_int()
+        err = _n.Error()
+        with self._using() as h:
+            _check(_n.probe_perfect_game(h, x, ids, self.nbits, ctypes.byref(n), ctypes.byref(err)), err)
         line: List[Move] = []
-        while True:
-            ms = self.moves(x)
-            if not ms:
-                return line
-            best = [m for m in ms if m.best] or ms
-            m = best[0]
+        for move in ids[:n.value]:
+            m = next(m for m in self.moves(x) if m.id == move)
             line.append(m)
             if self.game == "dots":
                 x |= 1 << m.id
             else:
                 for c in self._domino_cells(m.id):
                     x |= 1 << c
+        return line
 
     def values(self, batch: Union[np.ndarray, Iterable[Position]]) -> np.ndarray:
         """The values of many positions at once: a 2-D array of 0/1 (one

@@ -100,6 +100,22 @@ def test_pv_keeps_the_value(dbs):
         assert score == v0
 
 
+@pytest.mark.parametrize("name", ["3x3", "3x3-half"])
+def test_pv_is_the_query_one(dbs, name):
+    # Python's pv and `query --pv` play the library's one walk: the same
+    # moves, a capture first among the best (it once took the first best
+    # by id and differed on a few positions)
+    rng = random.Random(13)
+    with retrodb.open(dbs[name]) as db:
+        positions = random_dbn(rng, db.nbits, 300)
+        f = dbs[name].parent / (dbs[name].name + ".pv")
+        f.write_text("\n".join(positions) + "\n")
+        out = cli("query", "--dir", str(dbs[name]), "--batch", "--json", "--pv", str(f))
+        for dbn, line in zip(positions, out.splitlines()):
+            want = [move for turn in json.loads(line)["pv"] for move in turn["moves"]]
+            assert [m.name for m in db.pv(dbn)] == want, dbn
+
+
 def _boxes(db, x):
     R, C = db.rows, db.cols
     n = 0

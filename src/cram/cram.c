@@ -96,6 +96,7 @@ static int cram_moves(const void *game, uint64_t covered, rdb_game_move *out)
         out[n].id = d;
         out[n].bit = -1; /* the edge rule of an impartial game needs none */
         out[n].child = covered | b->domino[d];
+        out[n].again = 0;
         n++;
     }
     return n;
@@ -126,6 +127,7 @@ const rdb_game cram_game_entry = {
     .bits_name = "cells",
     .bit_noun = "cells",
     .level_name = "cells covered",
+    .impartial = 1,
     .open = cram_open,
     .order = cram_order,
     .close = cram_close,

@@ -179,6 +179,19 @@ static void dots_print(const void *game, FILE *out, uint64_t pos)
     dots_diagram_print(out, &d->game.board, dots_rules_lines(&d->rules, &d->game, pos), NULL);
 }
 
+/* Whether drawing the lines of `child` beyond `lines` completes a box. */
+static int boxes_completed(const dots_board *b, uint64_t lines, uint64_t child)
+{
+    for (int x = 0; x < b->nboxes; x++) {
+        uint64_t sides = 0;
+        for (int s = 0; s < 4; s++)
+            sides |= 1ULL << b->box_line[x][s];
+        if ((child & sides) == sides && (lines & sides) != sides)
+            return 1;
+    }
+    return 0;
+}
+
 /* Every open line, in line-id order: a line of a chain fills the whole
  * chain, so every line of it is that move. */
 static int dots_moves(const void *game, uint64_t lines, rdb_game_move *out)
@@ -192,6 +205,7 @@ static int dots_moves(const void *game, uint64_t lines, rdb_game_move *out)
         out[n].id = l;
         out[n].bit = bit;
         out[n].child = lines | d->rules.bit_lines[bit];
+        out[n].again = boxes_completed(&d->game.board, lines, out[n].child);
         n++;
     }
     return n;

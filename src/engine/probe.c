@@ -436,6 +436,45 @@ rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_value
     return st;
 }
 
+rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, int max, int *n,
+                                  rdb_error *err)
+{
+    const rdb_game *game = p->db.game;
+    const void *state = p->db.state;
+    rdb_move_values *a = malloc(sizeof *a);
+    if (!a)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    *n = 0;
+    rdb_status st = RDB_OK;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        rdb_game_move moves[RDB_GAME_MAX_MOVES];
+        st = move_values(p, position, a, err);
+        if (st != RDB_OK || a->nmoves == 0)
+            break;
+        /* a->moves are game->moves's, in its order */
+        game->moves(state, position, moves);
+        int pick = -1;
+        for (int i = 0; i < a->nmoves; i++) {
+            const int best = game->impartial ? a->moves[i].value == 0
+                                             : a->moves[i].value == a->value;
+            if (best && (pick < 0 || (moves[i].again && !moves[pick].again)))
+                pick = i;
+        }
+        if (pick < 0)
+            pick = 0; /* a lost Cram position: every move loses */
+        if (*n == max) {
+            st = rdb_fail(err, RDB_E_INPUT, "the perfect game is longer than %d moves", max);
+            break;
+        }
+        ids[(*n)++] = moves[pick].id;
+        position = moves[pick].child;
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(a);
+    return st;
+}
+
 static rdb_status move_values(rdb_probe *p, uint64_t position, rdb_move_values *a,
                               rdb_error *err)
 {
