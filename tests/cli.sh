@@ -66,6 +66,11 @@ expect 1 'damaged: bad group count' -- "$RETRODB" info --dir "$T/nogroups"
 # a chain build whose start has no chain still says so
 "$RETRODB" build dots 2x2 --chains --dir "$T/chains0" --quiet || bad "build 2x2 --chains"
 expect 0 'chains      0 (' -- "$RETRODB" info --dir "$T/chains0"
+# a chain database's moves into a chain are little games of their own:
+# no perfect game move by move (it once printed a wrong one)
+printf '+-+-+ +\n|   | |\n+ + + +\n|   | |\n+-+-+-+\n' > "$T/chains.txt"
+"$RETRODB" build dots --start "$T/chains.txt" --chains --dir "$T/chains2" --quiet || bad "build chains"
+expect 2 'no perfect game to show' -- "$RETRODB" query --dir "$T/chains2" --moves '' --pv
 for level in 0 1; do
     cp -r "$T/d33" "$T/flip$level"
     for f in $(find "$T/flip$level/$level" -name '*.zst'); do

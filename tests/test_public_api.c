@@ -397,7 +397,8 @@ START_TEST(test_perfect_game)
     long captures_first = 0;
     for (uint64_t x = 0; x < 1u << nlines; x++) {
         int ids[12], n = -1;
-        ck_assert_int_eq(rdb_probe_perfect_game(p, x, ids, nlines, &n, &err), RDB_OK);
+        uint64_t after[12];
+        ck_assert_int_eq(rdb_probe_perfect_game(p, x, ids, after, nlines, &n, &err), RDB_OK);
         ck_assert_int_eq(n, nlines - __builtin_popcountll(x));
         uint64_t at = x;
         int score = 0, sign = 1;
@@ -422,14 +423,17 @@ START_TEST(test_perfect_game)
             if (!b)
                 sign = -sign;
             at |= 1ULL << ids[i];
+            ck_assert(after[i] == at);
         }
         ck_assert_int_eq(score, naive_value(&nv, x));
     }
     ck_assert_int_gt(captures_first, 0); /* the tie-break was met */
     /* a game longer than the room given */
     int ids[3], n;
-    ck_assert_int_eq(rdb_probe_perfect_game(p, 0, ids, 3, &n, &err), RDB_E_INPUT);
+    ck_assert_int_eq(rdb_probe_perfect_game(p, 0, ids, NULL, 3, &n, &err), RDB_E_INPUT);
     ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(rdb_probe_perfect_game(p, 0, ids, NULL, -1, &n, &err), RDB_E_INPUT);
+    ck_assert_int_eq(n, 0);
     naive_free(&nv);
     rdb_probe_close(p);
     tu_rmrf(dir);

@@ -69,8 +69,17 @@ rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db
     const int scores_known = !pos->unmarked;
     if (!scores_known)
         cur.taken_a = cur.taken_b = 0;
+    /* a move into a chain pseudo-line is a little game of its own, whose
+     * boxes may go to either player: no turn by turn score to show */
+    rdb_db_info info;
+    rdb_probe_info(p, &info);
+    if (info.chains)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "a database built with --chains has no perfect game to show move by "
+                        "move: a move into a chain is a little game of its own (docs/building.md, "
+                        "\"Chain pseudo-lines\")");
     int line[DOTS_MAX_LINES], nlines = 0;
-    st = rdb_probe_perfect_game(p, pos->diagram.drawn, line, DOTS_MAX_LINES, &nlines, err);
+    st = rdb_probe_perfect_game(p, pos->diagram.drawn, line, NULL, DOTS_MAX_LINES, &nlines, err);
     if (st != RDB_OK)
         return st;
     if (json)

@@ -181,17 +181,20 @@ RDB_API rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_mo
                                          rdb_error *err);
 
 /* A perfect game from `position` to its end, as move ids (those of
- * rdb_probe_move_values) into ids[0..*n): each move a best one, the first
- * of them in this order: Dots-and-Boxes, a move worth the position's
- * value, one that completes a box before one that does not (a run of
- * captures then reads as one turn), then by line id; Cram, a move to
- * nimber 0 when there is one, else any, by domino id. `query --pv`,
- * `play` and Python's pv play this game.
+ * rdb_probe_move_values) into ids[0..*n), and, unless after is NULL, the
+ * position after each move into after[0..*n) (in a chain database a move
+ * draws its whole chain): each move a best one, the first of them in
+ * this order: Dots-and-Boxes, a move worth the position's value, one that
+ * completes a box before one that does not (a run of captures then reads
+ * as one turn), then by line id; Cram, a move to nimber 0 when there is
+ * one, else any, by domino id. `query --pv`, `play` and Python's pv play
+ * this game (Cram's commands list a smaller board's moves in its own
+ * order). Thread-safe as the other lookups, one lookup at a time.
  * Errors: RDB_E_INPUT when the game is longer than max (a game takes at
  * most one move a bit of the position); otherwise those of
- * rdb_probe_move_values, with ids[0..*n) the moves found before. */
-RDB_API rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, int max,
-                                          int *n, rdb_error *err);
+ * rdb_probe_move_values, with the moves found before in ids[0..*n). */
+RDB_API rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids,
+                                          uint64_t *after, int max, int *n, rdb_error *err);
 
 typedef struct {
     int value;          /* value of the position */

@@ -392,19 +392,17 @@ class Database:
         is left, a move to nimber 0 when there is one, by id."""
         x = self.position(pos)
         ids = (ctypes.c_int * self.nbits)()
+        after = (ctypes.c_uint64 * self.nbits)()
         n = ctypes.c_int()
         err = _n.Error()
         with self._using() as h:
-            _check(_n.probe_perfect_game(h, x, ids, self.nbits, ctypes.byref(n), ctypes.byref(err)), err)
+            _check(_n.probe_perfect_game(h, x, ids, after, self.nbits, ctypes.byref(n),
+                                         ctypes.byref(err)), err)
         line: List[Move] = []
-        for move in ids[:n.value]:
-            m = next(m for m in self.moves(x) if m.id == move)
-            line.append(m)
-            if self.game == "dots":
-                x |= 1 << m.id
-            else:
-                for c in self._domino_cells(m.id):
-                    x |= 1 << c
+        for i in range(n.value):
+            # the move with its value and name, from the position before it
+            line.append(next(m for m in self.moves(x) if m.id == ids[i]))
+            x = after[i]  # a chain database's move draws its whole chain
         return line
 
     def values(self, batch: Union[np.ndarray, Iterable[Position]]) -> np.ndarray:

@@ -107,7 +107,8 @@ probe_move_values = _fn(
     "rdb_probe_move_values", ctypes.c_int, ctypes.c_void_p, _u64, ctypes.POINTER(MoveValues), _perr
 )
 probe_perfect_game = _fn(
-    "rdb_probe_perfect_game", ctypes.c_int, ctypes.c_void_p, _u64, _pint, ctypes.c_int, _pint, _perr
+    "rdb_probe_perfect_game", ctypes.c_int, ctypes.c_void_p, _u64, _pint, _pu64, ctypes.c_int, _pint,
+    _perr,
 )
 dots_parse_diagram = _fn(
     "rdb_dots_parse_diagram", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64, _perr

@@ -148,7 +148,7 @@ int dots_quiet_frame_from(const dots_quiet_index *q, int level, uint64_t index);
 uint64_t dots_quiet_part_end(const dots_quiet_index *q, int level, uint64_t from, uint64_t most);
 
 /* Where an enumeration stands: what the ranks of the visited position's
- * children by its inside lines need (dots_quiet_inside_child_rank). */
+ * descendants by inside lines need (dots_quiet_inside_rank). */
 typedef struct dots_quiet_path dots_quiet_path;
 
 /* Call visit(ctx, index, lines, path) for every stored position of the

@@ -436,24 +436,28 @@ rdb_status rdb_probe_move_values(rdb_probe *p, uint64_t position, rdb_move_value
     return st;
 }
 
-rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, int max, int *n,
-                                  rdb_error *err)
+rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, uint64_t *after,
+                                  int max, int *n, rdb_error *err)
 {
     const rdb_game *game = p->db.game;
     const void *state = p->db.state;
+    *n = 0;
+    if (max < 0)
+        return rdb_fail(err, RDB_E_INPUT, "room for %d moves", max);
     rdb_move_values *a = malloc(sizeof *a);
     if (!a)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-    *n = 0;
     rdb_status st = RDB_OK;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
+        /* a lookup at a time, as the other calls take the handle: a game
+         * through levels not kept searches at each move */
         rdb_game_move moves[RDB_GAME_MAX_MOVES];
+        pthread_mutex_lock(&p->lock);
         st = move_values(p, position, a, err);
+        pthread_mutex_unlock(&p->lock);
         if (st != RDB_OK || a->nmoves == 0)
             break;
-        /* a->moves are game->moves's, in its order */
-        game->moves(state, position, moves);
+        game->moves(state, position, moves); /* a->moves's, in their order */
         int pick = -1;
         for (int i = 0; i < a->nmoves; i++) {
             const int best = game->impartial ? a->moves[i].value == 0
@@ -467,10 +471,11 @@ rdb_status rdb_probe_perfect_game(rdb_probe *p, uint64_t position, int *ids, int
             st = rdb_fail(err, RDB_E_INPUT, "the perfect game is longer than %d moves", max);
             break;
         }
-        ids[(*n)++] = moves[pick].id;
         position = moves[pick].child;
+        if (after)
+            after[*n] = position;
+        ids[(*n)++] = moves[pick].id;
     }
-    pthread_mutex_unlock(&p->lock);
     free(a);
     return st;
 }
