@@ -964,8 +964,14 @@ static rdb_status prepare(dots_quiet_index *q, int lazy, rdb_error *err)
      * (a plan) but not built. */
     static const char too_big[] = "this board has too many quiet positions to a frame state for "
                                   "the quiet index's tables (boards up to 4x5 are built)";
-    if (q->counts)
+    if (q->counts) {
+        if (q->lazy && !lazy) { /* made for lookups, now wanted whole */
+            for (int f = 0; f < q->nframes; f++)
+                make_frame(q, f);
+            q->lazy = 0;
+        }
         return RDB_OK;
+    }
     if (q->entries > UINT32_MAX / 4)
         return rdb_fail(err, RDB_E_INPUT, "%s", too_big);
     /* lazily made tables are touched in a few places: on small pages,
