@@ -53,6 +53,8 @@ struct rdb_probe {
     cached_frame frames[FRAME_CACHE];
     unsigned long clock;
     uint64_t deleted;        /* levels not kept: solved on the spot */
+    uint64_t dropped;        /* levels whose dropped part is gone (a half quiet
+                                database): never read, valued by the game */
     int complete;            /* every level done or not kept, at open */
     double done_fraction;    /* of every position, at open: for messages */
     loaded_slice *loaded;    /* every kept slice, by (level, counts), or NULL */
@@ -86,6 +88,7 @@ rdb_status rdb_probe_open(const char *dir, rdb_probe **out, rdb_error *err)
         return st;
     }
     p->deleted = man.deleted;
+    p->dropped = man.dropped;
     p->complete = rdb_db_build_complete(&p->db, &man);
     uint64_t done = 0, total = rdb_db_total_positions(&p->db);
     for (size_t i = 0; i < man.n; i++)
@@ -212,9 +215,12 @@ static rdb_status preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
             continue;
         rdb_slice *slices;
         int ns = rdb_db_level_slices(&p->db, level, &slices);
-        for (int i = 0; i < ns; i++)
+        for (int i = 0; i < ns; i++) {
+            if (rdb_db_slice_dropped(&p->db, p->dropped, &slices[i]))
+                continue;
             total += slices[i].size;
-        n += ns > 0 ? (size_t)ns : 0;
+            n++;
+        }
         free(slices);
     }
     if (total > max_bytes)
@@ -233,6 +239,8 @@ static rdb_status preload(rdb_probe *p, uint64_t max_bytes, rdb_error *err)
         rdb_slice *slices;
         int ns = rdb_db_level_slices(&p->db, level, &slices);
         for (int i = 0; i < ns && st == RDB_OK; i++) {
+            if (rdb_db_slice_dropped(&p->db, p->dropped, &slices[i]))
+                continue; /* gone, and never read: see quiet_value */
             loaded_slice *ls = &loaded[k++];
             ls->slice = slices[i];
             ls->values = malloc(slices[i].size ? slices[i].size : 1);
