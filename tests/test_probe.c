@@ -460,6 +460,41 @@ START_TEST(test_swapped_slices)
 }
 END_TEST
 
+/* A half quiet database is read into memory whole but for the parts it
+ * dropped (they are gone: reading them failed the preload once, and every
+ * lookup then decompressed frames), and answers as the full database. */
+START_TEST(test_half_preload)
+{
+    char dir[TU_DIR_MAX], full[TU_DIR_MAX + 8], half[TU_DIR_MAX + 8];
+    rdb_error err;
+    tu_mkdtemp(dir);
+    snprintf(full, sizeof full, "%s/full", dir);
+    snprintf(half, sizeof half, "%s/half", dir);
+    ck_assert_msg(tu_build(full, 3, 3, 0, 0, 0, "empty", 2, &err) == RDB_OK, "%s", err.msg);
+    rdb_build_options opt;
+    tu_build_options(&opt, half, RDB_GAME_DOTS, 3, 3);
+    opt.params.store = RDB_STORE_QUIET_HALF;
+    opt.threads = 2;
+    ck_assert_msg(rdb_build(&opt, &err) == RDB_OK, "%s", err.msg);
+    rdb_probe *pf = open_probe(full), *ph = open_probe(half);
+    ck_assert_msg(rdb_probe_preload(ph, 1 << 30, &err) == RDB_OK, "preload: %s", err.msg);
+    enum { N = 20000 };
+    uint64_t *pos = malloc(N * sizeof *pos);
+    random_positions(pos, N, 24, 0, 3);
+    for (int i = 0; i < N; i++) {
+        int want, got;
+        ck_assert_int_eq(rdb_probe_value(pf, pos[i], &want, &err), RDB_OK);
+        ck_assert_msg(rdb_probe_value(ph, pos[i], &got, &err) == RDB_OK, "%s", err.msg);
+        ck_assert_msg(got == want, "position %#llx: %d, the full database %d",
+                      (unsigned long long)pos[i], got, want);
+    }
+    free(pos);
+    rdb_probe_close(pf);
+    rdb_probe_close(ph);
+    tu_rmrf(dir);
+}
+END_TEST
+
 Suite *probe_suite(void)
 {
     Suite *s = suite_create("probe");
@@ -473,6 +508,7 @@ Suite *probe_suite(void)
     tcase_add_test(tc, test_missing_children);
     tcase_add_test(tc, test_flipped_slice);
     tcase_add_test(tc, test_swapped_slices);
+    tcase_add_test(tc, test_half_preload);
     suite_add_tcase(s, tc);
     /* a case of its own, for make check-tsan (CK_RUN_CASE=threads) */
     TCase *threads = tcase_create("threads");
