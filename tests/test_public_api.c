@@ -345,14 +345,22 @@ END_TEST
 
 /* A program's whole path: a diagram and a list of names of the same
  * position probe to the same answer. */
-START_TEST(test_parse_and_probe)
+/* The empty 2x2 database built in a new folder `dir`, opened. */
+static rdb_probe *open_2x2(char *dir)
 {
-    char dir[TU_DIR_MAX];
     rdb_error err;
     tu_mkdtemp(dir);
     ck_assert_msg(tu_build(dir, 2, 2, 0, 0, 0, "empty", 1, &err) == RDB_OK, "%s", err.msg);
     rdb_probe *p;
     ck_assert_int_eq(rdb_probe_open(dir, &p, &err), RDB_OK);
+    return p;
+}
+
+START_TEST(test_parse_and_probe)
+{
+    char dir[TU_DIR_MAX];
+    rdb_error err;
+    rdb_probe *p = open_2x2(dir);
     int rows, cols;
     uint64_t drawn, named;
     ck_assert_int_eq(rdb_dots_parse_diagram("+-+ +\n|\n+ + +\n\n+ + +\n", NULL, &rows, &cols,
@@ -387,10 +395,7 @@ START_TEST(test_perfect_game)
 {
     char dir[TU_DIR_MAX];
     rdb_error err;
-    tu_mkdtemp(dir);
-    ck_assert_msg(tu_build(dir, 2, 2, 0, 0, 0, "empty", 1, &err) == RDB_OK, "%s", err.msg);
-    rdb_probe *p;
-    ck_assert_int_eq(rdb_probe_open(dir, &p, &err), RDB_OK);
+    rdb_probe *p = open_2x2(dir);
     naive_dots nv;
     ck_assert_int_eq(naive_solve(&nv, 2, 2, 0, 0), 0);
     const int nlines = 12;

@@ -78,36 +78,44 @@ int rdb_memory_allows(uint64_t more)
     return avail == UINT64_MAX || more + MARGIN <= avail;
 }
 
-/* A fresh mapping of `bytes` (MAP_FAILED: NULL), asked to be on huge pages. */
-static void *on_huge_pages(void *p, size_t bytes)
+/* The kernel's page sizes asked for, where it has the advice (0: none). */
+#ifdef MADV_HUGEPAGE
+#define HUGE_PAGES MADV_HUGEPAGE
+#else
+#define HUGE_PAGES 0
+#endif
+#ifdef MADV_NOHUGEPAGE
+#define SMALL_PAGES MADV_NOHUGEPAGE
+#else
+#define SMALL_PAGES 0
+#endif
+
+/* A fresh mapping of `bytes` (MAP_FAILED: NULL), given the advice. */
+static void *advised(void *p, size_t bytes, int advice)
 {
     if (p == MAP_FAILED)
         return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+    if (advice)
+        madvise(p, bytes, advice);
     return p;
+}
+
+static void *new_mapping(size_t bytes, int advice)
+{
+    if (bytes == 0)
+        bytes = 1;
+    return advised(mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                   bytes, advice);
 }
 
 void *rdb_huge_alloc(size_t bytes)
 {
-    if (bytes == 0)
-        bytes = 1;
-    return on_huge_pages(mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                         bytes);
+    return new_mapping(bytes, HUGE_PAGES);
 }
 
 void *rdb_lazy_alloc(size_t bytes)
 {
-    if (bytes == 0)
-        bytes = 1;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#ifdef MADV_NOHUGEPAGE
-    madvise(p, bytes, MADV_NOHUGEPAGE);
-#endif
-    return p;
+    return new_mapping(bytes, SMALL_PAGES);
 }
 
 void rdb_huge_free(void *p, size_t bytes)
@@ -118,5 +126,5 @@ void rdb_huge_free(void *p, size_t bytes)
 
 void *rdb_huge_grow(void *p, size_t bytes, size_t new_bytes)
 {
-    return on_huge_pages(mremap(p, bytes, new_bytes, MREMAP_MAYMOVE), new_bytes);
+    return advised(mremap(p, bytes, new_bytes, MREMAP_MAYMOVE), new_bytes, HUGE_PAGES);
 }
