@@ -135,9 +135,11 @@ typedef struct {
     lookup_memo *memo;
 } fetch_quiet;
 
-static inline unsigned lookup_memo_slot(uint64_t lines)
+/* A position's slot in a direct-mapped table of 2^log2 entries (the
+ * lookup's memo here, a build's leaf table below). */
+static inline unsigned memo_slot(uint64_t lines, int log2)
 {
-    return (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LOOKUP_MEMO_LOG2));
+    return (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - log2));
 }
 
 static int lookup_known(void *ctx, uint64_t lines, int *value)
@@ -145,7 +147,7 @@ static int lookup_known(void *ctx, uint64_t lines, int *value)
     const lookup_memo *m = ((const fetch_quiet *)ctx)->memo;
     if (!m)
         return 0;
-    const unsigned slot = lookup_memo_slot(lines);
+    const unsigned slot = memo_slot(lines, LOOKUP_MEMO_LOG2);
     *value = m->value[slot];
     return m->lines[slot] == lines && *value != INT8_MIN;
 }
@@ -153,7 +155,7 @@ static int lookup_known(void *ctx, uint64_t lines, int *value)
 static void lookup_remember(void *ctx, uint64_t lines, int value)
 {
     lookup_memo *m = ((fetch_quiet *)ctx)->memo;
-    const unsigned slot = lookup_memo_slot(lines);
+    const unsigned slot = memo_slot(lines, LOOKUP_MEMO_LOG2);
     if (m && value > INT8_MIN && value <= INT8_MAX) {
         m->lines[slot] = lines;
         m->value[slot] = (int8_t)value;
@@ -345,14 +347,14 @@ static inline int inside_value(level_work *w, uint64_t lines)
 /* Whether leaf `lines` is in the leaf table, and its value. */
 static inline int leaf_remembered(const level_work *w, uint64_t lines, int *value)
 {
-    const unsigned slot = (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LEAF_SLOTS_LOG2));
+    const unsigned slot = memo_slot(lines, LEAF_SLOTS_LOG2);
     *value = w->leaves->value[slot];
     return w->leaves->lines[slot] == lines;
 }
 
 static inline void leaf_remember(level_work *w, uint64_t lines, int value)
 {
-    const unsigned slot = (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - LEAF_SLOTS_LOG2));
+    const unsigned slot = memo_slot(lines, LEAF_SLOTS_LOG2);
     w->leaves->lines[slot] = lines;
     w->leaves->value[slot] = (int8_t)value;
 }
