@@ -41,7 +41,7 @@ typedef struct {
     int class; /* the slot's, in a split index */
     int slot;
     uint64_t seed;
-    long bad, children, bad_paths;
+    long bad, children, bad_paths, heads;
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
 } enum_check;
 
@@ -59,9 +59,21 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
         const uint64_t child = lines | (m & -m);
         if (dots_quiet_is_quiet(c->q, child)) {
             const uint64_t canonical = dots_quiet_canonical(c->q, child);
+            const uint64_t inside = dots_quiet_inside_lines(c->q), drawn = canonical & ~lines;
+            dots_quiet_ranker *rk = &c->by_line[__builtin_ctzll(m)];
+            uint64_t r;
             c->children++;
-            if (dots_quiet_rank_next(c->q, &c->by_line[__builtin_ctzll(m)], canonical) !=
-                    dots_quiet_rank(c->q, canonical) ||
+            if ((canonical & lines) == lines && __builtin_popcountll(drawn) == 1 && !(drawn & inside)) {
+                /* a frame line more, the inside as it is: the position's
+                 * tail, and the head from the child ranked before */
+                const int cut = dots_quiet_line_cut(c->q, __builtin_ctzll(drawn));
+                r = dots_quiet_rank_head(c->q, rk, canonical, cut,
+                                         dots_quiet_path_tail(c->q, path, cut));
+                c->heads++;
+            } else {
+                r = dots_quiet_rank_next(c->q, rk, canonical);
+            }
+            if (r != dots_quiet_rank(c->q, canonical) ||
                 ((m & -m & dots_quiet_inside_lines(c->q)) && canonical != child))
                 c->bad++;
             /* and those by inside lines from the enumeration's path */
@@ -127,7 +139,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
 
     /* enumeration order is index order, level by level */
     uint64_t total = 0;
-    long children = 0;
+    long children = 0, heads = 0;
     for (int level = 0; level <= L; level++) {
         enum_check c = {.q = q, .all = all};
         for (int l = 0; l < DOTS_MAX_LINES; l++)
@@ -143,11 +155,14 @@ static void check_index_split(int rows, int cols, int variant, int split)
                       level, c.bad, c.bad_paths);
         TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
         children += c.children;
+        heads += c.heads;
         total += c.expected;
     }
     TU_ASSERT_EQ(total, dots_quiet_total(q));
     if (dots_quiet_inside_lines(q))
         ck_assert_int_gt(children, 0);
+    if (dots_quiet_inside_lines(q) && dots_quiet_open_lines(q) > 1 && rows * cols > 1)
+        ck_assert_int_gt(heads, 0);
 
     /* every raw quiet position's canonical image is stored, and every
      * stored position is such an image */

@@ -263,6 +263,12 @@ typedef struct {
 #define CHILD_BATCH 256
 #define LEAF_BATCH (4 * CHILD_BATCH)
 
+/* The frame lines whose children keep the inside lines as they are (see
+ * dots_quiet_rank_head) share a few cuts: the tails of the batch's
+ * positions are kept for at most this many (a frame state's frame lines
+ * are fewer on every board the index takes). */
+#define FRAME_CUTS 24
+
 typedef struct {
     uint64_t lines, canonical; /* the leaf */
     int16_t at;                /* the position's place in the batch */
@@ -286,6 +292,7 @@ typedef struct {
     int nbatch;
     uint64_t batch_lines[CHILD_BATCH], batch_index[CHILD_BATCH], batch_quiet[CHILD_BATCH];
     int batch_best[CHILD_BATCH];
+    uint64_t batch_tail[CHILD_BATCH][FRAME_CUTS]; /* each position's entries from each cut on */
     /* The batch's corridors whose leaf was not in the leaf table, looked
      * up a ranker's group at a time */
     int npending;
@@ -297,6 +304,11 @@ typedef struct {
     int frame_ready;
     uint64_t frame_part[DOTS_MAX_LINES];
     int8_t transform[DOTS_MAX_LINES];
+    /* For a line whose child keeps the inside lines as they are, the
+     * number of its cut among the frame state's (-1: ranked whole) */
+    int8_t cut_of[DOTS_MAX_LINES];
+    int ncuts;
+    int cut[FRAME_CUTS];
 } level_work;
 
 static int value_from_moves(level_work *w, uint64_t canonical);
@@ -323,6 +335,22 @@ static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t ca
     const uint64_t index = dots_quiet_rank_next(r->index, rk, canonical);
     /* the ranker's slot tells the class */
     return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
+}
+
+/* The value of frame child `canonical` of batch position i by `line`,
+ * ranked by rk: from the tail it shares with the position when its
+ * inside lines are the position's (dots_quiet_rank_head). */
+static inline int lookup_frame_child(level_work *w, dots_quiet_ranker *rk, int i, int line,
+                                     uint64_t canonical)
+{
+    const int c = w->cut_of[line];
+    if (c < 0)
+        return lookup_above(w, rk, canonical);
+    const dots_quiet_rules *r = w->r;
+    const uint64_t index =
+        dots_quiet_rank_head(r->index, rk, canonical, w->cut[c], w->batch_tail[i][c]);
+    return value_above(w, __builtin_popcountll(canonical & r->open),
+                       dots_quiet_slot_class(r->index, rk->frame), index, canonical);
 }
 
 /* Whether quiet position `lines` is the position being computed with
@@ -530,7 +558,7 @@ static void flush_children(level_work *w)
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            const int v = -lookup_above(w, rk, canonical);
+            const int v = -lookup_frame_child(w, rk, i, line, canonical);
             if (v > w->batch_best[i])
                 w->batch_best[i] = v;
         }
@@ -541,6 +569,39 @@ static void flush_children(level_work *w)
         w->out[w->batch_index[i] - w->base] = (int8_t)byte;
     }
     w->nbatch = 0;
+}
+
+/* The canonical form of the children by each open frame line of the
+ * positions of a frame state (of which `lines` is one), in two parts
+ * (dots_quiet_transform); and the cuts of those whose inside lines stay
+ * as they are (the identity's image, and one frame line more: the line
+ * drawn, or another of its class) */
+static void frame_children_ready(level_work *w, uint64_t lines)
+{
+    const dots_quiet_rules *r = w->r;
+    const uint64_t inside = dots_quiet_inside_lines(r->index), frame = lines & ~inside;
+    w->ncuts = 0;
+    for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m);
+        const uint64_t child = frame | (m & -m);
+        w->frame_part[line] = dots_quiet_canonical(r->index, child);
+        w->transform[line] = (int8_t)dots_quiet_transform(r->index, child);
+        w->cut_of[line] = -1;
+        const uint64_t drawn = w->frame_part[line] & ~frame;
+        if (w->transform[line] != 0 || (w->frame_part[line] & frame) != frame ||
+            __builtin_popcountll(drawn) != 1)
+            continue;
+        const int cut = dots_quiet_line_cut(r->index, __builtin_ctzll(drawn));
+        int c = 0;
+        while (c < w->ncuts && w->cut[c] != cut)
+            c++;
+        if (c == FRAME_CUTS)
+            continue;
+        if (c == w->ncuts)
+            w->cut[w->ncuts++] = cut;
+        w->cut_of[line] = (int8_t)c;
+    }
+    w->frame_ready = 1;
 }
 
 /* The best move of a stored position. A line that gives none of its
@@ -563,14 +624,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     w->path = path;
     if (w->npending + DOTS_MAX_BOXES > LEAF_BATCH)
         flush_children(w);
-    if (!w->frame_ready) {
-        for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
-            const uint64_t child = (lines & ~inside) | (m & -m);
-            w->frame_part[__builtin_ctzll(m)] = dots_quiet_canonical(r->index, child);
-            w->transform[__builtin_ctzll(m)] = (int8_t)dots_quiet_transform(r->index, child);
-        }
-        w->frame_ready = 1;
-    }
+    if (!w->frame_ready)
+        frame_children_ready(w, lines);
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
      * lookup for all the lines of each, but a knot's, which the capture
@@ -629,6 +684,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
             best = v;
     }
     const int i = w->nbatch++;
+    for (int c = 0; c < w->ncuts; c++)
+        w->batch_tail[i][c] = dots_quiet_path_tail(r->index, path, w->cut[c]);
     w->batch_lines[i] = lines;
     w->batch_index[i] = index;
     w->batch_quiet[i] = quiet & ~inside;

@@ -106,6 +106,13 @@ struct dots_quiet_index {
     /* For each line, the step that decides it, and the last step whose
      * entry reads it (the line is held in the state until then). */
     uint8_t line_step[DOTS_MAX_LINES], last_read[DOTS_MAX_LINES];
+    /* The entries of a child by one inside line, from the position's:
+     * at the line's step, one row on (one more line to place) and the
+     * choice that draws it (chosen_delta); at the steps after, up to its
+     * last read, the row of the state with its bit set (held_bit). And
+     * the inside lines whose last read is each step. */
+    uint8_t chosen_delta[DOTS_MAX_LINES], held_bit[DOTS_MAX_LINES];
+    uint64_t last_read_at[MAX_STEPS];
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -439,9 +446,12 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
 {
     rk->lines = 0;
     rk->frame = rk->level = -1;
+    rk->known = 0;
 }
 
-uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
+/* Make rk's sums hold for `canonical` up to step `to` (at least), and
+ * return the step they hold to. */
+static int ranker_sum(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical, int to)
 {
     /* split: step u's entry reads the parity owed before it, the class's
      * less the boxes steps < u complete; within one slot (one class) it
@@ -451,7 +461,7 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
     const uint32_t done = completed_boxes(q, canonical);
     const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
     const int level = __builtin_popcountll(canonical & q->open);
-    int from = q->nsteps;
+    int from = rk->known;
     if (slot != rk->frame || level != rk->level || !rk->lines) {
         rk->frame = slot;
         rk->level = level;
@@ -464,11 +474,31 @@ uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, 
             if (q->line_step[__builtin_ctzll(d)] < from)
                 from = q->line_step[__builtin_ctzll(d)];
     }
-    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    for (int u = from; u < q->nsteps; u++)
-        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical, done)];
     rk->lines = canonical;
+    if (from >= to)
+        return rk->known = from;
+    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
+    for (int u = from; u < to; u++)
+        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical, done)];
+    return rk->known = to;
+}
+
+uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
+{
+    ranker_sum(q, rk, canonical, q->nsteps);
     return rk->first + rk->sum[q->nsteps];
+}
+
+int dots_quiet_line_cut(const dots_quiet_index *q, int line)
+{
+    return q->last_read[line] + 1;
+}
+
+uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                              int cut, uint64_t tail)
+{
+    ranker_sum(q, rk, canonical, cut);
+    return rk->first + rk->sum[cut] + tail;
 }
 
 /* ---- enumeration ---- */
@@ -479,6 +509,10 @@ struct dots_quiet_path {
     uint64_t sum_more[MAX_STEPS + 1]; /* the same with one inside line more to place */
     uint32_t entry[MAX_STEPS];        /* where the position's entry of step u is in less */
     int32_t flip[MAX_STEPS];          /* and how far the same with the parity bit flipped */
+    /* For each open inside line, the entries of its child from the
+     * line's step to its last read, summed: made when the walk decides
+     * that last step, and so shared by every position below it */
+    uint64_t middle[DOTS_MAX_LINES];
 };
 
 typedef struct {
@@ -488,6 +522,25 @@ typedef struct {
     void *ctx;
     dots_quiet_path path;
 } walk;
+
+/* The middles (dots_quiet_path) of the open inside lines whose last read
+ * is step u, the lines of steps <= u decided. A child by such a line
+ * has the position's lines and one more: at the line's step one more
+ * line to place and the choice that draws it; at the steps after, the
+ * same lines to place (the line is placed) and the same state but the
+ * line's bit, which the position has not (the parity of the boxes to
+ * complete is the same: the child is quiet, the line completes none). */
+static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p, int u,
+                                  uint64_t lines)
+{
+    for (uint64_t m = q->last_read_at[u] & ~lines; m; m &= m - 1) {
+        const int line = __builtin_ctzll(m), from = q->line_step[line];
+        uint64_t sum = q->less[(size_t)p->entry[from] + q->chosen_delta[line]];
+        for (int v = from + 1; v <= u; v++)
+            sum += q->less[(size_t)p->entry[v] + ((size_t)(q->rem[v] + 1) * 4 << q->held_bit[line])];
+        p->middle[line] = sum;
+    }
+}
 
 /* The completions of state s from step u with k inside lines to place,
  * each choice's entries summed along the way (the rank the walk's order
@@ -515,6 +568,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
         p->sum[u + 1] = p->sum[u] + less[ch];
         p->sum_more[u + 1] = p->sum_more[u] + (more ? less[4 + ch] : 0);
         p->entry[u] = (uint32_t)(less + ch - q->less);
+        inside_middles(q, p, u, lines | st->add[ch]);
         walk_steps(w, u + 1, next, k - d, lines | st->add[ch]);
     }
 }
@@ -531,6 +585,11 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
         return;
     walk w = {q, q->first[level][slot], visit, ctx, {.slot = slot, .frame = f, .level = level}};
     walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl);
+}
+
+uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut)
+{
+    return path->sum[q->nsteps] - path->sum[cut];
 }
 
 uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *p,
@@ -555,12 +614,10 @@ uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path
     const int more = __builtin_popcountll(added);
     *slot = flipped ? (p->slot < q->nframes ? p->slot + q->nframes : p->slot - q->nframes) : p->slot;
     uint64_t r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
-    if (more == 1 && !flipped) {
-        r += p->sum_more[from];
-    } else {
-        for (int u = 0; u < from; u++)
-            r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
-    }
+    if (more == 1 && !flipped) /* a child by one line: all summed by the walk */
+        return r + p->sum_more[from] + p->middle[__builtin_ctzll(added)];
+    for (int u = 0; u < from; u++)
+        r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
     const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
     for (int u = from; u <= to; u++)
         r += q->less[at[u] + entry_at(q, u, child, child_done)];
@@ -677,6 +734,14 @@ static int make_rank_steps(dots_quiet_index *q)
             q->line_step[st->line[0]] = (uint8_t)u;
         if (st->pair)
             q->line_step[st->line[1]] = (uint8_t)u;
+        /* a pair's choice is 2 x right + below; right sets the state's
+         * left bit, below the column's */
+        q->chosen_delta[st->line[0]] = (uint8_t)(4 + (st->pair ? 2 : 1));
+        q->held_bit[st->line[0]] = (uint8_t)(st->pair ? q->W : st->bit);
+        if (st->pair) {
+            q->chosen_delta[st->line[1]] = 4 + 1;
+            q->held_bit[st->line[1]] = (uint8_t)st->col;
+        }
         if (st->pair) {
             holder[st->col] = st->line[1];
             holder[q->W] = st->line[0];
@@ -684,6 +749,10 @@ static int make_rank_steps(dots_quiet_index *q)
             holder[st->bit] = st->line[0];
         }
     }
+    for (int u = 0; u < q->nsteps; u++)
+        q->last_read_at[u] = 0;
+    for (uint64_t m = q->inside; m; m &= m - 1)
+        q->last_read_at[q->last_read[__builtin_ctzll(m)]] |= m & -m;
     return 0;
 }
 

@@ -124,6 +124,8 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 typedef struct {
     uint64_t lines;  /* the last position ranked; 0 for none */
     int frame, level;
+    int known;       /* sum[u] holds for u <= known (dots_quiet_rank_head
+                        sums the steps before a cut only) */
     uint64_t first;  /* its frame state's first index at its level */
     uint64_t sum[DOTS_QUIET_MAX_STEPS + 1]; /* its entries of steps < u, summed */
 } dots_quiet_ranker;
@@ -169,6 +171,21 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet
  * entries before as it goes), where a rank reads one a step. */
 uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *path,
                                 uint64_t lines, uint64_t added, int *slot);
+
+/* A child by one frame line of the position being visited, when its
+ * canonical form is the position with a frame line `line` drawn (the
+ * inside lines as they are: the symmetry that makes it canonical is the
+ * identity). Its table entries of the steps after the last that reads
+ * `line` are the position's: those steps' tables count the completions
+ * of the frame lines they decide, which are the same, and their states
+ * and inside lines to place are the same. So its rank is the entries of
+ * the steps before dots_quiet_line_cut(q, line), ranked by a ranker from
+ * the child it ranked last, and dots_quiet_path_tail(q, path, cut), the
+ * position's entries of the steps from the cut on: dots_quiet_rank_head. */
+int dots_quiet_line_cut(const dots_quiet_index *q, int line);
+uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut);
+uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                              int cut, uint64_t tail);
 
 /* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
