@@ -42,7 +42,7 @@ typedef struct {
     int slot;
     uint64_t seed;
     long bad, children, bad_paths, heads;
-    dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs;
+    dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs, leaves;
 } enum_check;
 
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
@@ -66,7 +66,7 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
             if ((canonical & lines) == lines && __builtin_popcountll(drawn) == 1 && !(drawn & inside)) {
                 /* a frame line more, the inside as it is: the position's
                  * tail, and the head from the child ranked before */
-                const int cut = dots_quiet_line_cut(c->q, __builtin_ctzll(drawn));
+                const int cut = dots_quiet_cut(c->q, drawn);
                 r = dots_quiet_rank_head(c->q, rk, canonical, cut,
                                          dots_quiet_path_tail(c->q, path, cut));
                 c->heads++;
@@ -95,6 +95,26 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
                 dots_quiet_rank_next(c->q, &c->pairs, grandchild) != dots_quiet_rank(c->q, grandchild))
                 c->bad++;
         }
+    }
+    /* positions with several lines more, frame lines among them, whose
+     * canonical form holds the position's lines: ranked from its tail
+     * (where runs of captures through the frame end) */
+    for (int j = 0; j < 6; j++) {
+        c->seed = c->seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        const uint64_t added = c->all & ~lines & (c->seed >> 11) & (c->seed >> 37);
+        const uint64_t more = lines | added;
+        if (!added || !dots_quiet_is_quiet(c->q, more))
+            continue;
+        const uint64_t canonical = dots_quiet_canonical(c->q, more);
+        if ((canonical & lines) != lines)
+            continue;
+        const int cut = dots_quiet_cut(c->q, canonical & ~lines);
+        c->children++;
+        c->heads++;
+        if (dots_quiet_rank_head(c->q, &c->leaves, canonical, cut,
+                                 dots_quiet_path_tail(c->q, path, cut)) !=
+            dots_quiet_rank(c->q, canonical))
+            c->bad++;
     }
     /* positions with several inside lines more, some completing boxes
      * (where runs of captures end), ranked from the path: a few random
@@ -145,6 +165,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
         for (int l = 0; l < DOTS_MAX_LINES; l++)
             dots_quiet_ranker_init(&c.by_line[l]);
         dots_quiet_ranker_init(&c.pairs);
+        dots_quiet_ranker_init(&c.leaves);
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             c.class = dots_quiet_slot_class(q, f);
@@ -220,6 +241,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
     for (int l = 0; l < DOTS_MAX_LINES; l++)
         dots_quiet_ranker_init(&again.by_line[l]);
     dots_quiet_ranker_init(&again.pairs);
+    dots_quiet_ranker_init(&again.leaves);
     again.expected = dots_quiet_first(lazy, L / 2, 0);
     for (int f = 0; f < dots_quiet_frames(lazy); f++) {
         again.class = dots_quiet_slot_class(lazy, f);

@@ -263,17 +263,19 @@ typedef struct {
 #define CHILD_BATCH 256
 #define LEAF_BATCH (4 * CHILD_BATCH)
 
-/* The frame lines whose children keep the inside lines as they are (see
- * dots_quiet_rank_head) share a few cuts: the tails of the batch's
+/* The children by frame lines that hold every line of their position
+ * (dots_quiet_rank_head) share a few cuts: the tails of the batch's
  * positions are kept for at most this many (a frame state's frame lines
  * are fewer on every board the index takes). */
 #define FRAME_CUTS 24
 
 typedef struct {
     uint64_t lines, canonical; /* the leaf */
+    uint64_t tail;             /* its position's entries from cut on */
     int16_t at;                /* the position's place in the batch */
     int8_t kind, boxes;        /* its corridor (dots_corridor_best) */
     uint8_t group;             /* the leaf ranker (for_leaves) */
+    int8_t cut;                /* -1: ranked whole */
 } pending_leaf;
 
 typedef struct {
@@ -327,30 +329,41 @@ static inline int value_above(level_work *w, int level, int class, uint64_t inde
     return byte_value(r, class, rdb_chunk_value(w->above, level, index));
 }
 
-/* A canonical position's value from the levels above, ranked by rk. */
-static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical)
+/* A canonical position's value from the levels above, ranked by rk:
+ * from `tail`, the entries of the steps from `cut` on that it shares
+ * with the position it holds every line of (dots_quiet_rank_head), or
+ * whole when cut < 0. */
+static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
+                                uint64_t tail)
 {
     const dots_quiet_rules *r = w->r;
     const int level = __builtin_popcountll(canonical & r->open);
-    const uint64_t index = dots_quiet_rank_next(r->index, rk, canonical);
+    const uint64_t index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
+                                   : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
     /* the ranker's slot tells the class */
     return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
 }
 
-/* The value of frame child `canonical` of batch position i by `line`,
- * ranked by rk: from the tail it shares with the position when its
- * inside lines are the position's (dots_quiet_rank_head). */
-static inline int lookup_frame_child(level_work *w, dots_quiet_ranker *rk, int i, int line,
-                                     uint64_t canonical)
+/* The cut and the tail a canonical position shares with the position
+ * being computed, when it holds all its lines; -1 otherwise (or after
+ * the walk, its path gone). */
+static inline int shared_tail(const level_work *w, uint64_t canonical, uint64_t *tail)
 {
-    const int c = w->cut_of[line];
-    if (c < 0)
-        return lookup_above(w, rk, canonical);
-    const dots_quiet_rules *r = w->r;
-    const uint64_t index =
-        dots_quiet_rank_head(r->index, rk, canonical, w->cut[c], w->batch_tail[i][c]);
-    return value_above(w, __builtin_popcountll(canonical & r->open),
-                       dots_quiet_slot_class(r->index, rk->frame), index, canonical);
+    const dots_quiet_index *q = w->r->index;
+    *tail = 0;
+    if (!w->path || (canonical & w->position) != w->position)
+        return -1;
+    const int cut = dots_quiet_cut(q, canonical & ~w->position);
+    *tail = dots_quiet_path_tail(q, w->path, cut);
+    return cut;
+}
+
+/* The same at once, from the position being computed when it can. */
+static inline int lookup_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical)
+{
+    uint64_t tail;
+    const int cut = shared_tail(w, canonical, &tail);
+    return lookup_ranked(w, rk, canonical, cut, tail);
 }
 
 /* Whether quiet position `lines` is the position being computed with
@@ -535,7 +548,8 @@ static void flush_children(level_work *w)
         order[start[w->pending[i].group]++] = (int16_t)i;
     for (int k = 0; k < w->npending; k++) {
         const pending_leaf *p = &w->pending[order[k]];
-        const int v = lookup_above(w, &w->leaves->for_leaves[p->group], p->canonical);
+        const int v =
+            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
         leaf_remember(w, p->lines, v);
         const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
@@ -558,7 +572,9 @@ static void flush_children(level_work *w)
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            const int v = -lookup_frame_child(w, rk, i, line, canonical);
+            const int c = w->cut_of[line];
+            const int v = c < 0 ? -lookup_ranked(w, rk, canonical, -1, 0)
+                                : -lookup_ranked(w, rk, canonical, w->cut[c], w->batch_tail[i][c]);
             if (v > w->batch_best[i])
                 w->batch_best[i] = v;
         }
@@ -573,9 +589,9 @@ static void flush_children(level_work *w)
 
 /* The canonical form of the children by each open frame line of the
  * positions of a frame state (of which `lines` is one), in two parts
- * (dots_quiet_transform); and the cuts of those whose inside lines stay
- * as they are (the identity's image, and one frame line more: the line
- * drawn, or another of its class) */
+ * (dots_quiet_transform); and the cuts of those that hold all their
+ * position's lines (the identity's image, with the line drawn or another
+ * of its class: dots_quiet_rank_head). */
 static void frame_children_ready(level_work *w, uint64_t lines)
 {
     const dots_quiet_rules *r = w->r;
@@ -587,11 +603,10 @@ static void frame_children_ready(level_work *w, uint64_t lines)
         w->frame_part[line] = dots_quiet_canonical(r->index, child);
         w->transform[line] = (int8_t)dots_quiet_transform(r->index, child);
         w->cut_of[line] = -1;
-        const uint64_t drawn = w->frame_part[line] & ~frame;
-        if (w->transform[line] != 0 || (w->frame_part[line] & frame) != frame ||
-            __builtin_popcountll(drawn) != 1)
+        /* the identity's image keeps the inside lines as they are */
+        if (w->transform[line] != 0 || (w->frame_part[line] & frame) != frame)
             continue;
-        const int cut = dots_quiet_line_cut(r->index, __builtin_ctzll(drawn));
+        const int cut = dots_quiet_cut(r->index, w->frame_part[line] & ~frame);
         int c = 0;
         while (c < w->ncuts && w->cut[c] != cut)
             c++;
@@ -646,10 +661,12 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
                 /* in another frame state: looked up with the batch's
                  * (flush_children) */
                 unsigned group;
+                uint64_t tail;
                 const uint64_t canonical = leaf_canonical(w, taken, &group);
-                w->pending[w->npending++] =
-                    (pending_leaf){taken, canonical, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
-                                   (int8_t)corridor[i].boxes, (uint8_t)group};
+                const int cut = shared_tail(w, canonical, &tail);
+                w->pending[w->npending++] = (pending_leaf){
+                    taken, canonical, tail, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
+                    (int8_t)corridor[i].boxes, (uint8_t)group, (int8_t)cut};
                 continue;
             }
             /* in the position's frame state: ranked from the path at once */

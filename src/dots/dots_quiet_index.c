@@ -449,55 +449,79 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
     rk->known = 0;
 }
 
-/* Make rk's sums hold for `canonical` up to step `to` (at least), and
- * return the step they hold to. */
-static int ranker_sum(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical, int to)
+/* Make rk's entries those of `canonical` for the steps before `to` (at
+ * least): the steps where it differs from the position ranked last, and
+ * those not known yet. */
+static void ranker_update(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                          int to)
 {
     /* split: step u's entry reads the parity owed before it, the class's
      * less the boxes steps < u complete; within one slot (one class) it
-     * depends on the lines of steps < u alone, so the entries of the
-     * steps before a difference still hold (another class is another
-     * slot, ranked from the start) */
+     * depends on the lines of steps up to u and the inside lines of the
+     * steps after, as above (another class is another slot, ranked from
+     * the start) */
     const uint32_t done = completed_boxes(q, canonical);
     const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
     const int level = __builtin_popcountll(canonical & q->open);
-    int from = rk->known;
+    int from = q->nsteps, last = -1; /* the steps that differ: from..last */
     if (slot != rk->frame || level != rk->level || !rk->lines) {
         rk->frame = slot;
         rk->level = level;
         rk->first = q->first[level][slot];
+        rk->known = 0;
         rk->sum[0] = 0;
-        from = 0;
     } else {
         /* one frame state: the two differ in inside lines only */
-        for (uint64_t d = canonical ^ rk->lines; d; d &= d - 1)
-            if (q->line_step[__builtin_ctzll(d)] < from)
-                from = q->line_step[__builtin_ctzll(d)];
+        for (uint64_t d = canonical ^ rk->lines; d; d &= d - 1) {
+            const int line = __builtin_ctzll(d);
+            from = q->line_step[line] < from ? q->line_step[line] : from;
+            last = q->last_read[line] > last ? q->last_read[line] : last;
+        }
     }
     rk->lines = canonical;
-    if (from >= to)
-        return rk->known = from;
     const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    for (int u = from; u < to; u++)
-        rk->sum[u + 1] = rk->sum[u] + q->less[at[u] + entry_at(q, u, canonical, done)];
-    return rk->known = to;
+    int changed = rk->known; /* the first entry changed */
+    if (last >= to) {
+        /* the stretch runs on past `to`: the entries beyond are stale */
+        changed = from < rk->known ? from : rk->known;
+        for (int u = changed; u < to; u++)
+            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
+        rk->known = to;
+    } else {
+        /* the stretch that differs, where known; then the steps not known */
+        const int end = last < rk->known ? last + 1 : rk->known;
+        for (int u = from; u < end; u++)
+            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
+        for (int u = rk->known; u < to; u++)
+            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
+        changed = from < changed ? from : changed;
+        if (to > rk->known)
+            rk->known = to;
+    }
+    /* the sums after the first entry changed (additions: no table read) */
+    for (int u = changed; u < rk->known; u++)
+        rk->sum[u + 1] = rk->sum[u] + rk->entry[u];
 }
 
 uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
 {
-    ranker_sum(q, rk, canonical, q->nsteps);
+    ranker_update(q, rk, canonical, q->nsteps);
     return rk->first + rk->sum[q->nsteps];
 }
 
-int dots_quiet_line_cut(const dots_quiet_index *q, int line)
+int dots_quiet_cut(const dots_quiet_index *q, uint64_t added)
 {
-    return q->last_read[line] + 1;
+    int last = -1;
+    for (; added; added &= added - 1)
+        if (q->last_read[__builtin_ctzll(added)] > last)
+            last = q->last_read[__builtin_ctzll(added)];
+    return last + 1;
 }
 
 uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                               int cut, uint64_t tail)
 {
-    ranker_sum(q, rk, canonical, cut);
+    ranker_update(q, rk, canonical, cut);
     return rk->first + rk->sum[cut] + tail;
 }
 
@@ -545,7 +569,7 @@ static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p,
 /* The completions of state s from step u with k inside lines to place,
  * each choice's entries summed along the way (the rank the walk's order
  * gives needs none of them: the inside children's ranks do). */
-static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
+static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t completions)
 {
     const dots_quiet_index *q = w->q;
     dots_quiet_path *p = &w->path;
@@ -555,21 +579,25 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines)
     }
     const step *st = &q->steps[u];
     const uint8_t *trans = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
-    const uint8_t allowed = q->allowed[(size_t)p->frame * q->nsteps + (size_t)u];
     const uint32_t *less =
         q->less + block_at(q, p->frame, u) + ((size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
     const int more = k < q->rem[u]; /* else no inside line of steps u.. is open */
     p->flip[u] = s >> (q->W + 1) & 1 ? -(int32_t)q->parity_stride[u] : (int32_t)q->parity_stride[u];
-    for (int ch = 0; ch < step_choices(st); ch++) {
-        const int d = st->free[ch], next = trans[ch] & 0x7f;
-        if (!(allowed >> ch & 1) || trans[ch] & 0x80 || d > k || k - d > q->rem[u + 1] ||
-            count_at(q, p->frame, u + 1, next)[k - d] == 0)
+    const int last = step_choices(st) - 1;
+    for (int ch = 0; ch <= last; ch++) {
+        /* the completions through choice ch: the entries count those
+         * through the choices below it (none through a choice the frame
+         * forbids, that leaves a box with three sides, or that draws more
+         * inside lines than are left) */
+        const uint64_t through = (ch < last ? less[ch + 1] : completions) - less[ch];
+        if (!through)
             continue;
+        const int d = st->free[ch], next = trans[ch] & 0x7f;
         p->sum[u + 1] = p->sum[u] + less[ch];
         p->sum_more[u + 1] = p->sum_more[u] + (more ? less[4 + ch] : 0);
         p->entry[u] = (uint32_t)(less + ch - q->less);
         inside_middles(q, p, u, lines | st->add[ch]);
-        walk_steps(w, u + 1, next, k - d, lines | st->add[ch]);
+        walk_steps(w, u + 1, next, k - d, lines | st->add[ch], through);
     }
 }
 
@@ -584,7 +612,8 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
     if (k < 0 || k > q->ninside)
         return;
     walk w = {q, q->first[level][slot], visit, ctx, {.slot = slot, .frame = f, .level = level}};
-    walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl);
+    walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl,
+               q->first[level][slot + 1] - q->first[level][slot]);
 }
 
 uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut)

@@ -112,22 +112,25 @@ uint64_t dots_quiet_rank(const dots_quiet_index *q, uint64_t canonical);
 
 /* Ranking a run of positions, each from the one before. A rank sums one
  * table entry a step, and a step's entry depends only on the lines of the
- * steps up to it and on how many inside lines the steps after hold: two
- * positions of one frame state and level that differ only in lines of
- * steps t.. share the entries of the steps before t. A ranker keeps the
- * last position it ranked and the sums of its entries, so the next one
- * costs the steps from the first that decides a line where they differ:
- * a few when positions come in the order of the index or near it (the
- * children by one frame line of a frame state's positions, in order).
- * The steps saved are the early ones, whose tables are each frame
- * state's own and so the ones least likely to be in the cache. */
+ * steps up to it (those its state holds, and its own) and on how many
+ * inside lines the steps after hold: two positions of one frame state
+ * and level that differ only in some inside lines have the same entries
+ * but in the steps from the first that decides one of those lines to the
+ * last that reads one. A ranker keeps the last position it ranked and
+ * its entries, so the next one costs those steps: a few when positions
+ * come in the order of the index or near it (the children by one frame
+ * line of a frame state's positions, in order), and a few more when they
+ * differ in a stretch of steps (the same children when the symmetry that
+ * makes them canonical reverses the rows). */
 typedef struct {
     uint64_t lines;  /* the last position ranked; 0 for none */
     int frame, level;
-    int known;       /* sum[u] holds for u <= known (dots_quiet_rank_head
-                        sums the steps before a cut only) */
+    int known;       /* entry[u] and sum[u + 1] hold for u < known
+                        (dots_quiet_rank_head reads the steps before a
+                        cut only) */
     uint64_t first;  /* its frame state's first index at its level */
-    uint64_t sum[DOTS_QUIET_MAX_STEPS + 1]; /* its entries of steps < u, summed */
+    uint32_t entry[DOTS_QUIET_MAX_STEPS]; /* its entries */
+    uint64_t sum[DOTS_QUIET_MAX_STEPS + 1]; /* of steps < u, summed */
 } dots_quiet_ranker;
 
 /* An empty ranker. */
@@ -172,17 +175,21 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet
 uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *path,
                                 uint64_t lines, uint64_t added, int *slot);
 
-/* A child by one frame line of the position being visited, when its
- * canonical form is the position with a frame line `line` drawn (the
- * inside lines as they are: the symmetry that makes it canonical is the
- * identity). Its table entries of the steps after the last that reads
- * `line` are the position's: those steps' tables count the completions
- * of the frame lines they decide, which are the same, and their states
- * and inside lines to place are the same. So its rank is the entries of
- * the steps before dots_quiet_line_cut(q, line), ranked by a ranker from
- * the child it ranked last, and dots_quiet_path_tail(q, path, cut), the
- * position's entries of the steps from the cut on: dots_quiet_rank_head. */
-int dots_quiet_line_cut(const dots_quiet_index *q, int line);
+/* A stored position that holds every line of the position being visited
+ * and some more (`added`: frame lines, inside lines, or both; in another
+ * frame state, then): its table entries of the steps after the last that
+ * reads an added line are the visited position's. Those steps decide the
+ * same lines (the added are decided before), and their tables count the
+ * completions of the frame lines they decide, which are the same; the
+ * state before each is the same (no added line is held in it), so are
+ * the inside lines still to place and the parity of the boxes still to
+ * complete (a box an added line completes is completed at a step that
+ * reads that line). So its rank is its entries of the steps before
+ * dots_quiet_cut(q, added), ranked by a ranker from the position it
+ * ranked last, and dots_quiet_path_tail(q, path, cut), the visited
+ * position's entries of the steps from the cut on: dots_quiet_rank_head.
+ * (The tail may be kept for later: it is a number.) */
+int dots_quiet_cut(const dots_quiet_index *q, uint64_t added);
 uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut);
 uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                               int cut, uint64_t tail);
