@@ -113,6 +113,7 @@ struct dots_quiet_index {
      * the inside lines whose last read is each step. */
     uint8_t chosen_delta[DOTS_MAX_LINES], held_bit[DOTS_MAX_LINES];
     uint64_t last_read_at[MAX_STEPS];
+    uint64_t beside[DOTS_MAX_LINES][2]; /* the sides of the boxes a line touches (0: none) */
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
     uint32_t pack_byte[8][256];  /* byte b of a position -> its frame lines, packed */
@@ -559,6 +560,12 @@ static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p,
 {
     for (uint64_t m = q->last_read_at[u] & ~lines; m; m &= m - 1) {
         const int line = __builtin_ctzll(m), from = q->line_step[line];
+        /* the sides of the line's boxes are all decided by its last
+         * read: a child with a box of three sides is not stored, and
+         * never asked for */
+        if (__builtin_popcountll(lines & q->beside[line][0]) == 2 ||
+            __builtin_popcountll(lines & q->beside[line][1]) == 2)
+            continue;
         uint64_t sum = q->less[(size_t)p->entry[from] + q->chosen_delta[line]];
         for (int v = from + 1; v <= u; v++)
             sum += q->less[(size_t)p->entry[v] + ((size_t)(q->rem[v] + 1) * 4 << q->held_bit[line])];
@@ -835,6 +842,9 @@ static void find_step_boxes(dots_quiet_index *q)
     for (int x = 0; x < b->nboxes; x++)
         for (int s = 0; s < 4; s++)
             q->box_mask[x] |= 1ULL << b->box_line[x][s];
+    for (int line = 0; line < b->nlines; line++)
+        for (int i = 0; i < b->line_nboxes[line]; i++)
+            q->beside[line][i] = q->box_mask[b->line_box[line][i]];
     /* a side's lines numbered in the boxes' order (as dots_board numbers
      * them): the completed boxes are four pexts anded */
     q->sides_in_order = 1;
