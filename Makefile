@@ -307,10 +307,11 @@ demo: deps
 	printf '+ + + +\n\n+ + + +\n\n+ + + +\n\n+ + + +\n' | $(BIN)/retrodb query --dir db/demo-3x3
 
 # (sanitized code runs several times slower: the unit tests' time limits
-# are stretched to match)
+# are stretched to match). It also checks the invariants whose checks cost
+# work (src/common/invariant.h): every fast path against its reference.
 sanitize: deps
 	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-6} $(MAKE) --no-print-directory test BUILD=build-san BIN=bin-san OPT="-O1 -g" \
-	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DRDB_CHECK_INVARIANTS"
 
 # The command-line suites with every retrodb run under valgrind's memcheck
 # (minutes; the error paths the tests reach, read through a second tool

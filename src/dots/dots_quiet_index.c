@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "common/bits.h"
+#include "common/invariant.h"
 #include "common/memory.h"
 
 #define MAX_STEPS DOTS_QUIET_MAX_STEPS
@@ -507,7 +508,9 @@ static void ranker_update(const dots_quiet_index *q, dots_quiet_ranker *rk, uint
 uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
 {
     ranker_update(q, rk, canonical, q->nsteps);
-    return rk->first + rk->sum[q->nsteps];
+    const uint64_t r = rk->first + rk->sum[q->nsteps];
+    RDB_INVARIANT(r == dots_quiet_rank(q, canonical), "a ranker ranks as a rank from the position");
+    return r;
 }
 
 int dots_quiet_cut(const dots_quiet_index *q, uint64_t added)
@@ -523,7 +526,10 @@ uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, 
                               int cut, uint64_t tail)
 {
     ranker_update(q, rk, canonical, cut);
-    return rk->first + rk->sum[cut] + tail;
+    const uint64_t r = rk->first + rk->sum[cut] + tail;
+    RDB_INVARIANT(r == dots_quiet_rank(q, canonical),
+                  "a rank from the tail of a position it holds is its rank");
+    return r;
 }
 
 /* ---- enumeration ---- */
@@ -650,13 +656,17 @@ uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path
     const int more = __builtin_popcountll(added);
     *slot = flipped ? (p->slot < q->nframes ? p->slot + q->nframes : p->slot - q->nframes) : p->slot;
     uint64_t r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
-    if (more == 1 && !flipped) /* a child by one line: all summed by the walk */
-        return r + p->sum_more[from] + p->middle[__builtin_ctzll(added)];
-    for (int u = 0; u < from; u++)
-        r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
-    const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
-    for (int u = from; u <= to; u++)
-        r += q->less[at[u] + entry_at(q, u, child, child_done)];
+    if (more == 1 && !flipped) { /* a child by one line: all summed by the walk */
+        r += p->sum_more[from] + p->middle[__builtin_ctzll(added)];
+    } else {
+        for (int u = 0; u < from; u++)
+            r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
+        const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
+        for (int u = from; u <= to; u++)
+            r += q->less[at[u] + entry_at(q, u, child, child_done)];
+    }
+    RDB_INVARIANT(r == dots_quiet_rank(q, child) && *slot == slot_of(q, child, child_done),
+                  "a rank from the enumeration's path is the position's rank and slot");
     return r;
 }
 
