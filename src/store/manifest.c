@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/invariant.h"
 #include "common/path.h"
 #include "store/fsutil.h"
 
@@ -50,12 +51,24 @@ static size_t lower_bound(const rdb_manifest *m, const rdb_manifest_entry *key)
     return lo;
 }
 
+/* What the binary searches and the merge of a batch rely on: the records
+ * sorted by slice, one a slice, each numbered (seq) before the number the
+ * next record gets. */
+static int records_in_order(const rdb_manifest *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].seq >= m->seq || (i > 0 && key_cmp(&m->e[i - 1], &m->e[i]) >= 0))
+            return 0;
+    return 1;
+}
+
 /* Insert or replace the record of e's slice, keeping the array sorted. */
 static int put(rdb_manifest *m, const rdb_manifest_entry *e)
 {
     size_t at = lower_bound(m, e);
     if (at < m->n && key_cmp(&m->e[at], e) == 0) {
         m->e[at] = *e;
+        RDB_INVARIANT(records_in_order(m), "the manifest's records sorted, one a slice");
         return 0;
     }
     if (m->n == m->cap) {
@@ -69,6 +82,7 @@ static int put(rdb_manifest *m, const rdb_manifest_entry *e)
     memmove(m->e + at + 1, m->e + at, (m->n - at) * sizeof *m->e);
     m->e[at] = *e;
     m->n++;
+    RDB_INVARIANT(records_in_order(m), "the manifest's records sorted, one a slice");
     return 0;
 }
 
@@ -456,6 +470,7 @@ rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t
         memmove(m->e + i, m->e + out, (m->n + k - out) * sizeof *m->e);
     m->n = i + (m->n + k - out);
     free(batch);
+    RDB_INVARIANT(records_in_order(m), "a batch merged into the manifest keeps it sorted, one a slice");
     return RDB_OK;
 }
 
