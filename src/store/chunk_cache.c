@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/invariant.h"
+
 struct rdb_chunk_entry {
     int8_t *data;
     uint32_t bytes;
@@ -67,6 +69,49 @@ rdb_status rdb_chunk_cache_new(uint64_t budget, int nlevels, const uint64_t *lev
     c->failed_level = -1;
     *out = c;
     return RDB_OK;
+}
+
+/* What eviction and the views rely on (under the lock): every chunk held
+ * is in its place of the table, and its bytes are in `held`; the
+ * unpinned list holds exactly the chunks nobody pins, linked both ways;
+ * the cache exceeds its budget only by what is pinned (nothing is left
+ * to evict then). */
+static int cache_consistent(const rdb_chunk_cache *c)
+{
+    uint64_t held = 0, unpinned = 0, listed = 0;
+    for (int l = 0; l < c->nlevels; l++) {
+        const uint64_t n = chunks_of(c->level_size[l]);
+        for (uint64_t i = 0; c->at[l] && i < n; i++) {
+            const rdb_chunk_entry *e = c->at[l][i];
+            if (!e)
+                continue;
+            if (e->level != l || e->chunk != i || e->refs < 0)
+                return 0;
+            held += e->bytes;
+            unpinned += e->refs == 0;
+        }
+    }
+    for (const rdb_chunk_entry *e = c->oldest; e; e = e->newer) {
+        if (e->refs != 0 || c->at[e->level][e->chunk] != e ||
+            (e->newer ? e->newer->older != e : c->newest != e))
+            return 0;
+        listed++;
+    }
+    return held == c->held && listed == unpinned && (c->held <= c->budget || !c->oldest);
+}
+
+/* A view's chunks: each slot's key names the chunk its entry holds, its
+ * data is that chunk's, and the view pins it. */
+static int view_consistent(const rdb_chunk_view *v)
+{
+    for (int s = 0; s < RDB_VIEW_SLOTS; s++) {
+        const rdb_chunk_entry *e = v->entry[s];
+        if (!e ? v->key[s] != 0
+               : v->key[s] != ((uint64_t)e->level << 32 | e->chunk) + 1 || v->data[s] != e->data ||
+                     e->refs < 1 || rdb_chunk_slot(e->level, e->chunk) != (unsigned)s)
+            return 0;
+    }
+    return 1;
 }
 
 static void unlist(rdb_chunk_cache *c, rdb_chunk_entry *e)
@@ -138,6 +183,7 @@ void rdb_chunk_cache_drop_level(rdb_chunk_cache *c, int level)
     for (uint64_t i = 0; i < n; i++)
         if (c->at[level][i] && c->at[level][i]->refs == 0)
             forget(c, c->at[level][i]);
+    RDB_INVARIANT(cache_consistent(c), "the chunk cache's table, list and bytes agree");
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -229,6 +275,7 @@ void rdb_chunk_view_release(rdb_chunk_view *v)
             v->entry[s] = NULL;
             v->key[s] = 0;
         }
+    RDB_INVARIANT(cache_consistent(c), "the chunk cache's table, list and bytes agree");
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -252,6 +299,7 @@ int rdb_chunk_view_miss(rdb_chunk_view *v, int level, uint64_t index)
     v->entry[s] = NULL;
     v->key[s] = 0;
     rdb_chunk_entry *e = pin(c, level, chunk, v);
+    RDB_INVARIANT(cache_consistent(c), "the chunk cache's table, list and bytes agree");
     pthread_mutex_unlock(&c->lock);
     if (!e) {
         v->failed = 1;
@@ -260,5 +308,6 @@ int rdb_chunk_view_miss(rdb_chunk_view *v, int level, uint64_t index)
     v->entry[s] = e;
     v->data[s] = e->data;
     v->key[s] = ((uint64_t)level << 32 | chunk) + 1;
+    RDB_INVARIANT(view_consistent(v), "a view's slots name the chunks it pins");
     return e->data[index & (RDB_CHUNK_ENTRIES - 1)];
 }
