@@ -11,22 +11,6 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 R=$RETRODB
 
-# json_ok FILTER -- command...: the command's stdout is one JSON object
-# for which the jq FILTER is true
-json_ok() {
-    local filter=$1
-    shift 2
-    local out
-    out=$("$@" 2>/dev/null)
-    if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
-        bad "$* -> not one line: $out"
-    elif printf '%s' "$out" | jq -e "$filter" > /dev/null 2>&1; then
-        ok
-    else
-        bad "$* -> JSON fails '$filter': $out"
-    fi
-}
-
 # --- help: every subcommand, three ways; exit 0, the usage on stdout ---
 for cmd in "build dots" "build cram" query info status verify export "solve dots" "solve cram"; do
     # shellcheck disable=SC2086

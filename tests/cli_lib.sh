@@ -1,11 +1,18 @@
 # cli_lib.sh — what the command-line test scripts share (sourced, not run):
-# pass/fail counting, `expect`, and the positions two databases are compared
+# pass/fail counting, `expect`, `json_ok`, and the positions two databases are compared
 # on (`positions`, `same_answers`). The sourcing script sets RETRODB and T.
 pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# A check that names a command or function that does not exist fails,
+# instead of printing "command not found" and counting nothing.
+command_not_found_handle() {
+    bad "no such command: $1"
+    return 127
+}
 
 # expect STATUS PATTERN -- command...: exit status and a stderr/stdout match
 expect() {
@@ -19,6 +26,22 @@ expect() {
         bad "$* -> output lacks '$pattern': $out"
     else
         ok
+    fi
+}
+
+# json_ok FILTER -- command...: the command's stdout is one JSON object
+# for which the jq FILTER is true
+json_ok() {
+    local filter=$1
+    shift 2
+    local out
+    out=$("$@" 2>/dev/null)
+    if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
+        bad "$* -> not one line: $out"
+    elif printf '%s' "$out" | jq -e "$filter" > /dev/null 2>&1; then
+        ok
+    else
+        bad "$* -> JSON fails '$filter': $out"
     fi
 }
 
