@@ -260,11 +260,6 @@ static inline uint32_t block_at(const dots_quiet_index *q, int f, int u)
     return q->block_at[(size_t)f * (size_t)(q->nsteps + 1) + (size_t)u];
 }
 
-static inline const uint64_t *count_at(const dots_quiet_index *q, int f, int u, int s)
-{
-    return q->counts + block_at(q, f, u) / 4 + (size_t)s * (size_t)(q->rem[u] + 1);
-}
-
 /* The values a line may take in frame state `fl` (frame lines drawn):
  * bit 0 set if empty is allowed, bit 1 if drawn. */
 static inline int line_options(const dots_quiet_index *q, uint64_t fl, int line)
