@@ -371,6 +371,65 @@ START_TEST(test_wide_tt_too_small)
 }
 END_TEST
 
+/* Sixteen bytes an entry: a table of 16 MB holds 2^20 entries (under
+ * half of them used here, so that few buckets overflow), every key is
+ * read back exactly, through the table and through its file (which
+ * undoes the key's hash: a key that came back wrong would miss), and keys
+ * that differ in one bit, or only in their top or bottom half, are kept
+ * apart. */
+START_TEST(test_wide_tt_exact)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    tu_mkdtemp(dir);
+    snprintf(path, sizeof path, "%s/tt.wide", dir);
+    rdb_error err;
+    cram_wide_tt *t, *back;
+    TU_ASSERT_EQ(cram_wide_tt_new(16, &t, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_wide_tt_bytes(t), 16u << 20);
+    enum { N = 150000 };
+    uint64_t seed = 11;
+    for (int k = 0; k < N; k++) {
+        cram_wset key = (cram_wset)rng_next(&seed) << 64 | rng_next(&seed);
+        cram_wide_tt_put(t, key, k % 7, 10);
+        cram_wide_tt_put(t, key ^ 1, 7 + k % 3, 10);         /* a bit apart */
+        cram_wide_tt_put(t, key ^ (cram_wset)1 << 127, 3, 10); /* the top bit */
+    }
+    const double used = (double)cram_wide_tt_entries(t);
+    TU_ASSERT_MSG(used > 3 * N * 0.95, "%.0f entries", used);
+    TU_ASSERT_MSG(cram_wide_tt_fill(t) * (1 << 20) > used - 0.5 && cram_wide_tt_fill(t) * (1 << 20) < used + 0.5,
+                  "%.4f full with %.0f entries", cram_wide_tt_fill(t), used);
+    TU_ASSERT_EQ(cram_wide_tt_save(t, path, 3, 0, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_wide_tt_new(64, &back, &err), RDB_OK);
+    uint64_t loaded = 0;
+    TU_ASSERT_EQ(cram_wide_tt_load(back, path, 3, any_wide_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_EQ(loaded, cram_wide_tt_entries(t));
+    seed = 11;
+    int kept = 0;
+    for (int k = 0; k < N; k++) {
+        cram_wset key = (cram_wset)rng_next(&seed) << 64 | rng_next(&seed);
+        const int v = cram_wide_tt_get(t, key);
+        /* evicted (-1) or exact; the file holds what the table held */
+        TU_ASSERT_MSG(v == -1 || v == k % 7, "key %d: %d", k, v);
+        TU_ASSERT_EQ(cram_wide_tt_get(back, key), v);
+        const int near = cram_wide_tt_get(t, key ^ 1);
+        TU_ASSERT(near == -1 || near == 7 + k % 3);
+        TU_ASSERT_EQ(cram_wide_tt_get(back, key ^ 1), near);
+        TU_ASSERT_EQ(cram_wide_tt_get(back, key ^ (cram_wset)1 << 127), cram_wide_tt_get(t, key ^ (cram_wset)1 << 127));
+        TU_ASSERT_EQ(cram_wide_tt_get(back, key ^ 2), -1);
+        kept += v >= 0;
+    }
+    TU_ASSERT_MSG(kept > N * 95 / 100, "%d of %d kept", kept, N);
+    /* keys equal in one half */
+    cram_wide_tt_put(back, (cram_wset)5 << 64 | 9, 1, 10);
+    TU_ASSERT_EQ(cram_wide_tt_get(back, (cram_wset)6 << 64 | 9), -1);
+    TU_ASSERT_EQ(cram_wide_tt_get(back, (cram_wset)5 << 64 | 8), -1);
+    TU_ASSERT_EQ(cram_wide_tt_get(back, (cram_wset)5 << 64 | 9), 1);
+    cram_wide_tt_free(back);
+    cram_wide_tt_free(t);
+    tu_rmrf(dir);
+}
+END_TEST
+
 /* The wide table counts conflicts as the 64-bit one does
  * (test_cram_solver.c test_tt_conflicts): two nimbers of one key, or a
  * nimber and an exclusion of it; the first result kept. */
@@ -438,6 +497,7 @@ Suite *cram_wide_suite(void)
     tcase_add_test(tc, test_wide_limits);
     tcase_add_test(tc, test_wide_tt_file);
     tcase_add_test(tc, test_wide_tt_too_small);
+    tcase_add_test(tc, test_wide_tt_exact);
     tcase_add_test(tc, test_wide_tt_conflicts);
     suite_add_tcase(s, tc);
 

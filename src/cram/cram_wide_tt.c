@@ -12,21 +12,20 @@
 
 #define WAYS 4
 #define NLOCKS 4096
+#define MIN_BUCKETS_LOG 16
+#define TAG_SHIFT 16
 #define WORK_SHIFT 12
-/* set in every word in use, so that a word of 0 is an empty slot */
-#define USED (1ULL << 62)
+#define FIELDS 0xffffu
 
-typedef struct {
-    cram_wset key;
-    uint64_t word; /* USED | work << WORK_SHIFT | CRAM_TT_KNOWN? | payload */
-    uint64_t unused;
-} entry;
+/* 0: empty; else tag << TAG_SHIFT | work << WORK_SHIFT | CRAM_TT_KNOWN? | payload */
+typedef cram_wset entry;
 
-_Static_assert(sizeof(entry) == 32, "two entries a cache line");
+_Static_assert(sizeof(entry) * WAYS == 64, "a bucket a cache line");
 
 struct cram_wide_tt {
-    entry *e;         /* nbuckets * WAYS */
-    uint64_t nbuckets; /* a power of two */
+    entry *e;          /* nbuckets * WAYS */
+    uint64_t nbuckets; /* a power of two, at least 2^MIN_BUCKETS_LOG */
+    int bucket_shift;  /* 128 - log2(nbuckets) */
     size_t bytes;
     uint64_t entries;
     uint64_t replaced; /* entries that made way for another key */
@@ -34,14 +33,54 @@ struct cram_wide_tt {
     char lock[NLOCKS];
 };
 
+/* ---- the key's bijection ----
+ * Each step can be undone: x ^= x >> s with s >= 64 is its own inverse
+ * (the bits it reads are ones it leaves alone), and a product by an odd
+ * number is undone by the product by its inverse modulo 2^128. The first
+ * fold makes the products' top bits, which choose the bucket, depend on
+ * both halves of the key. */
+
+#define MUL1 ((cram_wset)0x9e3779b97f4a7c15ULL << 64 | 0xbf58476d1ce4e5b9ULL)
+#define MUL2 ((cram_wset)0x94d049bb133111ebULL << 64 | 0xff51afd7ed558ccdULL)
+
+static cram_wset hash_of(cram_wset key)
+{
+    cram_wset h = key ^ key >> 64;
+    h *= MUL1;
+    h ^= h >> 67;
+    h *= MUL2;
+    return h ^ h >> 64;
+}
+
+/* The inverse of an odd number modulo 2^128 (Newton's iteration: each
+ * step doubles the bits that are right, and x is its own inverse modulo
+ * 8). */
+static cram_wset odd_inverse(cram_wset x)
+{
+    cram_wset y = x;
+    for (int i = 0; i < 6; i++)
+        y *= 2 - x * y;
+    return y;
+}
+
+static cram_wset key_of_hash(cram_wset h)
+{
+    h ^= h >> 64;
+    h *= odd_inverse(MUL2);
+    h ^= h >> 67;
+    h *= odd_inverse(MUL1);
+    return h ^ h >> 64;
+}
+
 rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err)
 {
     cram_wide_tt *t = calloc(1, sizeof *t);
     if (!t)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory for the wide transposition table");
-    uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20, n = 1024;
+    uint64_t want = (uint64_t)(mb > 0 ? mb : 1) << 20, n = 1ULL << MIN_BUCKETS_LOG;
+    int log = MIN_BUCKETS_LOG;
     while (2 * n * WAYS * sizeof(entry) <= want)
-        n *= 2;
+        n *= 2, log++;
     t->bytes = n * WAYS * sizeof(entry);
     void *p = rdb_huge_alloc(t->bytes);
     if (!p) {
@@ -50,6 +89,7 @@ rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err)
     }
     t->e = p;
     t->nbuckets = n;
+    t->bucket_shift = 128 - log;
     *out = t;
     return RDB_OK;
 }
@@ -60,12 +100,6 @@ void cram_wide_tt_free(cram_wide_tt *t)
         return;
     rdb_huge_free(t->e, t->bytes);
     free(t);
-}
-
-static uint64_t bucket_of(const cram_wide_tt *t, cram_wset key)
-{
-    uint64_t h = cram_tt_hash((uint64_t)key ^ cram_tt_hash((uint64_t)(key >> 64) + 0x9e3779b97f4a7c15ULL));
-    return h & (t->nbuckets - 1);
 }
 
 static void lock(cram_wide_tt *t, uint64_t b)
@@ -81,77 +115,86 @@ static void unlock(cram_wide_tt *t, uint64_t b)
     __atomic_clear(&t->lock[b % NLOCKS], __ATOMIC_RELEASE);
 }
 
-/* The word of key (0 when absent). */
-static uint64_t find(cram_wide_tt *t, cram_wset key)
+/* Whether entry e (not empty) is the one of hash h. */
+static int holds(entry e, cram_wset h)
 {
-    uint64_t b = bucket_of(t, key), word = 0;
-    entry *e = t->e + b * WAYS;
+    return (e ^ h << TAG_SHIFT) >> TAG_SHIFT == 0;
+}
+
+/* The fields of key's entry (0 when absent). */
+static unsigned find(cram_wide_tt *t, cram_wset key)
+{
+    const cram_wset h = hash_of(key);
+    const uint64_t b = (uint64_t)(h >> t->bucket_shift);
+    const entry *e = t->e + b * WAYS;
+    unsigned fields = 0;
     lock(t, b);
     for (int i = 0; i < WAYS; i++)
-        if (e[i].word && e[i].key == key) {
-            word = e[i].word;
+        if (e[i] && holds(e[i], h)) {
+            fields = (unsigned)e[i] & FIELDS;
             break;
         }
     unlock(t, b);
-    return word;
+    return fields;
 }
 
 int cram_wide_tt_get(cram_wide_tt *t, cram_wset key)
 {
-    uint64_t w = find(t, key);
+    unsigned w = find(t, key);
     return w & CRAM_TT_KNOWN ? (int)(w & CRAM_TT_PAYLOAD) : -1;
 }
 
 unsigned cram_wide_tt_excluded(cram_wide_tt *t, cram_wset key)
 {
-    uint64_t w = find(t, key);
+    unsigned w = find(t, key);
     if (!w)
         return 0;
-    unsigned payload = (unsigned)w & CRAM_TT_PAYLOAD, all = (1u << CRAM_TT_EXCLUDED_BITS) - 1;
+    unsigned payload = w & CRAM_TT_PAYLOAD, all = (1u << CRAM_TT_EXCLUDED_BITS) - 1;
     if (w & CRAM_TT_KNOWN)
         return ~(1u << (payload < 32 ? payload : 31)) & all;
     return payload;
 }
 
-static unsigned work_of(uint64_t word)
+static unsigned work_of(entry e)
 {
-    return (unsigned)(word >> WORK_SHIFT) & 15;
+    return (unsigned)(e >> WORK_SHIFT) & 15;
 }
 
 /* Merge into key's entry, as cram_tt.c's store does. */
 static void store(cram_wide_tt *t, cram_wset key, int known, unsigned payload, int work)
 {
     unsigned w = cram_tt_work_code(work);
-    uint64_t b = bucket_of(t, key);
+    const cram_wset h = hash_of(key);
+    const uint64_t b = (uint64_t)(h >> t->bucket_shift);
     entry *e = t->e + b * WAYS;
     lock(t, b);
     int slot = -1, victim = 0;
     unsigned victim_cost = ~0u;
     for (int i = 0; i < WAYS; i++) {
-        if (e[i].word && e[i].key == key) {
+        if (e[i] && holds(e[i], h)) {
             slot = i;
             break;
         }
-        unsigned cost = e[i].word ? work_of(e[i].word) + 1 : 0;
+        unsigned cost = e[i] ? work_of(e[i]) + 1 : 0;
         if (cost < victim_cost) {
             victim = i;
             victim_cost = cost;
         }
     }
+    const cram_wset tag = h << TAG_SHIFT;
     if (slot >= 0) {
-        uint64_t was = e[slot].word;
-        if (cram_tt_disagree((unsigned)was, known, payload))
+        unsigned was = (unsigned)e[slot] & FIELDS;
+        if (cram_tt_disagree(was, known, payload))
             __atomic_fetch_add(&t->conflicts, 1, __ATOMIC_RELAXED);
         else if (!(was & CRAM_TT_KNOWN)) {
-            unsigned data = known ? CRAM_TT_KNOWN | payload : ((unsigned)was & CRAM_TT_PAYLOAD) | payload;
-            if (work_of(was) > w)
-                w = work_of(was);
-            e[slot].word = USED | (uint64_t)w << WORK_SHIFT | data;
+            unsigned data = known ? CRAM_TT_KNOWN | payload : (was & CRAM_TT_PAYLOAD) | payload;
+            if (work_of(e[slot]) > w)
+                w = work_of(e[slot]);
+            e[slot] = tag | w << WORK_SHIFT | data;
         }
     } else {
-        __atomic_fetch_add(e[victim].word ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
-        e[victim].key = key;
-        e[victim].word = USED | (uint64_t)w << WORK_SHIFT | (known ? CRAM_TT_KNOWN | payload : payload);
+        __atomic_fetch_add(e[victim] ? &t->replaced : &t->entries, 1, __ATOMIC_RELAXED);
+        e[victim] = tag | w << WORK_SHIFT | (known ? CRAM_TT_KNOWN | payload : payload);
     }
     unlock(t, b);
 }
@@ -202,13 +245,15 @@ static size_t bucket_records(void *ctx, uint64_t i, unsigned char *buf)
     size_t n = 0;
     lock(t, i);
     for (int k = 0; k < WAYS; k++) {
-        if (!e[k].word)
+        if (!e[k])
             continue;
+        /* the bucket gives the hash's top bits, the tag its low 112 */
+        const cram_wset key = key_of_hash((cram_wset)i << t->bucket_shift | e[k] >> TAG_SHIFT);
         unsigned char *rec = buf + n++ * WIDE_RECORD;
-        rdb_put_le(rec, (uint64_t)e[k].key, 8);
-        rdb_put_le(rec + 8, (uint64_t)(e[k].key >> 64), 8);
-        cram_tt_put_fields(rec + 16, (e[k].word & CRAM_TT_KNOWN) != 0,
-                           (unsigned)e[k].word & CRAM_TT_PAYLOAD, work_of(e[k].word));
+        rdb_put_le(rec, (uint64_t)key, 8);
+        rdb_put_le(rec + 8, (uint64_t)(key >> 64), 8);
+        cram_tt_put_fields(rec + 16, (e[k] & CRAM_TT_KNOWN) != 0, (unsigned)e[k] & CRAM_TT_PAYLOAD,
+                           work_of(e[k]));
     }
     unlock(t, i);
     return n;

@@ -4,14 +4,21 @@
  * 64-bit layout.
  *
  * They are few (a percent or two of the positions a search expands) but
- * they are the dearest, the ones near the root, so the table keeps each
- * key whole (16 bytes: exact, as the 64-bit table is) with the same
- * fields as cram_tt.h's entries, in buckets of four chosen by a hash of
- * the key, the entry that cost least giving way when a bucket is full. A
- * bucket is read and written under one of many spin locks, taken for a
- * few dozen instructions: the threads of a search meet there rarely.
- * The table has a fixed size. It is saved beside the 64-bit table, in a
- * file of that table's format with 16-byte keys (cram_tt.h).
+ * they are the dearest, the ones near the root. The table is exact in 16
+ * bytes an entry, as cram_tt.h's is in 8: the key goes through a
+ * bijection of 128-bit words, the hash's top bits choose the bucket and
+ * the entry keeps its low 112 bits, so that bucket and entry give back the
+ * hash and the hash the key (with at least 2^16 buckets; no chance of a
+ * false match). An entry is one 128-bit word:
+ *   bits 16..127  the hash's low 112 bits (its tag);
+ *   bits 0..15    cram_tt.h's fields: work, known, nimber or exclusions.
+ * A word of 0 is an empty slot. Buckets of four entries are one cache
+ * line; when one is full, the entry that cost least gives way. A bucket
+ * is read and written under one of many spin locks, taken for a few dozen
+ * instructions: the threads of a search meet there rarely. The table has
+ * a fixed size. It is saved beside the 64-bit table, in a file of that
+ * table's format with 16-byte keys (cram_tt.h), which the key's bijection
+ * undone gives back.
  */
 #ifndef RDB_CRAM_WIDE_TT_H
 #define RDB_CRAM_WIDE_TT_H
@@ -24,7 +31,7 @@
 
 typedef struct cram_wide_tt cram_wide_tt;
 
-/* A table of about `mb` megabytes (at least 1). */
+/* A table of about `mb` megabytes (at least 4: 2^16 buckets). */
 rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err);
 void cram_wide_tt_free(cram_wide_tt *t);
 
