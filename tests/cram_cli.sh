@@ -17,7 +17,19 @@ S="$RETRODB solve cram"
 tt="$T/tt"
 
 # bad input: status 2, a message, no table file written
-expect 2 'at most 127 fit' -- $S 9x9 --tt-file "$tt"
+expect 2 'span 9x9 cells .rows 0..8, columns 0..8.; the solver takes a box at most 8 cells across' -- $S 9x9 --tt-file "$tt"
+expect 2 'sides 1..128' -- $S 1x129 --tt-file "$tt"
+expect 2 '230 free dominoes to search' -- sh -c "{ echo '#...............'; for i in 1 2 3 4 5 6 7; do echo '................'; done; } | $S --position - --tt-file '$tt'"
+# strips up to 1x128 are Dawson's Kayles (the octal game 0.07): its
+# nimbers by their definition, against the search
+dk=$(python3 -c '
+g = [0, 0]
+for n in range(2, 129):
+    seen = {g[a] ^ g[n - 2 - a] for a in range(n - 1)}
+    g.append(min(set(range(n + 1)) - seen))
+print(g[65], g[100], g[127], g[128])')
+got=$(for n in 65 100 127 128; do $S 1x$n --json --quiet | sed -n 's/.*"nimber":\([0-9]*\),.*/\1/p'; done | tr '\n' ' ')
+[ "$got" = "$dk " ] && ok || bad "strips 1x65, 1x100, 1x127, 1x128: '$got', Dawson's Kayles '$dk'"
 expect 2 'at most 128 fit' -- $S 12x11 --tt-file "$tt"
 expect 2 'bad board' -- $S 5by7 --tt-file "$tt"
 expect 2 'unknown method' -- $S 3x4 --method fastest --tt-file "$tt"
@@ -350,10 +362,21 @@ while checked < 10:
     rc, out = run("solve", "cram", "--position", f"{tmp}/fm322", "--first-moves", "--json", "--quiet")
     print("ok" if rc == 0 and moves(out, 0, 18) == want and
           json.loads(out)["nimber"] == json.loads(table_out)["nimber"] else f"bad 3x22 {wide!r}: {out}")
+    # a corner of boards the search takes only in part: 11x11 (wider than
+    # its layout both ways: the box of the free dominoes is searched) and
+    # 8x16 (232 dominoes, more than a search takes), moves on the board
+    for rows, cols, top, left in ((11, 11, 8, 7), (8, 16, 5, 12)):
+        big = [["#"] * cols for _ in range(rows)]
+        for r, line in enumerate(small.split("\n")):
+            big[top + r][left:left + 4] = list(line)
+        open(f"{tmp}/fmbig", "w").write("\n".join("".join(row) for row in big) + "\n")
+        rc, out = run("solve", "cram", "--position", f"{tmp}/fmbig", "--first-moves", "--json", "--quiet")
+        print("ok" if rc == 0 and moves(out, top, left) == want and
+              json.loads(out)["nimber"] == json.loads(table_out)["nimber"] else f"bad {rows}x{cols}: {out}")
     checked += 1
 EOF
     n=$(grep -c '^ok$' "$T/first-moves.out")
-    [ "$n" = 20 ] && ok || bad "--first-moves against the table: $n of 20 agree: $(grep -v '^ok$' "$T/first-moves.out" | head -3)"
+    [ "$n" = 40 ] && ok || bad "--first-moves against the table: $n of 40 agree: $(grep -v '^ok$' "$T/first-moves.out" | head -3)"
     # scripts/cram-two-routes.sh: both routes, the published 3x12 = 1 with
     # a certificate; a second run makes neither run again; a lost result
     # is made again alone; a folder of another board is refused

@@ -458,8 +458,9 @@ START_TEST(test_wide_tt_conflicts)
 }
 END_TEST
 
-/* The limits: 128 cells and 127 dominoes; the empty boards that the
- * mirror rule values at once. */
+/* The limits: 128 cells, 8 across the shorter side, 127 free dominoes
+ * to search in a position (the board may have more); the empty boards
+ * that the mirror rule values at once. */
 START_TEST(test_wide_limits)
 {
     cram_solver_options opt = {.method = CRAM_ASPIRATION, .tt_mb = 16};
@@ -467,9 +468,20 @@ START_TEST(test_wide_limits)
     rdb_error err;
     err.msg[0] = '\0';
     TU_ASSERT_EQ(cram_solver_new(9, 9, &opt, &s, &err), RDB_E_INPUT);
-    TU_ASSERT(strstr(err.msg, "144 dominoes") != NULL);
+    TU_ASSERT(strstr(err.msg, "at most 8 cells across") != NULL);
     TU_ASSERT_EQ(cram_solver_new(12, 11, &opt, &s, &err), RDB_E_INPUT);
     TU_ASSERT(strstr(err.msg, "132 cells") != NULL);
+    /* 8x16: 128 cells, 232 dominoes. Empty, the mirror rule makes it 0;
+     * a corner covered leaves 230 to search, refused; a position of
+     * fewer is solved (two rows of it: 0, as 2xn is n mod 2) */
+    s = new_solver(8, 16, &opt);
+    TU_ASSERT_EQ(solve_wide(s, ~(cram_wset)0), 0);
+    int got;
+    err.msg[0] = '\0';
+    TU_ASSERT_EQ(cram_solver_solve_wide(s, ~(cram_wset)0 << 1, &got, &err), RDB_E_INPUT);
+    TU_ASSERT_MSG(strstr(err.msg, "230 free dominoes to search") != NULL, "%s", err.msg);
+    TU_ASSERT_EQ(solve_wide(s, ((cram_wset)1 << 32) - 1), 0);
+    cram_solver_free(s);
     /* 4x18 (72 cells): even x even, 0 with no search */
     s = new_solver(4, 18, &opt);
     TU_ASSERT_EQ(solve_wide(s, cram_wbit(72) - 1), 0);

@@ -72,6 +72,15 @@ START_TEST(test_wide_boards_against_the_reference)
         {9, 8, {{6, 2, 3, 5}}, 1},                    /* cells 50-54 to 66-70 */
         {22, 3, {{20, 0, 2, 3}, {5, 0, 4, 3}}, 2},    /* the board standing up */
         {2, 33, {{0, 28, 2, 5}, {0, 12, 2, 6}}, 2},   /* 66 cells in two rows */
+        /* boards of more dominoes than a search takes (8x16: 232), and
+         * more than 8 cells across both ways, solved in the box of the
+         * free dominoes */
+        {8, 16, {{0, 1, 4, 5}, {5, 10, 3, 6}}, 2},    /* 128 cells */
+        {11, 11, {{7, 6, 4, 5}}, 1},                  /* a corner */
+        {11, 11, {{0, 1, 3, 4}, {4, 0, 4, 3}}, 2},    /* the box 8x5 */
+        {9, 9, {{2, 3, 4, 5}}, 1},                    /* the middle */
+        {12, 10, {{9, 2, 3, 8}}, 1},                  /* a box the full width */
+        {1, 128, {{0, 60, 1, 20}, {0, 100, 1, 24}}, 2}, /* a strip */
     };
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -93,11 +102,20 @@ START_TEST(test_wide_boards_against_the_reference)
 END_TEST
 
 /* Every move's nimber: each free domino once, in domino order, its nimber
- * the reference's for the position after it. */
+ * the reference's for the position after it; on 11x11 each is a domino of
+ * the board, not of the box the search took (cram_window.h). */
+static const struct {
+    int rows, cols;
+    window win[2];
+} move_boards[] = {
+    {3, 22, {{1, 18, 2, 4}, {0, 2, 2, 3}}},
+    {11, 11, {{6, 8, 4, 3}, {9, 3, 2, 4}}}, /* the box rows 6..10, columns 3..10 */
+};
+
 START_TEST(test_wide_moves)
 {
-    const int rows = 3, cols = 22;
-    const window win[2] = {{1, 18, 2, 4}, {0, 2, 2, 3}};
+    const int rows = move_boards[_i].rows, cols = move_boards[_i].cols;
+    const window *win = move_boards[_i].win;
     uint64_t rng = 77;
     for (int trial = 0; trial < 4; trial++) {
         uint64_t covered[2];
@@ -170,6 +188,7 @@ START_TEST(test_wide_bad_input)
     rdb_cram_wide_solution out;
     rdb_error err;
     const uint64_t none[2] = {0, 0}, off[2] = {0, 1ULL << 2}; /* cell 66 of a 66-cell board */
+    const uint64_t corner[2] = {1, 0};
     const struct {
         int rows, cols;
         const uint64_t *covered;
@@ -178,7 +197,8 @@ START_TEST(test_wide_bad_input)
         const char *word;
     } bad[] = {
         {9, 15, none, 1, 16, "128"},       /* 135 cells */
-        {8, 16, none, 1, 16, "dominoes"},  /* 128 cells, 232 dominoes */
+        {8, 16, corner, 1, 16, "230 free dominoes"}, /* 128 cells, 232 dominoes */
+        {11, 11, none, 1, 16, "span 11x11"}, /* wider than the layout both ways */
         {0, 5, none, 1, 16, "0x5"},
         {3, 22, off, 1, 16, "off the"},
         {3, 22, NULL, 1, 16, "NULL"},
@@ -248,7 +268,7 @@ Suite *solve_api_suite(void)
     TCase *tc = tcase_create("solve_api");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_wide_boards_against_the_reference);
-    tcase_add_test(tc, test_wide_moves);
+    tcase_add_loop_test(tc, test_wide_moves, 0, (int)(sizeof move_boards / sizeof move_boards[0]));
     tcase_add_test(tc, test_narrow_and_wide_agree);
     tcase_add_test(tc, test_wide_bad_input);
     tcase_add_test(tc, test_wide_diagram);

@@ -28,6 +28,7 @@
 #include "cram/cram_board.h"
 #include "cram/cram_solver.h"
 #include "cram/cram_tt.h"
+#include "cram/cram_window.h"
 #include "store/lock.h"
 
 #define MAX_TABLE_DIRS 16
@@ -107,7 +108,8 @@ static const rdb_tool_option solve_cram_options[] = {
 const rdb_tool_command rdb_solve_cram_command = {
     "solve cram", "RxC [options]\n--position FILE [options]",
     "The nimber of an empty Cram board or of any position, by search: 0 means\n"
-    "the player to move loses. Boards of up to 128 cells and 127 dominoes.",
+    "the player to move loses. Boards of up to 128 cells; positions with at most\n"
+    "127 free dominoes.",
     solve_cram_options};
 
 static rdb_status read_position(const char *path, int *rows, int *cols, cram_wset *covered,
@@ -219,7 +221,7 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
            (unsigned long long)st->helper_first,
            (unsigned long long)st->tt_entries, (unsigned long long)st->tt_loaded,
            st->tt_bytes / 1048576.0, st->tt_fill, st->seconds);
-    if (rows * cols > 64)
+    if (st->wide_tt_bytes)
         printf(",\"wide_expanded\":%llu,\"wide_tt_mb\":%.0f,\"wide_tt_fill\":%.4f",
                (unsigned long long)st->wide_expanded, st->wide_tt_bytes / 1048576.0, st->wide_tt_fill);
     if (st->unreduced)
@@ -422,19 +424,39 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     int rows, cols;
     cram_wset covered = 0;
     if (board) {
-        if (rdb_tool_board(cmd, board, &rows, &cols))
-            return 2;
+        /* strips up to 1x128: the solver's cells, not the tables' sides */
+        if (rdb_parse_board(board, CRAM_WIDE_MAX_CELLS, &rows, &cols))
+            return rdb_tool_bad(cmd, "bad board '%s' (want RxC, e.g. 3x5, sides 1..%d)", board,
+                                CRAM_WIDE_MAX_CELLS);
     } else {
         rdb_status st = read_position(position, &rows, &cols, &covered, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
     }
     opt.progress = !quiet && (progress || isatty(STDERR_FILENO));
-
-    cram_solver *s;
-    rdb_status st = cram_solver_new(rows, cols, &opt, &s, &err);
+    const int ncells = rows * cols;
+    if (ncells > CRAM_WIDE_MAX_CELLS)
+        return rdb_tool_bad(cmd, "cram board %dx%d has %d cells; at most %d fit", rows, cols, ncells,
+                            CRAM_WIDE_MAX_CELLS);
+    const cram_wset all = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
+    /* the solver's board: this one, or on a board more than 8 cells
+     * across both ways the box of the position's free dominoes, whose
+     * moves are printed back on this board */
+    cram_window win;
+    cram_wset box_free;
+    rdb_status st = cram_window_fit(rows, cols, all & ~covered, &win, &box_free, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
+
+    cram_solver *s;
+    st = cram_solver_new(win.height, win.width, &opt, &s, &err);
+    if (st != RDB_OK)
+        return rdb_tool_report(st, &err);
+    /* a position the search refuses is refused before any file is touched */
+    if ((st = cram_solver_check_position(s, box_free, moves.asked, &err)) != RDB_OK) {
+        cram_solver_free(s);
+        return rdb_tool_report(st, &err);
+    }
     for (int i = 0; i < ndirs && st == RDB_OK; i++)
         st = cram_solver_add_table(s, dirs[i], &err);
     table_saver saver = {tt_file, digest, digest_log2, quiet};
@@ -448,7 +470,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         st = cram_tt_file_claim(digest, &lock_fd[1], &err);
     cram_ledger ledger = {0};
     if (st == RDB_OK && ledger_file) {
-        st = cram_ledger_open(&ledger, ledger_file, rows, cols, &err);
+        st = cram_ledger_open(&ledger, ledger_file, win.height, win.width, &err);
         cram_solver_set_ledger(s, &ledger);
     }
     /* the digest first: the table file, when there is one, holds all of it */
@@ -471,7 +493,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             /* the parts of more than 64 cells are in F.wide: a copy of F
              * alone loads, and those parts, the dearest, start again */
             char wide[PATH_MAX];
-            if (rows * cols > 64 && snprintf(wide, sizeof wide, "%s.wide", load[i]) < (int)sizeof wide &&
+            if (win.height * win.width > 64 && snprintf(wide, sizeof wide, "%s.wide", load[i]) < (int)sizeof wide &&
                 access(wide, F_OK) != 0)
                 fprintf(stderr, "solve: no '%s' beside it: the parts of more than 64 cells start from nothing\n",
                         wide);
@@ -488,17 +510,21 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
 
     rdb_tool_catch_signals();
-    int ncells = rows * cols;
-    cram_wset all = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     int nimber = -1;
     certificate cert = {0};
-    st = cram_solver_solve_wide(s, all & ~covered, &nimber, &err);
+    st = cram_solver_solve_wide(s, box_free, &nimber, &err);
     if (st == RDB_OK && want_certificate) {
         cert.n = nimber;
-        st = cram_solver_certificate(s, all & ~covered, nimber, cert.cell, &err);
+        st = cram_solver_certificate(s, box_free, nimber, cert.cell, &err);
+        for (int k = 0; st == RDB_OK && k < cert.n; k++)
+            for (int i = 0; i < 2; i++)
+                cert.cell[k][i] = cram_window_board_cell(&win, cert.cell[k][i]);
     }
-    if (st == RDB_OK && moves.asked)
-        st = cram_solver_move_nimbers(s, all & ~covered, moves.domino, moves.nimber, &moves.n, &err);
+    if (st == RDB_OK && moves.asked) {
+        st = cram_solver_move_nimbers(s, box_free, moves.domino, moves.nimber, &moves.n, &err);
+        for (int i = 0; st == RDB_OK && i < moves.n; i++)
+            moves.domino[i] = cram_window_board_domino(&win, moves.domino[i]);
+    }
     /* Every entry of the table is true (cram_solver.c), so it is saved
      * whatever ended the search (a signal, a ledger that could not be
      * appended to or grown in memory, a nimber table that could not be

@@ -71,12 +71,15 @@ typedef struct {
     double seconds;
 } rdb_cram_wide_solution;
 
-/* The same on boards of up to 128 cells and 127 dominoes (3x22, 5x13,
- * 8x9, ...: those `retrodb solve cram` takes): cell i is covered when bit
- * i % 64 of covered[i / 64] is set. with_moves also gives the nimber of
- * every move, each searched with the table the position's search filled.
- * Errors as rdb_solve_cram's, and RDB_E_INPUT for a board of more than
- * 128 cells or 127 dominoes. */
+/* The same on boards of up to 128 cells (3x22, 5x13, 8x16, 11x11, 1x128:
+ * those `retrodb solve cram` takes): cell i is covered when bit i % 64 of
+ * covered[i / 64] is set. The position may have at most 127 free
+ * dominoes, beyond those of parts valued 0 by symmetry; on a board more
+ * than 8 cells across both ways, they must lie within a box 8 cells
+ * across one way. with_moves also gives the nimber of every move, each
+ * searched with the table the position's search filled (the position
+ * then has at most 127 free dominoes in all). Errors as rdb_solve_cram's,
+ * and RDB_E_INPUT for a position beyond those limits. */
 RDB_API rdb_status rdb_solve_cram_wide(int rows, int cols, const uint64_t covered[2], int threads,
                                        long tt_mb, int with_moves, rdb_cram_wide_solution *out,
                                        rdb_error *err);

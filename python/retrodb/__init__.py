@@ -481,7 +481,9 @@ def solve_dots(pos: Position, rows: int, cols: int, full_value: int = 0, threads
 def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
                tt_mb: int = 1024, moves: bool = False) -> dict:
     """The nimber of a Cram position (the empty board by default) by
-    search, on boards of up to 128 cells and 127 dominoes: {"nimber",
+    search, on boards of up to 128 cells (positions with at most 127 free
+    dominoes; on a board more than 8 cells across both ways, those within
+    a box 8 cells across one way): {"nimber",
     "nodes", "seconds"}; with moves=True also "moves", every move (in the
     order of their ids) with the nimber of the position after it, `best`
     marking those to nimber 0."""

@@ -2,14 +2,16 @@
  * cram_solve_api.c — rdb_solve_cram and rdb_solve_cram_wide
  * (retrodb/solve.h): the search solver (cram_solver.h) behind the public
  * API, with the method and rules the command line uses by default. Both
- * go through one solve; the wide one takes boards of up to 128 cells and
- * can give the nimber of every move too.
+ * go through one solve; the wide one takes boards of up to 128 cells
+ * (positions with at most 127 free dominoes) and can give the nimber of
+ * every move too.
  */
 #include "retrodb/solve.h"
 
 #include <string.h>
 
 #include "cram/cram_solver.h"
+#include "cram/cram_window.h"
 
 /* The nimber of the position with `covered` cells and, with moves, of each
  * child (cram_solver_move_nimbers: the same solver, so the children start
@@ -24,15 +26,23 @@ static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long
     if (tt_mb < 1 || threads < 1)
         return rdb_fail(err, RDB_E_INPUT, "tt_mb and threads must be at least 1 (%ld, %d)", tt_mb,
                         threads);
-    cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = tt_mb, .threads = threads};
-    cram_solver *s;
-    rdb_status st = cram_solver_new(rows, cols, &opt, &s, err);
+    /* a board more than 8 cells across both ways: the box of the free
+     * dominoes (cram_window.h), its moves given back on the board */
+    cram_window win;
+    cram_wset free_cells;
+    rdb_status st = cram_window_fit(rows, cols, all & ~covered, &win, &free_cells, err);
     if (st != RDB_OK)
         return st;
-    const cram_wset free_cells = all & ~covered;
+    cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = tt_mb, .threads = threads};
+    cram_solver *s;
+    st = cram_solver_new(win.height, win.width, &opt, &s, err);
+    if (st != RDB_OK)
+        return st;
     st = cram_solver_solve_wide(s, free_cells, &out->nimber, err);
     if (st == RDB_OK && with_moves)
         st = cram_solver_move_nimbers(s, free_cells, out->domino, out->move_nimber, &out->nmoves, err);
+    for (int i = 0; st == RDB_OK && i < out->nmoves; i++)
+        out->domino[i] = cram_window_board_domino(&win, out->domino[i]);
     cram_stats stats;
     cram_solver_stats(s, &stats);
     out->nodes = stats.nodes;

@@ -45,6 +45,7 @@
 #include "cram/cram_tt.h"
 #include "cram/cram_wide.h"
 #include "cram/cram_wide_tt.h"
+#include "cram/cram_window.h"
 #include "common/job.h"
 
 #include <omp.h>
@@ -271,13 +272,18 @@ static long wide_tt_mb(const cram_solver_options *opt)
 rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, cram_solver **out,
                            rdb_error *err)
 {
-    const long ncells = (long)rows * cols, nmoves = 2 * ncells - rows - cols;
+    const long ncells = (long)rows * cols;
     if (rows < 1 || cols < 1 || ncells > CRAM_WIDE_MAX_CELLS)
         return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld cells; at most %d fit", rows, cols,
                         ncells, CRAM_WIDE_MAX_CELLS);
-    if (nmoves > MAX_BOARD_MOVES)
-        return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld dominoes; at most %d fit", rows,
-                        cols, nmoves, MAX_BOARD_MOVES);
+    /* The board may have more dominoes than MAX_BOARD_MOVES: a position
+     * is refused when it has more free (board_components). */
+    if (rows > CRAM_WINDOW_MAX_ACROSS && cols > CRAM_WINDOW_MAX_ACROSS)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "cram board %dx%d: the solver lays a board out at most %d cells across its "
+                        "shorter side (a position on a wider board is solved in the box of its free "
+                        "dominoes, cram_window.h)",
+                        rows, cols, CRAM_WINDOW_MAX_ACROSS);
     if ((int)opt->method < 0 || opt->method >= CRAM_NMETHODS)
         return rdb_fail(err, RDB_E_INPUT, "unknown cram search method %d", (int)opt->method);
     int threads = opt->threads > 0 ? opt->threads : 1;
@@ -293,7 +299,7 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     s->cols = cols;
     s->transposed = cols > rows;
     s->opt = *opt;
-    /* at most 127 moves: no side of more than 8 cells */
+    /* the shorter side across: at most 8 cells, a row fits a byte */
     const int height = s->transposed ? cols : rows, stride = s->transposed ? rows : cols;
     int narrow = height;
     if (ncells > 64 || (opt->narrow_rows > 0 && opt->narrow_rows < height)) {
@@ -1797,10 +1803,32 @@ static int layout_cell(const cram_solver *s, int cell)
     return s->transposed ? (cell % s->cols) * s->rows + cell / s->cols : cell;
 }
 
+/* Dominoes free in a part. */
+static int part_dominoes(const cram_solver *s, uint64_t p)
+{
+    if (is_wide(s, p)) {
+        const cram_wset key = wide_key(p);
+        return cram_wpopcount(cram_wide_hmoves(&s->wg, key)) + cram_wpopcount(cram_wide_vmoves(&s->wg, key));
+    }
+    return __builtin_popcountll(cram_hmoves(&s->g, p)) + __builtin_popcountll(cram_vmoves(&s->g, p));
+}
+
+/* Dominoes free in a set of the layout. */
+static int layout_dominoes(const cram_solver *s, cram_wset x)
+{
+    if (s->wide)
+        return cram_wpopcount(cram_wide_hmoves(&s->wg, x)) + cram_wpopcount(cram_wide_vmoves(&s->wg, x));
+    return __builtin_popcountll(cram_hmoves(&s->g, (uint64_t)x)) +
+           __builtin_popcountll(cram_vmoves(&s->g, (uint64_t)x));
+}
+
 /* The free cells of the board as canonical components of the layout, in
  * comp (ROOT_PARTS entries); returns how many, or -1 (with err) when
- * cells lie off the board. *zeros counts the parts the mirror rule
- * leaves out. The layout's set of the free cells goes to *layout. */
+ * cells lie off the board or the parts left to search have more than
+ * MAX_BOARD_MOVES dominoes (the root's moves and the nimber sets hold no
+ * more: the board itself may have more, 8x16 has 232). *zeros counts the
+ * parts the mirror rule leaves out. The layout's set of the free cells
+ * goes to *layout. */
 static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp, uint64_t *zeros,
                             cram_wset *layout, rdb_error *err)
 {
@@ -1814,17 +1842,29 @@ static int board_components(cram_solver *s, cram_wset free_cells, uint64_t *comp
     for (cram_wset y = free_cells; y; y &= y - 1)
         x |= cram_wbit(layout_cell(s, cram_wlowest(y)));
     *layout = x;
-    if (s->wide)
-        return wide_board_parts(s, x, comp, zeros);
-    int n = cram_split_reduced(&s->g, (uint64_t)x, comp), k = 0;
-    for (int i = 0; i < n; i++) {
-        int zero = 0;
-        comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
-                                   : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
-        if (zero)
-            (*zeros)++; /* the mirror rule: 0, left out */
-        else
-            k++;
+    int k = 0;
+    if (s->wide) {
+        k = wide_board_parts(s, x, comp, zeros);
+    } else {
+        const int n = cram_split_reduced(&s->g, (uint64_t)x, comp);
+        for (int i = 0; i < n; i++) {
+            int zero = 0;
+            comp[k] = s->opt.no_mirror ? cram_canonical(&s->g, comp[i], NULL, NULL)
+                                       : cram_canonical_zero(&s->g, comp[i], NULL, NULL, &zero);
+            if (zero)
+                (*zeros)++; /* the mirror rule: 0, left out */
+            else
+                k++;
+        }
+    }
+    int dominoes = 0;
+    for (int i = 0; i < k; i++)
+        dominoes += part_dominoes(s, comp[i]);
+    if (dominoes > MAX_BOARD_MOVES) {
+        rdb_fail(err, RDB_E_INPUT,
+                 "the position has %d free dominoes to search (%d in all); the solver takes at most %d",
+                 dominoes, layout_dominoes(s, x), MAX_BOARD_MOVES);
+        return -1;
     }
     return k;
 }
@@ -2080,10 +2120,27 @@ rdb_status cram_solver_certificate(cram_solver *s, cram_wset free_cells, int nim
     return RDB_OK;
 }
 
+rdb_status cram_solver_check_position(cram_solver *s, cram_wset free_cells, int listing_moves,
+                                      rdb_error *err)
+{
+    uint64_t comp[ROOT_PARTS], zeros = 0;
+    cram_wset layout;
+    if (board_components(s, free_cells, comp, &zeros, &layout, err) < 0)
+        return RDB_E_INPUT;
+    /* every move is listed, those of parts the mirror rule values too */
+    if (listing_moves && layout_dominoes(s, layout) > MAX_BOARD_MOVES)
+        return rdb_fail(err, RDB_E_INPUT, "the position has %d free dominoes; the nimbers of at most %d moves are listed",
+                        layout_dominoes(s, layout), MAX_BOARD_MOVES);
+    return RDB_OK;
+}
+
 rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int domino[127], int nimber[127],
                                     int *n, rdb_error *err)
 {
     *n = 0;
+    rdb_status st = cram_solver_check_position(s, free_cells, 1, err);
+    if (st != RDB_OK)
+        return st;
     cram_wset root = 0;
     cram_ledger *const l = s->ledger && own_root(s, free_cells, &root) ? s->ledger : NULL;
     /* each child is a solve of its own: its ledger lines would be of
@@ -2091,7 +2148,6 @@ rdb_status cram_solver_move_nimbers(cram_solver *s, cram_wset free_cells, int do
      * position's moves read and written here */
     cram_ledger *const ledger = s->ledger;
     s->ledger = NULL;
-    rdb_status st = RDB_OK;
     int cell[2];
     for (int d = 0; st == RDB_OK && cram_domino_cells(s->rows, s->cols, d, cell); d++) {
         const cram_wset move = cram_wbit(cell[0]) | cram_wbit(cell[1]);

@@ -148,6 +148,14 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
 rdb_status cram_solver_test(cram_solver *s, uint64_t free_cells, int k, int *is, rdb_error *err);
 rdb_status cram_solver_test_wide(cram_solver *s, cram_wset free_cells, int k, int *is, rdb_error *err);
 
+/* RDB_OK when the solver takes the position free_cells: on the board,
+ * with at most 127 free dominoes to search (beyond parts valued 0 by
+ * symmetry), and with listing_moves at most 127 in all
+ * (cram_solver_move_nimbers); else RDB_E_INPUT saying why. The solves
+ * check it too; a caller that saves files checks it first. */
+rdb_status cram_solver_check_position(cram_solver *s, cram_wset free_cells, int listing_moves,
+                                      rdb_error *err);
+
 /* A certificate of the position free_cells's nimber `nimber` (found by a
  * solve): for each k below it, in cells[k], the two cells of a move to a
  * position of nimber k (so, with the solve's proof that no move reaches

@@ -1,0 +1,54 @@
+/*
+ * cram_window.h — the box of a Cram board that a position's play can
+ * reach, so that the solver (whose layout runs at most 8 cells across,
+ * cram_component.h) takes positions on boards wider than that: a 9x9 or
+ * 11x11 board with a corner left free, say.
+ *
+ * A position's nimber depends only on the dominoes it has free, so the
+ * cells of no free domino are as good as covered, and the smallest box
+ * holding every free domino is a board of its own with the same nimber
+ * and the same moves. Cells and dominoes of that box map back to the
+ * board's (cram_board.h's numbers: cell r * cols + c, horizontal dominoes
+ * first), so that a move found in the box is printed on the board.
+ */
+#ifndef RDB_CRAM_WINDOW_H
+#define RDB_CRAM_WINDOW_H
+
+#include "common/error.h"
+#include "cram/cram_wide.h"
+
+/* The solver's layout: a board's shorter side at most this. */
+#define CRAM_WINDOW_MAX_ACROSS 8
+
+typedef struct {
+    int rows, cols;    /* the board */
+    int top, left;     /* the box's first row and column on the board */
+    int height, width; /* the box (1 x 1 when no domino is free) */
+} cram_window;
+
+/* The box of the free dominoes of the position whose free cells are
+ * free_cells on the rows x cols board (at most 128 cells). */
+void cram_window_of(int rows, int cols, cram_wset free_cells, cram_window *w);
+
+/* Whether a board must be cut to its window before the solver takes it:
+ * both sides longer than CRAM_WINDOW_MAX_ACROSS. */
+int cram_window_needed(int rows, int cols);
+
+/* The board the solver is to take for a position: the board itself when
+ * it fits the layout (*w the whole board, *box_free = free_cells), else
+ * the box of its free dominoes; RDB_E_INPUT, naming the box, when that
+ * box is too wide as well. */
+rdb_status cram_window_fit(int rows, int cols, cram_wset free_cells, cram_window *w, cram_wset *box_free,
+                           rdb_error *err);
+
+/* The free dominoes' cells of a board's set, as cells of the box. */
+cram_wset cram_window_cells(const cram_window *w, cram_wset board_cells);
+
+/* A cell of the box (r * width + c) as a cell of the board. */
+int cram_window_board_cell(const cram_window *w, int cell);
+
+/* A domino of the box (cram_domino_cells' numbers on height x width) as
+ * the board's number of the same domino. */
+int cram_window_board_domino(const cram_window *w, int domino);
+
+#endif
