@@ -1,6 +1,6 @@
 /*
  * test_cram_ledger.c — the ledger of a Cram solve (src/cram/cram_ledger.c,
- * and its use at the root of src/cram/cram_solver.c): a solve records every
+ * and its use at the root, src/cram/cram_root.c): a solve records every
  * answer of the root's trials; a new solver with a fresh table, given the
  * whole ledger or any part of it (a run stopped half-way, a line cut short
  * by a crash), finds the same nimber, the published one or the naive

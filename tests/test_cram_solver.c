@@ -1,5 +1,6 @@
 /*
- * test_cram_solver.c — the Cram search solver (src/cram/cram_solver.c and the
+ * test_cram_solver.c — the Cram search solver (src/cram/cram_solver.c,
+ * cram_search.c, cram_root.c, cram_moves.c and the
  * component and table modules under it): component splits; canonical forms
  * against the least image found by trying the eight symmetries of the
  * plane cell by cell; random irregular positions of boards up to 35 cells

@@ -1,7 +1,7 @@
 /*
  * test_cram_wide.c — the Cram solver on boards of more than 64 cells
  * (src/cram/cram_wide.c, cram_wide_tt.c and the wide parts of
- * cram_solver.c): the 128-bit split and canonical form against the 64-bit
+ * cram_search.c and cram_root.c): the 128-bit split and canonical form against the 64-bit
  * ones; the wide search, forced onto small boards (narrow_rows), against
  * the naive reference with every method, one and two threads, with and
  * without the mirror rule; and positions of 3x22, 3x23, 8x9 and 4x17

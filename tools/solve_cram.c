@@ -525,7 +525,7 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         for (int i = 0; st == RDB_OK && i < moves.n; i++)
             moves.domino[i] = cram_window_board_domino(&win, moves.domino[i]);
     }
-    /* Every entry of the table is true (cram_solver.c), so it is saved
+    /* Every entry of the table is true (cram_search.c), so it is saved
      * whatever ended the search (a signal, a ledger that could not be
      * appended to or grown in memory, a nimber table that could not be
      * read), except something false read: a damaged nimber table, a

@@ -13,7 +13,7 @@
  * root component <hex> leaves a position of nimber v (is) or of a nimber
  * other than v (not). The root is the component the solve searched at its
  * root, as 32 hex digits of the set of its cells in the solver's layout
- * (cram_solver.c: canonical form, long side down); the cells are
+ * (cram_root.c: canonical form, long side down); the cells are
  * (row, column) from 0 in the board's orientation, which for a whole
  * empty board are the board's own cells (and otherwise those of the
  * component's canonical form). <N> and <S> say what finding it cost one

@@ -129,7 +129,7 @@ static inline uint64_t cram_tt_hash(uint64_t key)
  * the other excludes. Every result a search stores is true when what it
  * read is, so only a false entry loaded from a file (or a search built on
  * a false ledger line or nimber table) makes them disagree; the table
- * keeps the entry and counts the conflict (cram_solver.c stops on it). */
+ * keeps the entry and counts the conflict (cram_root.c stops on it). */
 static inline int cram_tt_disagree(unsigned was, int known, unsigned payload)
 {
     if (was & CRAM_TT_KNOWN) {

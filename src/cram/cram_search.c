@@ -1,0 +1,869 @@
+/*
+ * cram_search.c — the search of one component, behind cram_solver.h
+ * (the root's trials are in cram_root.c).
+ *
+ * Sets of nimbers are 128-bit masks (bit v = nimber v): a board has at
+ * most 127 free dominoes in a position searched (board_components, in
+ * cram_root.c, refuses more), so every nimber of its positions is below
+ * 128, and so is any xor of such nimbers.
+ *
+ * Every search call works on one connected component in canonical form
+ * that the transposition table and the nimber tables do not know. Its
+ * children are listed once, each as the xor of the parts already known
+ * plus the canonical parts still unknown, in a buffer per ply. A child
+ * made of several unknown parts is valued by searching all parts but the
+ * largest exactly and asking the largest only for the wanted nimbers xored
+ * with the others' sum: that is the only part whose search can be cut.
+ *
+ * The cut methods follow the pseudo-code of Beling & Rogalski: P starts as
+ * {0..n} for n moves, and each child removes one element (its nimber when
+ * that is in P, else the largest). R is the set of nimbers the caller
+ * wants; the search returns the exact nimber whenever it is in R, and
+ * otherwise may return -1 ("not in R"). A child is asked for P minus its
+ * largest element, since only those values change P differently; with
+ * set-cuts that set is also capped at max(R), and a result computed with a
+ * capped child is exact only up to max(R), so only then is it stored.
+ *
+ * A search runs in workers (cram_worker): each has its own ply buffers and
+ * counters, and all share the table. With one worker everything runs in
+ * the caller's thread; with several, only the root's trials are shared
+ * (ask_children, in cram_root.c), and a worker unwinds (STOPPED) when
+ * another has decided the trial. Nothing a worker stores is ever false,
+ * so a search given up half-way leaves only true entries behind.
+ */
+#define _GNU_SOURCE
+#include "cram/cram_solver_internal.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cram/cram_reduce.h"
+#include "common/job.h"
+
+#include <omp.h>
+#include <sched.h>
+
+/* ---- looking components up ---- */
+
+/* Nimber of a canonical component from the nimber tables, or -1 when none
+ * holds it; h x w is its bounding box in the corner of the layout. */
+static int table_value(cram_worker *w, uint64_t x, int h, int width)
+{
+    cram_solver *s = w->s;
+    for (int i = 0; i < s->ntables; i++) {
+        const table_ref *t = &s->tables[i];
+        int turn;
+        if (h <= t->rows && width <= t->cols)
+            turn = 0;
+        else if (width <= t->rows && h <= t->cols)
+            turn = 1;
+        else
+            continue;
+        uint64_t free_cells = 0;
+        for (uint64_t y = x; y; y &= y - 1) {
+            int cell = __builtin_ctzll(y);
+            int r = cell / s->g.stride, c = cell % s->g.stride;
+            free_cells |= 1ULL << (turn ? c * t->cols + r : r * t->cols + c);
+        }
+        int n = t->rows * t->cols;
+        uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+        int v;
+        rdb_status st;
+        /* a table's probe keeps state of its own: one thread at a time */
+#pragma omp critical(cram_table_probe)
+        st = cram_table_value(t->table, all & ~free_cells, &v, &w->err);
+        if (st != RDB_OK) {
+            w->fail = st;
+            w->stopped = 1;
+            return -1;
+        }
+        if (v < 0 || v > 127) {
+            w->fail = rdb_fail(&w->err, RDB_E_CORRUPT, "a cram table gave nimber %d", v);
+            w->stopped = 1;
+            return -1;
+        }
+        return v;
+    }
+    return -1;
+}
+
+/* Nimber of a canonical component if the tables know it, else -1. */
+static inline int known(cram_worker *w, uint64_t x)
+{
+    cram_solver *s = w->s;
+    if (is_wide(s, x)) {
+        int v = cram_wide_tt_get(s->wtt, wide_key(x));
+        w->stats.tt_hits += v >= 0;
+        return v;
+    }
+    int v = cram_tt_get(&s->tt, x);
+    if (v >= 0) {
+        w->stats.tt_hits++;
+        return v;
+    }
+    if (s->ntables && __builtin_popcountll(x) >= s->table_min_cells) {
+        int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
+        for (int j = 0; j < s->g.stride; j++)
+            if (x & s->g.col[j])
+                width = j + 1;
+        v = table_value(w, x, h, width);
+        if (v >= 0) {
+            w->stats.db_hits++;
+            cram_tt_put(&s->tt, x, v, 0);
+            return v;
+        }
+    }
+    return -1;
+}
+
+/* Look up the unknown parts of a child again: searches of its siblings may
+ * have found them meanwhile. */
+static void resolve(cram_worker *w, cram_child *c)
+{
+    int k = 0, size = 0;
+    for (int j = 0; j < c->nparts; j++) {
+        int v = known(w, c->part[j]);
+        if (v >= 0) {
+            c->known ^= (uint8_t)v;
+        } else {
+            c->part[k++] = c->part[j];
+            int n = part_cells(w->s, c->part[j]);
+            if (n > size)
+                size = n;
+        }
+    }
+    c->nparts = (uint8_t)k;
+    c->size = (uint8_t)size;
+}
+
+/* ---- children ---- */
+
+/* How many of the n components need a place in a child: those of more
+ * than three cells (add_part values the others on the spot). */
+static inline int parts_to_search(const uint64_t *comp, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += __builtin_popcountll(comp[i]) > 3;
+    return k;
+}
+
+/* Add a connected set of g, one component of a child, to the child c
+ * (which has room: CHILD_PARTS at most). */
+static inline void add_part(cram_worker *w, cram_child *c, uint64_t comp)
+{
+    const cram_solver *s = w->s;
+    /* Two or three connected cells leave one move whatever is played. */
+    if (__builtin_popcountll(comp) <= 3) {
+        c->known ^= 1;
+        return;
+    }
+    int zero = 0;
+    uint64_t key = s->opt.no_mirror ? cram_canonical(&s->g, comp, NULL, NULL)
+                                    : cram_canonical_zero(&s->g, comp, NULL, NULL, &zero);
+    /* A part the half turn maps onto itself, no domino meeting its
+     * image, is 0: the second player copies (cram_component.h). */
+    if (zero) {
+        w->stats.mirror_zero++;
+        return;
+    }
+    /* Two equal parts cancel: their nimbers xor to 0. */
+    int twin = -1;
+    for (int j = 0; j < c->nparts; j++)
+        if (c->part[j] == key)
+            twin = j;
+    if (twin >= 0) {
+        c->part[twin] = c->part[--c->nparts];
+        return;
+    }
+    assert(c->nparts < CHILD_PARTS);
+    /* the lookup comes soon: start fetching the bucket now */
+    __builtin_prefetch(cram_tt_bucket_of(&s->tt, key));
+    c->part[c->nparts++] = key;
+}
+
+/* c->size: the cells of the child's largest part. */
+static inline void set_size(const cram_solver *s, cram_child *c)
+{
+    int size = 0;
+    for (int j = 0; j < c->nparts; j++) {
+        int cells = part_cells(s, c->part[j]);
+        if (cells > size)
+            size = cells;
+    }
+    c->size = (uint8_t)size;
+}
+
+/* The child of the connected component x left by the domino whose top
+ * left cell is `cell`. */
+static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_child *c)
+{
+    const cram_solver *s = w->s;
+    uint64_t comp[CRAM_MAX_COMPONENTS];
+    int n = cram_split_child(&s->g, x, cell, vertical, comp);
+    if (n > CHILD_PARTS && parts_to_search(comp, n) > CHILD_PARTS) {
+        /* The reductions cut more parts than a child holds: its components
+         * unreduced instead, at most six (each holds a cell next to the
+         * domino), each with the nimber of its reduced parts' xor. */
+        const uint64_t domino = vertical ? 1ULL << cell | 1ULL << (cell + s->g.stride) : 3ULL << cell;
+        n = cram_split(&s->g, x & ~domino, comp);
+        w->stats.unreduced++;
+    }
+    c->nparts = 0;
+    c->known = 0;
+    c->done = 0;
+    for (int i = 0; i < n; i++)
+        add_part(w, c, comp[i]);
+    set_size(s, c);
+}
+
+/* The same for a wide part x (its canonical form) without the domino d;
+ * keys (CHILD_PARTS of them) receives the forms of the child's wide
+ * parts. A component that fits g goes there, reduced (cram_reduce.h);
+ * the wide ones are not reduced, which keeps their nimber all the same. */
+static void make_wide_child(cram_worker *w, cram_wset x, cram_wset d, cram_child *c, cram_wset *keys)
+{
+    const cram_solver *s = w->s;
+    cram_wset comp[CHILD_PARTS];
+    /* a domino's two cells touch at most six others */
+    int n = cram_wide_split(&s->wg, x & ~d, comp, CHILD_PARTS), nkeys = 0;
+    assert(n <= CHILD_PARTS);
+    c->nparts = 0;
+    c->known = 0;
+    c->done = 0;
+    for (int i = 0; i < n; i++) {
+        if (cram_wpopcount(comp[i]) <= 3) {
+            c->known ^= 1;
+            continue;
+        }
+        if (cram_wide_rows(&s->wg, comp[i]) <= s->g.height) {
+            uint64_t y = cram_wide_to_narrow(&s->wg, comp[i]), sub[CRAM_MAX_COMPONENTS];
+            int m = cram_split_reduced(&s->g, y, sub);
+            /* Its reduced parts only when they leave a place for each
+             * component after it; else it goes whole, unreduced: so no
+             * child holds more than CHILD_PARTS (n of them at most). */
+            if (c->nparts + parts_to_search(sub, m) + (n - 1 - i) > CHILD_PARTS) {
+                add_part(w, c, y);
+                w->stats.unreduced++;
+            } else
+                for (int j = 0; j < m; j++)
+                    add_part(w, c, sub[j]);
+            continue;
+        }
+        int zero = 0;
+        cram_wset key = cram_wide_canonical(&s->wg, comp[i], NULL, NULL, s->opt.no_mirror ? NULL : &zero);
+        if (zero) {
+            w->stats.mirror_zero++;
+            continue;
+        }
+        int twin = -1;
+        for (int j = 0; j < c->nparts; j++)
+            if (is_wide(s, c->part[j]) && wide_key(c->part[j]) == key)
+                twin = j;
+        if (twin >= 0) {
+            c->part[twin] = c->part[--c->nparts];
+            continue;
+        }
+        assert(c->nparts < CHILD_PARTS && nkeys < CHILD_PARTS);
+        keys[nkeys] = key;
+        c->part[c->nparts++] = wide_part(&keys[nkeys++]);
+    }
+    set_size(s, c);
+}
+
+/* Twice the Manhattan distance between a domino whose centre is
+ * (r2/2, c2/2) and the centre of the h x w box in the corner. (Weighting
+ * the long axis more, as igsolve does, was measured no better: 5x8 2.10 M
+ * nodes with weights 2:1, 2.08 M with 1:1.) */
+static inline int centre_dist(int r2, int c2, int h, int w)
+{
+    int dr = r2 - (h - 1), dc = c2 - (w - 1);
+    return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+}
+
+/* order[0..n-1]: the indices 0..n-1 by increasing dist, a counting sort
+ * (stable: the cells' order among equals). */
+static void order_by_dist(const uint8_t *dist, int n, uint8_t *order)
+{
+    int start[256] = {0};
+    for (int i = 0; i < n; i++)
+        start[dist[i]]++;
+    for (int d = 0, sum = 0; d < 256; d++) {
+        const int k = start[d];
+        start[d] = sum;
+        sum += k;
+    }
+    for (int i = 0; i < n; i++)
+        order[start[dist[i]]++] = (uint8_t)i;
+}
+
+void cram_make_box_moves(const cram_geom *g, int h, int w, box_moves *b)
+{
+    /* every domino of the box in the cells' order, then ordered by distance */
+    uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES], order[MAX_BOX_MOVES];
+    int n = 0;
+    for (int v = 0; v < 2; v++)
+        for (int r = 0; r + v < h; r++)
+            for (int c = 0; c + 1 - v < w; c++) {
+                assert(n < MAX_BOX_MOVES);
+                int d = v ? centre_dist(2 * r + 1, 2 * c, h, w) : centre_dist(2 * r, 2 * c + 1, h, w);
+                cell[n] = (uint8_t)(r * g->stride + c);
+                vertical[n] = (uint8_t)v;
+                dist[n++] = (uint8_t)(d > 255 ? 255 : d);
+            }
+    order_by_dist(dist, n, order);
+    b->n = (uint8_t)n;
+    for (int j = 0; j < n; j++) {
+        b->cell[j] = cell[order[j]];
+        b->vertical[j] = vertical[order[j]];
+        b->dist[j] = dist[order[j]];
+    }
+}
+
+/* The enhanced transposition cutoff, child by child: with want set
+ * (nonzero), each child is looked up as soon as it is made, and a child
+ * whose parts are all known is done and removes its nimber from *p (the
+ * largest element when its nimber is not in *p). Once *p holds nothing
+ * wanted the node is cut, and the children not made yet never are: that
+ * is the same cut the whole list would give (*p only shrinks), made
+ * before most of the listing in most cut nodes, where the listing (split
+ * and canonical form of every child) is most of a node's cost. */
+static inline int etc_cuts(cram_worker *w, cram_child *c, nimset want, nimset *p)
+{
+    resolve(w, c);
+    if (c->nparts)
+        return 0;
+    c->done = 1;
+    int v = c->known;
+    *p &= ns_has(*p, v) ? ~ns_bit(v) : ~ns_bit(ns_max(*p));
+    return !(*p & want);
+}
+
+/* The cutoff looks a child up ETC_LAG children after making it, so that
+ * the table's bucket, fetched when the child's parts were made
+ * (add_part), has arrived: looked up at once, two loads in three of the
+ * search waited on memory. */
+#define ETC_LAG 2
+
+/* The cutoff for the last ETC_LAG of the n children made, the i-th made
+ * at ch[made[i]] (at ch[i] when made is NULL); returns n, or -1 when it
+ * ended the node. */
+static inline int etc_rest(cram_worker *w, cram_child *ch, const uint8_t *made, int n, nimset want,
+                           nimset *p)
+{
+    if (want)
+        for (int i = n > ETC_LAG ? n - ETC_LAG : 0; i < n; i++)
+            if (etc_cuts(w, &ch[made ? made[i] : i], want, p))
+                return -1;
+    return n;
+}
+
+/* The children of the wide part x (its canonical form) in ch, their wide
+ * parts' forms in keys; returns how many, or -1 when the cutoff (want
+ * nonzero: see etc_cuts) ended the node. *p is set to {0..moves}. Made
+ * nearest the centre first, as children() makes a part's (no box table
+ * here: wide parts are few), each at its place in the cells' order. */
+static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset (*keys)[CHILD_PARTS],
+                         nimset want, nimset *p)
+{
+    const cram_solver *s = w->s;
+    w->stats.wide_expanded++;
+    const int st = s->wg.stride;
+    int h = cram_whighest(x) / st + 1, width = 0;
+    for (int j = 0; j < st; j++)
+        if (x & s->wg.col[j])
+            width = j + 1;
+    const cram_wset hm = cram_wide_hmoves(&s->wg, x), vm = cram_wide_vmoves(&s->wg, x);
+    const int nh = cram_wpopcount(hm), n = nh + cram_wpopcount(vm);
+    *p = ns_upto(n);
+    /* each move's cell and distance at its slot, then the slots ordered
+     * by distance */
+    uint8_t cell[MAX_MOVES], dist[MAX_MOVES], order[MAX_MOVES];
+    int k = 0;
+    for (int v = 0; v < 2; v++)
+        for (cram_wset m = v ? vm : hm; m; m &= m - 1) {
+            const int i = cram_wlowest(m);
+            const int d = v ? centre_dist(2 * (i / st) + 1, 2 * (i % st), h, width)
+                            : centre_dist(2 * (i / st), 2 * (i % st) + 1, h, width);
+            cell[k] = (uint8_t)i;
+            dist[k++] = (uint8_t)(d > 255 ? 255 : d);
+        }
+    order_by_dist(dist, n, order);
+    for (k = 0; k < n; k++) {
+        const int slot = order[k], i = cell[slot];
+        make_wide_child(w, x, cram_wbit(i) | cram_wbit(slot < nh ? i + 1 : i + st), &ch[slot],
+                        keys[slot]);
+        ch[slot].dist = dist[slot];
+        if (k + 1 > ETC_LAG && want && etc_cuts(w, &ch[order[k - ETC_LAG]], want, p))
+            return -1;
+    }
+    return etc_rest(w, ch, order, n, want, p);
+}
+
+/* List the children of x in ch (one of the worker's plies); returns how
+ * many, or -1 when the cutoff (want nonzero: see etc_cuts) ended the
+ * node. *p is set to {0..moves}, less what the cutoff removed. */
+static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nimset *p)
+{
+    const cram_solver *s = w->s;
+    w->stats.expanded++;
+    if (is_wide(s, x))
+        return wide_children(w, wide_key(x), ch, w->wide_key[(ch - w->ply[0]) / MAX_MOVES], want, p);
+    const int st = s->g.stride;
+    int h = s->g.row_of[63 - __builtin_clzll(x)] + 1, width = 0;
+    for (int j = 0; j < st; j++)
+        if (x & s->g.col[j])
+            width = j + 1;
+    uint64_t hm = cram_hmoves(&s->g, x), vm = cram_vmoves(&s->g, x);
+    const int nh = __builtin_popcountll(hm), n = nh + __builtin_popcountll(vm);
+    *p = ns_upto(n);
+    /* made in the box's order (box_moves), each at its place in the
+     * order of the cells: the horizontal dominoes, then the vertical */
+    const box_moves *b = &s->boxes[(h - 1) * st + (width - 1)];
+    uint8_t made[MAX_MOVES];
+    int k = 0;
+    for (int j = 0; k < n; j++) {
+        assert(j < b->n);
+        const int v = b->vertical[j];
+        const uint64_t bit = 1ULL << b->cell[j], below = bit - 1;
+        if (!((v ? vm : hm) & bit))
+            continue;
+        const int slot = v ? nh + __builtin_popcountll(vm & below) : __builtin_popcountll(hm & below);
+        make_child(w, x, b->cell[j], v, &ch[slot]);
+        ch[slot].dist = b->dist[j];
+        made[k++] = (uint8_t)slot;
+        if (k > ETC_LAG && want && etc_cuts(w, &ch[made[k - 1 - ETC_LAG]], want, p))
+            return -1;
+    }
+    return etc_rest(w, ch, made, n, want, p);
+}
+
+/* ---- progress and stopping ---- */
+
+/* The nodes of every worker (read while they run: a report may be a few
+ * nodes behind). */
+static uint64_t all_nodes(const cram_solver *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->nworkers; i++)
+        n += __atomic_load_n(&s->workers[i].stats.nodes, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* The progress line; t is the seconds of every solve of this solver so
+ * far, as the nodes are theirs (a certificate's or the moves' searches
+ * come after the position's). */
+void cram_search_report_progress(cram_solver *s, double t)
+{
+    uint64_t nodes = all_nodes(s);
+    fprintf(stderr, "cram %dx%d: %.0f s, %.1f M nodes (%.2f M/s), tt %.0f MB%s %.0f%% full", s->rows,
+            s->cols, t, nodes / 1e6, t > 0 ? nodes / t / 1e6 : 0.0, s->tt.bytes / 1048576.0,
+            s->tt.held ? " (held there: memory is short)" : "", 100.0 * cram_tt_fill(&s->tt));
+    if (s->wtt)
+        fprintf(stderr, ", wide parts' tt %.0f MB %.0f%% full", cram_wide_tt_bytes(s->wtt) / 1048576.0,
+                100.0 * cram_wide_tt_fill(s->wtt));
+    if (s->opt.method == CRAM_ASPIRATION)
+        fprintf(stderr, ", trying nimber %d", s->trial);
+    if (s->root_moves) {
+        fprintf(stderr, ", root move%s", s->nworkers > 1 ? "s" : "");
+        for (int i = 0; i < s->nworkers; i++)
+            fprintf(stderr, "%s%d", i ? ", " : " ",
+                    __atomic_load_n(&s->workers[i].root_move, __ATOMIC_RELAXED));
+        fprintf(stderr, " of %d", s->root_moves);
+    }
+    fputc('\n', stderr);
+}
+
+
+/* Called every few thousand nodes of a worker. The progress line and the
+ * hook run in one worker at a time. */
+static void poll(cram_worker *w)
+{
+    cram_solver *s = w->s;
+    /* a search that goes on from a false entry spends hours on nothing;
+     * and a signal must not hide it (the table would be saved) */
+    if (cram_solver_tt_conflicts(s)) {
+        cram_search_contradiction(w);
+        return;
+    }
+    if (rdb_stop_requested) {
+        w->stopped = 1;
+        w->fail = rdb_fail(&w->err, RDB_E_STOPPED, "stopped by a signal");
+        return;
+    }
+    if (!s->opt.progress && !s->hook)
+        return;
+    if (__atomic_exchange_n(&s->polling, 1, __ATOMIC_ACQUIRE))
+        return;
+    double now = rdb_now();
+    if (s->opt.progress && now - s->last_report >= PROGRESS_SECONDS) {
+        s->last_report = now;
+        cram_search_report_progress(s, s->stats.seconds + (now - s->start));
+    }
+    if (s->hook && now - s->last_hook >= s->hook_every) {
+        s->hook(s, s->hook_ctx);
+        s->last_hook = rdb_now();
+    }
+    __atomic_store_n(&s->polling, 0, __ATOMIC_RELEASE);
+}
+
+void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx)
+{
+    s->hook = hook;
+    s->hook_ctx = ctx;
+    s->hook_every = every;
+    s->last_hook = rdb_now();
+}
+
+/* A shared table grows while no worker probes it: the first worker to see
+ * it due waits until every other active worker has parked here (all do at
+ * their next node, where none holds a bucket or a pointer into the table),
+ * maps the bigger table, and then every worker, parked ones too, moves
+ * chunks of the old buckets until none is left. Moving with one thread
+ * while the others waited took 3x20 about 10 s of both cores at its
+ * doubling to 4 GB, 4x13 25 s at 8 GB (much of it the kernel clearing the
+ * new pages, which the threads now share too). */
+
+/* Move chunks of the old table's buckets while any is left. A chunk is
+ * claimed by a counter that a growth resets only after it has mapped its
+ * tables, and that stays exhausted in between, so a late claim finds no
+ * chunk or a chunk of the growth under way. */
+static void move_chunks(cram_solver *s)
+{
+    for (;;) {
+        unsigned c = __atomic_fetch_add(&s->grow_next, 1, __ATOMIC_ACQ_REL);
+        if (c >= GROW_CHUNKS)
+            return;
+        uint64_t n = s->grow_from.nbuckets;
+        cram_tt_grow_move(&s->tt, &s->grow_from, n * c / GROW_CHUNKS, n * (c + 1) / GROW_CHUNKS);
+        __atomic_fetch_add(&s->grow_done, 1, __ATOMIC_ACQ_REL);
+    }
+}
+
+void cram_search_wait_for_growth(cram_solver *s)
+{
+    __atomic_fetch_add(&s->parked, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
+        if (__atomic_load_n(&s->grow_next, __ATOMIC_ACQUIRE) < GROW_CHUNKS)
+            move_chunks(s);
+        else
+            sched_yield();
+    __atomic_fetch_sub(&s->parked, 1, __ATOMIC_SEQ_CST);
+}
+
+static void grow_table(cram_solver *s)
+{
+    if (__atomic_exchange_n(&s->growing, 1, __ATOMIC_SEQ_CST)) {
+        cram_search_wait_for_growth(s);
+        return;
+    }
+    while (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) <
+           __atomic_load_n(&s->active, __ATOMIC_SEQ_CST) - 1)
+        sched_yield();
+    if (cram_tt_grow_begin(&s->tt, &s->grow_from) == CRAM_TT_GROW_MOVE) {
+        __atomic_store_n(&s->grow_done, 0, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&s->grow_next, 0, __ATOMIC_SEQ_CST);
+        move_chunks(s);
+        while (__atomic_load_n(&s->grow_done, __ATOMIC_SEQ_CST) < GROW_CHUNKS)
+            sched_yield();
+        cram_tt_grow_end(&s->tt, &s->grow_from);
+    }
+    __atomic_store_n(&s->tt.want_grow, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Counts a node; 0 when the worker must unwind: stopped, its trial at the
+ * root already decided by another worker, or its root child answered by
+ * another worker. */
+static inline int count_node(cram_worker *w)
+{
+    if (__atomic_load_n(&w->s->tt.want_grow, __ATOMIC_RELAXED))
+        grow_table(w->s);
+    if ((++w->stats.nodes & POLL_MASK) == 0)
+        poll(w);
+    return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED) &&
+           !(w->quit && __atomic_load_n(w->quit, __ATOMIC_RELAXED));
+}
+
+/* ---- plain: mex from the definition ---- */
+
+static int plain(cram_worker *w, uint64_t x, int ply)
+{
+    cram_solver *s = w->s;
+    if (!count_node(w))
+        return STOPPED;
+    uint64_t before = w->stats.nodes;
+    cram_child *ch = w->ply[ply];
+    nimset all;
+    int n = children(w, x, ch, 0, &all);
+    nimset seen = 0;
+    for (int i = 0; i < n; i++) {
+        int v = ch[i].known;
+        for (int j = 0; j < ch[i].nparts; j++) {
+            int p = known(w, ch[i].part[j]);
+            if (p < 0)
+                p = plain(w, ch[i].part[j], ply + 1);
+            if (p == STOPPED)
+                return STOPPED;
+            v ^= p;
+        }
+        seen |= ns_bit(v);
+    }
+    int result = ns_min(~seen);
+    tt_put(s, x, result, work_since(w, before));
+    return result;
+}
+
+/* The table holds a result that is not true, which only what the run read
+ * can bring in: a table file (its entries are checked for form when
+ * loaded, not solved again) above all, or a wrong line of the ledger or a
+ * damaged nimber table that a search built on. A search asked for every
+ * nimber found none, or a result of the search disagreed with an entry.
+ * Stop with an error rather than answer. The ledger's lines may rest on
+ * the wrong entry too. */
+int cram_search_contradiction(cram_worker *w)
+{
+    w->fail = rdb_fail(&w->err, RDB_E_CORRUPT,
+                       "the transposition table contradicts itself: a --tt-file or --tt-digest holds a wrong entry "
+                       "(or a --ledger line, or a --db table, is wrong); solve without them, and with a new "
+                       "--ledger (its lines may rest on the wrong entry)");
+    w->stopped = 1;
+    return STOPPED;
+}
+
+/* ---- the cut methods ---- */
+
+static int cut(cram_worker *w, uint64_t x, nimset want, int ply);
+
+/* Nimber of a child if it is in `want`; otherwise the nimber or -1. */
+static int child_value(cram_worker *w, cram_child *c, nimset want, int ply)
+{
+    resolve(w, c);
+    int x = c->known;
+    if (c->nparts == 0)
+        return x;
+    /* the largest part last: it alone is searched with a wanted set */
+    for (int i = 1; i < c->nparts; i++)
+        for (int j = i; j > 0 && part_cells(w->s, c->part[j]) < part_cells(w->s, c->part[j - 1]); j--) {
+            uint64_t t = c->part[j];
+            c->part[j] = c->part[j - 1];
+            c->part[j - 1] = t;
+        }
+    int last = c->nparts - 1;
+    for (int j = 0; j < last; j++) {
+        int v = known(w, c->part[j]);
+        if (v < 0)
+            v = cut(w, c->part[j], ALL_NIMBERS, ply);
+        if (v == STOPPED)
+            return STOPPED;
+        if (v < 0)
+            return cram_search_contradiction(w);
+        x ^= v;
+    }
+    int v = known(w, c->part[last]);
+    if (v < 0)
+        v = cut(w, c->part[last], ns_xor(want, x), ply);
+    return v < 0 ? v : v ^ x;
+}
+
+/* Whether child a is searched before child b: the cheaper first (the
+ * smaller largest part), since a cheap child that removes a wanted nimber
+ * from P may end the node before the dear ones are looked at; among equals
+ * the move nearer the centre, whose parts tend to be balanced and often
+ * equal, so that their values cancel. The tie-break alone takes 5x8 from
+ * 9.0 M nodes to 2.1 M, 5x7 from 1.48 M to 0.40 M. */
+static inline int child_before(const cram_child *a, const cram_child *b)
+{
+    return a->size < b->size || (a->size == b->size && a->dist < b->dist);
+}
+
+/* Order in which the children are searched (see child_before). */
+static void order_children(const cram_child *ch, int n, uint8_t *order)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!ch[i].done)
+            order[k++] = (uint8_t)i;
+    for (int i = 1; i < k; i++) {
+        uint8_t t = order[i];
+        int j = i;
+        for (; j > 0 && child_before(&ch[t], &ch[order[j - 1]]); j--)
+            order[j] = order[j - 1];
+        order[j] = t;
+    }
+}
+
+/* Remember that x's nimber is in none of `excluded` (the table keeps the
+ * nimbers below CRAM_TT_EXCLUDED_BITS). */
+static void exclude(cram_worker *w, uint64_t x, nimset excluded, uint64_t nodes_before)
+{
+    cram_solver *s = w->s;
+    unsigned low = (unsigned)(uint64_t)excluded & ((1u << CRAM_TT_EXCLUDED_BITS) - 1);
+    if (low)
+        tt_exclude(s, x, low, work_since(w, nodes_before));
+}
+
+static int cut(cram_worker *w, uint64_t x, nimset want, int ply)
+{
+    cram_solver *s = w->s;
+    if (!count_node(w))
+        return STOPPED;
+    /* Nimbers an earlier search has ruled out need no asking again. */
+    unsigned ruled_out = tt_excluded(s, x);
+    if (ruled_out) {
+        want &= ~(nimset)ruled_out;
+        if (!want) {
+            w->stats.tt_hits++;
+            return -1;
+        }
+    }
+    const cram_method m = s->opt.method;
+    const int capped = m >= CRAM_SET_CUTS;
+    uint64_t before = w->stats.nodes;
+    cram_child *ch = w->ply[ply];
+    nimset p;
+    int n = children(w, x, ch, m >= CRAM_ETC ? want : 0, &p);
+    if (n < 0) {
+        w->stats.cuts++;
+        exclude(w, x, want, before);
+        return -1;
+    }
+    int exact = 1, want_max = ns_max(want);
+    nimset cap = ns_upto(want_max);
+    if (ply == 0)
+        s->root_moves = n;
+
+    uint8_t order[MAX_MOVES];
+    int k = 0;
+    if (s->opt.board_order) {
+        for (int i = 0; i < n; i++)
+            if (!ch[i].done)
+                order[k++] = (uint8_t)i;
+    } else {
+        order_children(ch, n, order);
+        for (int i = 0; i < n; i++)
+            k += !ch[i].done;
+    }
+    /* A helper searches the root child's moves from the other end, so that
+     * the two searches of one child meet in the middle (and fill the table
+     * for each other) rather than repeat each other. */
+    if (ply == 1 && w->helper)
+        for (int i = 0, j = k - 1; i < j; i++, j--) {
+            uint8_t t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    for (int o = 0; o < k; o++) {
+        if (!(p & want)) {
+            w->stats.cuts++;
+            exclude(w, x, want, before);
+            return -1;
+        }
+        if (ply == 0)
+            w->root_move = o + 1;
+        int top = ns_max(p);
+        nimset child_want = p & ~ns_bit(top);
+        if (capped)
+            child_want &= cap;
+        int v = child_value(w, &ch[order[o]], child_want, ply + 1);
+        if (v == STOPPED)
+            return STOPPED;
+        if (v >= 0 && ns_has(p, v)) {
+            p &= ~ns_bit(v);
+        } else {
+            p &= ~ns_bit(top);
+            if (v < 0 && capped)
+                exact = 0;
+        }
+    }
+    assert(p != 0 && (p & (p - 1)) == 0);
+    int result = ns_min(p);
+    if (exact || result <= want_max) {
+        tt_put(s, x, result, work_since(w, before));
+        return result;
+    }
+    /* P is right up to max(R) and holds nothing there: the nimber is
+     * larger than anything wanted. */
+    exclude(w, x, cap, before);
+    return -1;
+}
+
+/* ---- the root ---- */
+
+/* Nimber of a sum of canonical components if it is in want (else the
+ * nimber or -1), the largest component searched last with the set. */
+int cram_search_sum_value(cram_worker *w, const uint64_t *comp, int n, nimset want)
+{
+    const cram_solver *s = w->s;
+    cram_child c;
+    int x = 0, k = 0;
+    for (int i = 0; i < n; i++) {
+        if (part_cells(s, comp[i]) <= 3) {
+            x ^= 1;
+            continue;
+        }
+        if (k == CHILD_PARTS) {
+            /* More parts than a child holds: value the extra ones now. */
+            int v = known(w, comp[i]);
+            if (v < 0)
+                v = s->opt.method == CRAM_PLAIN ? plain(w, comp[i], 0) : cut(w, comp[i], ALL_NIMBERS, 0);
+            if (v == STOPPED)
+                return STOPPED;
+            x ^= v;
+            continue;
+        }
+        c.part[k++] = comp[i];
+    }
+    c.nparts = (uint8_t)k;
+    c.known = (uint8_t)x;
+    c.done = 0;
+    if (s->opt.method == CRAM_PLAIN) {
+        for (int j = 0; j < k; j++) {
+            int v = known(w, c.part[j]);
+            if (v < 0)
+                v = plain(w, c.part[j], 0);
+            if (v == STOPPED)
+                return STOPPED;
+            x ^= v;
+        }
+        return x;
+    }
+    return child_value(w, &c, want, 0);
+}
+
+/* ---- for the root (cram_root.c) ----
+ * The search's own calls stay static, so that the compiler may inline
+ * them on the hot path; the root calls these. */
+
+int cram_search_known(cram_worker *w, uint64_t x)
+{
+    return known(w, x);
+}
+
+int cram_search_children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nimset *p)
+{
+    return children(w, x, ch, want, p);
+}
+
+void cram_search_resolve(cram_worker *w, cram_child *c)
+{
+    resolve(w, c);
+}
+
+int cram_search_child_value(cram_worker *w, cram_child *c, nimset want, int ply)
+{
+    return child_value(w, c, want, ply);
+}
+
+void cram_search_order_children(const cram_child *ch, int n, uint8_t *order)
+{
+    order_children(ch, n, order);
+}
+
+int cram_search_count_node(cram_worker *w)
+{
+    return count_node(w);
+}
