@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "cram/cram_reduce.h"
+#include "common/invariant.h"
 #include "common/job.h"
 
 #include <omp.h>
@@ -571,6 +572,8 @@ static void grow_table(cram_solver *s)
             sched_yield();
         cram_tt_grow_end(&s->tt, &s->grow_from);
     }
+    /* every other worker waits: the table is this one's to walk */
+    RDB_INVARIANT(cram_tt_consistent(&s->tt), "a table grown by the workers holds every entry it held");
     __atomic_store_n(&s->tt.want_grow, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
 }

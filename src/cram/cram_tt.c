@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/invariant.h"
 #include "common/memory.h"
 #include "store/bytes.h"
 #include "store/fsutil.h"
@@ -195,6 +196,22 @@ static void grow(cram_tt *t)
         cram_tt_grow_move(t, &old, 0, old.nbuckets);
         cram_tt_grow_end(t, &old);
     }
+    RDB_INVARIANT(cram_tt_consistent(t), "a table grown holds every entry it held");
+}
+
+int cram_tt_consistent(const cram_tt *t)
+{
+    uint64_t used = 0;
+    for (uint64_t i = 0; i < t->nbuckets; i++)
+        for (int k = 0; k < CRAM_TT_WAYS; k++) {
+            const uint64_t e = t->bucket[i].entry[k];
+            if (!e)
+                continue;
+            used++;
+            if (!(e & (CRAM_TT_KNOWN | CRAM_TT_PAYLOAD)))
+                return 0;
+        }
+    return used == t->entries;
 }
 
 void cram_tt_grow(cram_tt *t)

@@ -100,6 +100,14 @@ int cram_tt_grow_begin(cram_tt *t, cram_tt *old);
 void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to);
 void cram_tt_grow_end(cram_tt *t, cram_tt *old);
 
+/* Whether the table is whole, for RDB_INVARIANT (a walk over every
+ * bucket: a check, not for the search): the entries in use number
+ * t->entries (nothing lost or doubled by a growth: every insert into an
+ * empty slot counted, and no entry is ever removed), and each holds
+ * something (a nimber, or nimbers ruled out). Only while no other thread
+ * writes the table: after a growth, whose workers all wait. */
+int cram_tt_consistent(const cram_tt *t);
+
 /* The share of the table's entries in use. */
 static inline double cram_tt_fill(const cram_tt *t)
 {
