@@ -279,6 +279,15 @@ static rdb_status list_parts(const char *dir, int **parts, int *n, rdb_error *er
     return st;
 }
 
+/* Whether this thread may use m now: not while the writer holds it
+ * (writer.h), unless this is the writer (RDB_INVARIANT). */
+static int manifest_mine(const rdb_manifest *m)
+{
+    return !__atomic_load_n(&m->lent, __ATOMIC_ACQUIRE) || pthread_equal(pthread_self(), m->writer);
+}
+
+#define MANIFEST_MINE(m) RDB_INVARIANT(manifest_mine(m), "the manifest is the writer's between a submit and the drain")
+
 rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int nbits,
                              rdb_error *err)
 {
@@ -319,6 +328,7 @@ rdb_status rdb_manifest_load(rdb_manifest *m, const char *dir, int ngroups, int 
 
 const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_slice *s)
 {
+    MANIFEST_MINE(m);
     rdb_manifest_entry key;
     slice_key(m, s, &key);
     size_t at = lower_bound(m, &key);
@@ -327,6 +337,7 @@ const rdb_manifest_entry *rdb_manifest_find(const rdb_manifest *m, const rdb_sli
 
 void rdb_manifest_forget(rdb_manifest *m, const rdb_slice *s)
 {
+    MANIFEST_MINE(m);
     rdb_manifest_entry key;
     slice_key(m, s, &key);
     size_t at = lower_bound(m, &key);
@@ -396,6 +407,7 @@ static int format_entry(const rdb_manifest *m, const rdb_manifest_entry *e, char
 rdb_status rdb_manifest_append(rdb_manifest *m, const char *dir, const rdb_slice *s,
                                uint64_t checksum, uint64_t bytes, double seconds, rdb_error *err)
 {
+    MANIFEST_MINE(m);
     rdb_manifest_entry e;
     slice_key(m, s, &e);
     e.entries = s->size;
@@ -418,6 +430,7 @@ static int key_seq_cmp(const void *a, const void *b)
 rdb_status rdb_manifest_put(rdb_manifest *m, const rdb_manifest_entry *e, size_t n,
                             rdb_error *err)
 {
+    MANIFEST_MINE(m);
     if (n == 1) {
         rdb_manifest_entry copy = e[0];
         copy.seq = m->seq++;
@@ -491,6 +504,7 @@ static char *format_entries(const rdb_manifest *m, const rdb_manifest_entry *e, 
 rdb_status rdb_manifest_append_entries(rdb_manifest *m, const char *dir,
                                        const rdb_manifest_entry *e, size_t n, rdb_error *err)
 {
+    MANIFEST_MINE(m);
     if (n == 0)
         return RDB_OK;
     size_t len;
@@ -524,6 +538,7 @@ rdb_status rdb_manifest_remove_parts(const char *dir, rdb_error *err)
 
 rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err)
 {
+    MANIFEST_MINE(m);
     size_t len;
     char *text = format_entries(m, m->e, m->n, &len);
     if (!text)
@@ -552,6 +567,7 @@ rdb_status rdb_manifest_compact(rdb_manifest *m, const char *dir, rdb_error *err
 
 void rdb_manifest_close(rdb_manifest *m)
 {
+    MANIFEST_MINE(m);
     if (m->fd >= 0)
         close(m->fd);
     m->fd = -1;
@@ -559,6 +575,7 @@ void rdb_manifest_close(rdb_manifest *m)
 
 rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int level, rdb_error *err)
 {
+    MANIFEST_MINE(m);
     if (level < 1 || level > m->nbits)
         return rdb_fail(err, RDB_E_INPUT, "level %d cannot be deleted", level);
     char line[64];
@@ -571,6 +588,7 @@ rdb_status rdb_manifest_append_deleted(rdb_manifest *m, const char *dir, int lev
 
 rdb_status rdb_manifest_append_dropped(rdb_manifest *m, const char *dir, int level, rdb_error *err)
 {
+    MANIFEST_MINE(m);
     if (level < 0 || level > m->nbits || level > 63)
         return rdb_fail(err, RDB_E_INPUT, "level %d cannot be dropped", level);
     char line[64];
@@ -583,6 +601,7 @@ rdb_status rdb_manifest_append_dropped(rdb_manifest *m, const char *dir, int lev
 
 void rdb_manifest_free(rdb_manifest *m)
 {
+    MANIFEST_MINE(m);
     if (m->fd >= 0)
         close(m->fd);
     free(m->e);

@@ -27,6 +27,7 @@
 #ifndef RDB_MANIFEST_H
 #define RDB_MANIFEST_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,9 @@ typedef struct {
     int part;                /* 0: append to MANIFEST; n > 0: to MANIFEST.<n> */
     int parts_found;         /* how many parts the last load read */
     int other_layout;        /* records of slices of another layout met (manifest.c) */
+    int lent;                /* the writer's (writer.h), from a submit to the
+                                drain: no other thread may use it then */
+    pthread_t writer;        /* the writer's thread, while lent */
 } rdb_manifest;
 
 /* Whether level `level` is in a mask of deleted levels. Level 0, the

@@ -109,6 +109,9 @@ rdb_status rdb_writer_submit(rdb_writer *w, rdb_encoded_slice *enc, const rdb_sl
         w->slice = *s;
         w->seconds = seconds;
         w->busy = 1;
+        /* the manifest is the writer's until the drain (writer.h) */
+        w->man->writer = w->thread;
+        __atomic_store_n(&w->man->lent, 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&w->cv);
     } else {
         rdb_encoded_free(enc);
@@ -122,6 +125,7 @@ rdb_status rdb_writer_drain(rdb_writer *w, rdb_error *err)
 {
     pthread_mutex_lock(&w->mu);
     rdb_status st = wait_idle(w, err);
+    __atomic_store_n(&w->man->lent, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&w->mu);
     return st;
 }
@@ -132,6 +136,7 @@ rdb_status rdb_writer_stop(rdb_writer *w, rdb_error *err)
         return RDB_OK;
     pthread_mutex_lock(&w->mu);
     rdb_status st = wait_idle(w, err);
+    __atomic_store_n(&w->man->lent, 0, __ATOMIC_RELEASE);
     w->quit = 1;
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);

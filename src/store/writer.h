@@ -8,7 +8,9 @@
  * builder computes the next slice. The builder drains the writer before it
  * reads anything the writer may be writing (at the end of every level) and
  * before it exits, so the order "file durable, then recorded" always holds.
- * The manifest belongs to the writer between submit and drain.
+ * The manifest belongs to the writer between submit and drain: under
+ * RDB_CHECK_INVARIANTS every manifest call from another thread then
+ * aborts (manifest.c, MANIFEST_MINE).
  */
 #ifndef RDB_WRITER_H
 #define RDB_WRITER_H
