@@ -254,7 +254,6 @@ static inline void tt_exclude(cram_solver *s, uint64_t x, unsigned excluded, int
         cram_tt_exclude(&s->tt, x, excluded, work);
 }
 
-
 /* log2 of the nodes a result cost, the replacement priority. */
 static inline int work_since(cram_worker *w, uint64_t nodes_before)
 {
