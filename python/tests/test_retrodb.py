@@ -216,11 +216,14 @@ def test_solve_cram_moves_as_the_table(dbs):
             assert got["moves"] == want
 
 
-def test_solve_cram_past_64_cells(dbs):
-    """A 9x8 board (72 cells) whose free cells are a 4x5 window across cell
-    64, everything else covered: its nimber and its moves' are the 4x5
-    table's for the window."""
-    rows, cols, r0, c0 = 9, 8, 5, 3  # the window: cells 43 to 71
+@pytest.mark.parametrize("rows, cols, r0, c0", [
+    (9, 8, 5, 3),    # the window: cells 43 to 71, across cell 64
+    (11, 11, 6, 5),  # wider than the search's layout both ways: the box of the free dominoes is solved
+])
+def test_solve_cram_past_64_cells(dbs, rows, cols, r0, c0):
+    """A board of more than 64 cells whose free cells are a 4x5 window,
+    everything else covered: its nimber and its moves' are the 4x5 table's
+    for the window, the moves named on the big board."""
     big = retrodb.Board("cram", rows, cols)
     small = retrodb.Board("cram", 4, 5)
     with retrodb.open(dbs["cram-4x5"]) as db:
@@ -240,14 +243,23 @@ def test_solve_cram_past_64_cells(dbs):
                 moved[f"({a - r0},{b - c0})-({c - r0},{d - c0})"] = m.value
             assert moved == {m.name: m.value for m in want}
             assert all(small.move_name(m.id) == m.name for m in want)
+    if rows != 9:
+        return
     # the empty 2x33 board (66 cells) as the command line solves it
     got = retrodb.solve_cram(2, 33, tt_mb=64)
     want = json.loads(cli("solve", "cram", "2x33", "--json", "--tt-mb", "64", "--quiet"))
     assert (got["nimber"], got["nodes"]) == (want["nimber"], want["nodes"])
     with pytest.raises(retrodb.BadPosition, match="128"):
         retrodb.solve_cram(9, 15)
-    with pytest.raises(retrodb.BadPosition, match="dominoes"):
-        retrodb.solve_cram(8, 16)
+    # 8x16 has 232 dominoes: empty, the mirror rule makes it 0; a position
+    # of more than 127 free dominoes to search, or to list, is refused
+    assert retrodb.solve_cram(8, 16, tt_mb=16)["nimber"] == 0
+    with pytest.raises(retrodb.BadPosition, match="230 free dominoes"):
+        retrodb.solve_cram(8, 16, 1, tt_mb=16)
+    with pytest.raises(retrodb.BadPosition, match="232 free dominoes"):
+        retrodb.solve_cram(8, 16, tt_mb=16, moves=True)
+    with pytest.raises(retrodb.BadPosition, match="span 9x9"):
+        retrodb.solve_cram(9, 9, tt_mb=16)
     with pytest.raises(retrodb.BadPosition):
         retrodb.solve_cram(3, 22, 1 << 66)
     with pytest.raises(retrodb.BadPosition, match="64"):
