@@ -436,20 +436,13 @@ static int layout_cell(const cram_solver *s, int cell)
 /* Dominoes free in a part. */
 static int part_dominoes(const cram_solver *s, uint64_t p)
 {
-    if (is_wide(s, p)) {
-        const cram_wset key = wide_key(p);
-        return cram_wpopcount(cram_wide_hmoves(&s->wg, key)) + cram_wpopcount(cram_wide_vmoves(&s->wg, key));
-    }
-    return __builtin_popcountll(cram_hmoves(&s->g, p)) + __builtin_popcountll(cram_vmoves(&s->g, p));
+    return is_wide(s, p) ? wide_dominoes(s, wide_key(p)) : narrow_dominoes(s, p);
 }
 
 /* Dominoes free in a set of the layout. */
 int cram_root_dominoes(const cram_solver *s, cram_wset x)
 {
-    if (s->wide)
-        return cram_wpopcount(cram_wide_hmoves(&s->wg, x)) + cram_wpopcount(cram_wide_vmoves(&s->wg, x));
-    return __builtin_popcountll(cram_hmoves(&s->g, (uint64_t)x)) +
-           __builtin_popcountll(cram_vmoves(&s->g, (uint64_t)x));
+    return s->wide ? wide_dominoes(s, x) : narrow_dominoes(s, (uint64_t)x);
 }
 
 /* The free cells of the board as canonical components of the layout, in

@@ -277,8 +277,7 @@ static int tt_entry_possible(void *ctx, uint64_t key, int nimber, unsigned exclu
     if ((key & ~s->g.all) || __builtin_popcountll(key) < 4 || cram_split(&s->g, key, comp) != 1 ||
         comp[0] != key || cram_canonical(&s->g, key, NULL, NULL) != key)
         return 0;
-    int moves = __builtin_popcountll(cram_hmoves(&s->g, key)) +
-                __builtin_popcountll(cram_vmoves(&s->g, key));
+    int moves = narrow_dominoes(s, key);
     if (nimber != CRAM_TT_UNKNOWN && nimber > moves)
         return 0;
     unsigned possible = moves >= 15 ? 0xffffu : (2u << moves) - 1;
@@ -301,7 +300,7 @@ static int wide_entry_possible(void *ctx, cram_wset key, int nimber, unsigned ex
     if ((key & ~s->wg.all) || cram_wide_split(&s->wg, key, comp, 2) != 1 || comp[0] != key ||
         cram_wide_rows(&s->wg, key) <= s->g.height || cram_wide_canonical(&s->wg, key, NULL, NULL, NULL) != key)
         return 0;
-    int moves = cram_wpopcount(cram_wide_hmoves(&s->wg, key)) + cram_wpopcount(cram_wide_vmoves(&s->wg, key));
+    int moves = wide_dominoes(s, key);
     if (nimber != CRAM_TT_UNKNOWN && nimber > moves)
         return 0;
     return nimber != CRAM_TT_UNKNOWN || moves >= 16 || (((2u << moves) - 1) & ~excluded) != 0;

@@ -232,6 +232,18 @@ static inline int part_cells(const cram_solver *s, uint64_t p)
     return is_wide(s, p) ? cram_wpopcount(wide_key(p)) : __builtin_popcountll(p);
 }
 
+/* Dominoes with both cells in a set of the 64-bit layout g, and of the
+ * whole board's 128-bit layout wg: a component's nimber is at most that. */
+static inline int narrow_dominoes(const cram_solver *s, uint64_t x)
+{
+    return __builtin_popcountll(cram_hmoves(&s->g, x)) + __builtin_popcountll(cram_vmoves(&s->g, x));
+}
+
+static inline int wide_dominoes(const cram_solver *s, cram_wset x)
+{
+    return cram_wpopcount(cram_wide_hmoves(&s->wg, x)) + cram_wpopcount(cram_wide_vmoves(&s->wg, x));
+}
+
 /* The transposition tables, either one. */
 static inline void tt_put(cram_solver *s, uint64_t x, int nimber, int work)
 {
