@@ -278,6 +278,15 @@ typedef struct {
     int8_t cut;                /* -1: ranked whole */
 } pending_leaf;
 
+/* A lookup ranked and waiting for its value: flush_children ranks a run
+ * of lookups first, each value's byte prefetched as it is ranked, and
+ * reads their values after, so that the values' misses (the levels above
+ * are gigabytes read at random) overlap instead of each stalling a rank. */
+typedef struct {
+    uint64_t canonical, index;
+    int level, class;
+} ranked_lookup;
+
 typedef struct {
     const dots_quiet_rules *r;
     rdb_chunk_view *above;
@@ -299,6 +308,7 @@ typedef struct {
      * up a ranker's group at a time */
     int npending;
     pending_leaf pending[LEAF_BATCH];
+    ranked_lookup ranked[LEAF_BATCH]; /* flush_children's lookups waiting for values */
     uint64_t computed;  /* positions computed (a sample counts them) */
     /* The canonical form of the children by each open frame line of the
      * frame state's positions, in two parts (dots_quiet_transform):
@@ -329,19 +339,33 @@ static inline int value_above(level_work *w, int level, int class, uint64_t inde
     return byte_value(r, class, rdb_chunk_value(w->above, level, index));
 }
 
-/* A canonical position's value from the levels above, ranked by rk:
- * from `tail`, the entries of the steps from `cut` on that it shares
- * with the position it holds every line of (dots_quiet_rank_head), or
- * whole when cut < 0. */
+/* A canonical position ranked by rk: from `tail`, the entries of the
+ * steps from `cut` on that it shares with the position it holds every
+ * line of (dots_quiet_rank_head), or whole when cut < 0. */
+static inline void rank_lookup(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
+                               uint64_t tail, ranked_lookup *out)
+{
+    const dots_quiet_rules *r = w->r;
+    out->canonical = canonical;
+    out->level = __builtin_popcountll(canonical & r->open);
+    out->index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
+                         : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
+    out->class = dots_quiet_slot_class(r->index, rk->frame); /* the ranker's slot tells it */
+    rdb_chunk_prefetch(w->above, out->level, out->index);
+}
+
+static inline int ranked_value(level_work *w, const ranked_lookup *l)
+{
+    return value_above(w, l->level, l->class, l->index, l->canonical);
+}
+
+/* Both at once. */
 static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
                                 uint64_t tail)
 {
-    const dots_quiet_rules *r = w->r;
-    const int level = __builtin_popcountll(canonical & r->open);
-    const uint64_t index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
-                                   : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
-    /* the ranker's slot tells the class */
-    return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
+    ranked_lookup l;
+    rank_lookup(w, rk, canonical, cut, tail, &l);
+    return ranked_value(w, &l);
 }
 
 /* The cut and the tail a canonical position shares with the position
@@ -548,8 +572,12 @@ static void flush_children(level_work *w)
         order[start[w->pending[i].group]++] = (int16_t)i;
     for (int k = 0; k < w->npending; k++) {
         const pending_leaf *p = &w->pending[order[k]];
-        const int v =
-            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
+        rank_lookup(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail,
+                    &w->ranked[k]);
+    }
+    for (int k = 0; k < w->npending; k++) {
+        const pending_leaf *p = &w->pending[order[k]];
+        const int v = ranked_value(w, &w->ranked[k]);
         leaf_remember(w, p->lines, v);
         const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
@@ -563,6 +591,7 @@ static void flush_children(level_work *w)
     for (; lines_met; lines_met &= lines_met - 1) {
         const int line = __builtin_ctzll(lines_met);
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
+        const int c = w->cut_of[line];
         for (int i = 0; i < w->nbatch; i++) {
             if (!(w->batch_quiet[i] >> line & 1))
                 continue;
@@ -572,9 +601,13 @@ static void flush_children(level_work *w)
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            const int c = w->cut_of[line];
-            const int v = c < 0 ? -lookup_ranked(w, rk, canonical, -1, 0)
-                                : -lookup_ranked(w, rk, canonical, w->cut[c], w->batch_tail[i][c]);
+            rank_lookup(w, rk, canonical, c < 0 ? -1 : w->cut[c], c < 0 ? 0 : w->batch_tail[i][c],
+                        &w->ranked[i]);
+        }
+        for (int i = 0; i < w->nbatch; i++) {
+            if (!(w->batch_quiet[i] >> line & 1))
+                continue;
+            const int v = -ranked_value(w, &w->ranked[i]);
             if (v > w->batch_best[i])
                 w->batch_best[i] = v;
         }
