@@ -258,6 +258,7 @@ TEST_BASE ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
 
 test: $(BIN)/retrodb $(BUILD)/test_runner $(BUILD)/export_check $(SHLIB)
 	bash tests/architecture.sh
+	bash tests/architecture_planted.sh
 	RDB_TEST_BASE=$(TEST_BASE) $(BUILD)/test_runner
 	RETRODB=$(BIN)/retrodb bash tests/cli.sh
 	RETRODB=$(BIN)/retrodb bash tests/cli_help.sh

@@ -172,8 +172,9 @@ typedef struct {
      * who takes `bit`, given the stored byte of the child. */
     int (*move_value)(const void *game, uint64_t pos, int bit, int child);
     /* What a stored byte says: the value for the player to move, and a
-     * mark (Dots-and-Boxes: who must make the next loony move, an
-     * RDB_LOONY_* of retrodb/probe.h; RDB_LOONY_NONE for games without). */
+     * mark (Dots-and-Boxes: who must make the next loony move, a
+     * LOONY_MARK_* of common/loony_mark.h; LOONY_MARK_NONE for games
+     * without). */
     void (*decode)(const void *game, int stored, int *value, int *mark);
     /* The stored byte of pos (layout order) whose level the build did not
      * keep, by a search that asks `stored` for what is kept; NULL when the

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "api/cram_tables.h"
 #include "common/human.h"
 #include "common/job.h"
 #include "common/number.h"
@@ -457,8 +458,11 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         cram_solver_free(s);
         return rdb_tool_report(st, &err);
     }
-    for (int i = 0; i < ndirs && st == RDB_OK; i++)
-        st = cram_solver_add_table(s, dirs[i], &err);
+    for (int i = 0; i < ndirs && st == RDB_OK; i++) {
+        cram_table_source table;
+        if ((st = cram_table_open(dirs[i], &table, &err)) == RDB_OK)
+            st = cram_solver_add_table(s, &table, &err);
+    }
     table_saver saver = {tt_file, digest, digest_log2, quiet};
     /* the files saved every few minutes, the table file and the digest,
      * are this run's alone: two runs with their own tables and one digest

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "cram/cram_kernel.h"
-#include "retrodb/probe.h" /* RDB_LOONY_NONE */
+#include "common/loony_mark.h"
 
 static rdb_status cram_open(const rdb_params *p, rdb_universe *u, void **out, rdb_error *err)
 {
@@ -116,7 +116,7 @@ static void cram_decode(const void *game, int stored, int *value, int *mark)
 {
     (void)game;
     *value = stored;
-    *mark = RDB_LOONY_NONE;
+    *mark = LOONY_MARK_NONE;
 }
 
 const rdb_game cram_game_entry = {

@@ -75,7 +75,7 @@ static int table_value(cram_worker *w, uint64_t x, int h, int width)
         rdb_status st;
         /* a table's probe keeps state of its own: one thread at a time */
 #pragma omp critical(cram_table_probe)
-        st = cram_table_value(t->table, all & ~free_cells, &v, &w->err);
+        st = t->value(t->ctx, all & ~free_cells, &v, &w->err);
         if (st != RDB_OK) {
             w->fail = st;
             w->stopped = 1;

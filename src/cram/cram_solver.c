@@ -136,7 +136,7 @@ void cram_solver_free(cram_solver *s)
         return;
     cram_solver_free(s->verifier);
     for (int i = 0; i < s->ntables; i++)
-        cram_table_close(s->tables[i].table);
+        s->tables[i].close(s->tables[i].ctx);
     cram_tt_free(&s->tt);
     cram_wide_tt_free(s->wtt);
     free(s->boxes);
@@ -148,19 +148,18 @@ void cram_solver_free(cram_solver *s)
     free(s);
 }
 
-rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err)
+rdb_status cram_solver_add_table(cram_solver *s, const cram_table_source *table, rdb_error *err)
 {
-    if (s->ntables == MAX_TABLES)
+    if (s->ntables == MAX_TABLES) {
+        table->close(table->ctx);
         return rdb_fail(err, RDB_E_INPUT, "at most %d nimber tables", MAX_TABLES);
+    }
     table_ref *t = &s->tables[s->ntables];
-    rdb_status st = cram_table_open(dir, &t->table, err);
-    if (st != RDB_OK)
-        return st;
-    cram_table_shape(t->table, &t->rows, &t->cols);
+    *t = *table;
     int worth = t->rows * t->cols - TABLE_SLACK;
     if (worth > TABLE_MIN_CELLS)
         worth = TABLE_MIN_CELLS;
-    if (cram_table_in_memory(t->table))
+    if (t->in_memory)
         worth = TABLE_MIN_CELLS_IN_MEMORY;
     if (s->ntables == 0 || worth < s->table_min_cells)
         s->table_min_cells = worth;

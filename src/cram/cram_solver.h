@@ -125,10 +125,27 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
                            rdb_error *err);
 void cram_solver_free(cram_solver *s);
 
-/* Probe the nimber table in folder dir for every component that fits its
- * board in some orientation (cram_tables.c). A table of another game is
- * RDB_E_INPUT. */
-rdb_status cram_solver_add_table(cram_solver *s, const char *dir, rdb_error *err);
+/* A nimber table of positions of a rows x cols board (cram_tables.h opens
+ * one built by `retrodb build cram`): value(ctx, covered, ...) gives the
+ * nimber of the position whose covered cells are `covered` (cell (r,c) is
+ * bit r*cols + c), called by one thread at a time; in_memory says that a
+ * lookup costs a few table reads (else it may decode part of a file, and
+ * the search asks it only of bigger components); close(ctx) lets it go.
+ * The solver takes the table's lookups through these alone, as the Dots
+ * solver takes a database's through its `stored` hook: it knows no file
+ * format and no probe. */
+typedef struct {
+    int rows, cols;
+    int in_memory;
+    rdb_status (*value)(void *ctx, uint64_t covered, int *nimber, rdb_error *err);
+    void (*close)(void *ctx);
+    void *ctx;
+} cram_table_source;
+
+/* Look up every component that fits table's board in some orientation in
+ * it. The solver owns the table from this call on (on failure too) and
+ * closes it when freed. */
+rdb_status cram_solver_add_table(cram_solver *s, const cram_table_source *table, rdb_error *err);
 
 /* Nimber of the position whose free cells are free_cells (cell (r,c) is bit
  * r*cols + c). RDB_E_STOPPED when rdb_stop_requested was set meanwhile;

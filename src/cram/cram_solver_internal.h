@@ -26,7 +26,6 @@
 
 #include "cram/cram_component.h"
 #include "cram/cram_solver.h"
-#include "cram/cram_tables.h"
 #include "cram/cram_tt.h"
 #include "cram/cram_wide.h"
 #include "cram/cram_wide_tt.h"
@@ -118,10 +117,7 @@ typedef struct {
     uint8_t dist;               /* the move's distance from the centre */
 } cram_child;
 
-typedef struct {
-    cram_table *table;
-    int rows, cols;
-} table_ref;
+typedef cram_table_source table_ref;
 
 /* What one thread of the search owns: its ply buffers, its counters, and
  * why it stopped. */

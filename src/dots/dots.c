@@ -13,7 +13,7 @@
 #include "dots/dots_quiet_db.h"
 #include "dots/dots_search.h"
 #include "dots/dots_solver.h"
-#include "retrodb/probe.h" /* RDB_LOONY_* */
+#include "common/loony_mark.h"
 
 /* Positions of deleted levels beyond the memo's reach are searched up to
  * this many open lines (the empty 4x4 board, 40 lines, takes minutes),

@@ -95,7 +95,7 @@ rdb_status dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layou
     r->loony = loony;
     r->scale = loony ? 4 : 1;
     r->flip = loony ? 2 : 0;
-    r->full_value = (int8_t)(loony ? 4 * game->full_value + RDB_LOONY_NONE : game->full_value);
+    r->full_value = (int8_t)(loony ? 4 * game->full_value + LOONY_MARK_NONE : game->full_value);
     for (int l = 0; l < DOTS_MAX_LINES; l++)
         r->bit[l] = -1;
     const int first_chain = game->nbits - game->nchains;

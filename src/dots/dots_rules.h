@@ -8,8 +8,8 @@
  * position is worth `full_value` (0, or minus a last-move penalty).
  *
  * With loony-move analysis (Wilson's) a stored byte is a *key*: 4 x score
- * + who must make the next loony move under best play (RDB_LOONY_MOVER 0,
- * RDB_LOONY_NONE 1, RDB_LOONY_OPPONENT 2, from the point of view of the
+ * + who must make the next loony move under best play (LOONY_MARK_MOVER 0,
+ * LOONY_MARK_NONE 1, LOONY_MARK_OPPONENT 2, from the point of view of the
  * player to move), so that the larger key is the better one for the mover:
  * first the score, then the opponent before nobody before oneself. The
  * edge rules become  4b + key(child)  for a capture and  2 - key(child)
@@ -40,7 +40,7 @@
 #include "dots/dots_board.h"
 #include "dots/dots_chains.h"
 #include "layout/layout.h"
-#include "retrodb/probe.h" /* RDB_LOONY_* */
+#include "common/loony_mark.h"
 #include "layout/universe.h"
 
 typedef struct {
@@ -82,7 +82,7 @@ rdb_status dots_game_init(dots_game *game, const dots_board *b, uint64_t start,
                           int8_t full_value, int chains, rdb_error *err);
 
 /* The rules in the bit order of a layout plan; loony: keys with the loony
- * state (the full position's key is then 4 x its value + RDB_LOONY_NONE).
+ * state (the full position's key is then 4 x its value + LOONY_MARK_NONE).
  * Fails only for want of memory (chain tables). */
 rdb_status dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layout_plan *plan,
                            int loony, rdb_error *err);
@@ -93,12 +93,12 @@ rdb_status dots_rules_init(dots_rules *r, const dots_game *game, const rdb_layou
 int dots_rules_loony_offered(const dots_rules *r, uint64_t pos);
 
 /* Key of a position: the stored value, with the loony state set to
- * RDB_LOONY_OPPONENT when a loony move has just been made (the kernel and
+ * LOONY_MARK_OPPONENT when a loony move has just been made (the kernel and
  * the search apply this to every best value). */
 static inline int dots_rules_key(const dots_rules *r, uint64_t pos, int best)
 {
     if (r->loony && dots_rules_loony_offered(r, pos))
-        return (best & ~3) | RDB_LOONY_OPPONENT;
+        return (best & ~3) | LOONY_MARK_OPPONENT;
     return best;
 }
 
@@ -109,7 +109,7 @@ static inline int dots_key_score(const dots_rules *r, int key)
 }
 static inline int dots_key_loony(const dots_rules *r, int key)
 {
-    return r->loony ? key & 3 : RDB_LOONY_NONE;
+    return r->loony ? key & 3 : LOONY_MARK_NONE;
 }
 
 /* Number of boxes that taking bit i completes in pos (layout order). */

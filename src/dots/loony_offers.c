@@ -114,7 +114,7 @@ void loony_offers_mark(const loony_offers *t, const rdb_slice *s, int8_t *best)
         for (size_t w = 0; w < words; w++)
             for (uint64_t bits = acc[w]; bits; bits &= bits - 1) {
                 size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
-                brow[i] = (int8_t)((brow[i] & ~3) | RDB_LOONY_OPPONENT);
+                brow[i] = (int8_t)((brow[i] & ~3) | LOONY_MARK_OPPONENT);
             }
     }
 }

@@ -27,7 +27,7 @@ loony_offers *loony_offers_new(const rdb_layout *lay, const dots_rules *r);
 void loony_offers_free(loony_offers *t);
 
 /* Set the loony state of every position of slice s that follows a loony
- * move to RDB_LOONY_OPPONENT. */
+ * move to LOONY_MARK_OPPONENT. */
 void loony_offers_mark(const loony_offers *t, const rdb_slice *s, int8_t *best);
 
 #endif

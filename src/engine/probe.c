@@ -21,7 +21,13 @@
 
 #include "engine/db.h"
 #include "common/error.h"
+#include "common/loony_mark.h"
 #include "store/manifest.h"
+
+/* The games' marks are the ones programs are told of. */
+_Static_assert(LOONY_MARK_MOVER == RDB_LOONY_MOVER && LOONY_MARK_NONE == RDB_LOONY_NONE &&
+                   LOONY_MARK_OPPONENT == RDB_LOONY_OPPONENT,
+               "a loony mark has one number for the games and for programs");
 
 #define FILE_CACHE 16
 #define FRAME_CACHE 8

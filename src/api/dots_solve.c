@@ -1,5 +1,5 @@
 /*
- * dots_solve_api.c — rdb_solve_dots (retrodb/solve.h): the search solver
+ * dots_solve.c — rdb_solve_dots (retrodb/solve.h): the search solver
  * (dots_solver.h) behind the public API, with the options the command
  * line uses by default.
  */

@@ -1,5 +1,5 @@
 /*
- * cram_solve_api.c — rdb_solve_cram and rdb_solve_cram_wide
+ * cram_solve.c — rdb_solve_cram and rdb_solve_cram_wide
  * (retrodb/solve.h): the search solver (cram_solver.h) behind the public
  * API, with the method and rules the command line uses by default. Both
  * go through one solve; the wide one takes boards of up to 128 cells
