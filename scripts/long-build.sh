@@ -210,12 +210,13 @@ log_status() {
 one_line() { awk "$1"' { $1 = $1; out = out (out == "" ? "" : "; ") $0 } END { print out }'; }
 
 # One line of status while the build runs: the levels, positions and time
-# lines of `retrodb status`, or all of it when those are not found.
+# lines of `retrodb status` (the time left at the last slices' rate too), or
+# all of it when those are not found.
 log_progress() {
     local out line
     [ -z "$dir" ] && dir=$(builder_dir "$pid")
     if [ -n "$dir" ] && out=$("$RETRODB" status --dir "$dir" 2>&1); then
-        line=$(printf '%s\n' "$out" | one_line '$1 == "levels" || $1 == "positions" || $1 == "time"')
+        line=$(printf '%s\n' "$out" | one_line '$1 == "levels" || $1 == "positions" || $1 == "time" || $1 == "about"')
         [ -n "$line" ] || line=$(printf '%s\n' "$out" | one_line 1)
     else
         line="no status yet"

@@ -104,6 +104,18 @@ json_ok '.complete == true and .levels_done == 25 and .builder_pid == null and .
     -- $R status --dir "$T/d33" --json
 json_ok '.ok == true and .files > 0 and .bad_files == 0 and .full == true and .recomputed == 692388' \
     -- $R verify --dir "$T/d33" --full --json
+# status's time left at the rate of the last slices too (a build resumed
+# with a newer program, or moved to a quieter machine, runs at another rate
+# than all its slices did): levels 24..10 done, level 10's nine slices
+# 3 s each and every other slice 1 s, so the last slices' rate is slower
+mkdir -p "$T/d33part"
+cp -r "$T/d33/." "$T/d33part/"
+awk '$1 == "slice" && $2 < 10 { next } $1 == "slice" { $7 = ($2 == 10 ? "3.000" : "1.000") } { print }' \
+    "$T/d33/MANIFEST" > "$T/d33part/MANIFEST"
+json_ok '.complete == false and .recent_slices == 9 and .seconds_left > 0 and .seconds_left_recent > .seconds_left' \
+    -- $R status --dir "$T/d33part" --json
+expect 0 "left at the last 9 slices' " -- $R status --dir "$T/d33part"
+json_ok '.seconds_left_recent == null and .recent_slices == 0' -- $R status --dir "$T/d33" --json
 json_ok '.nimber == 0 and .game == "cram"' -- $R info --dir "$T/c22" --json
 # a folder name that needs escaping stays valid JSON
 mkdir -p "$T/we\"ird"

@@ -136,6 +136,7 @@ typedef struct {
     uint64_t checksum;        /* the finished slices' checksums, folded in order */
     double seconds;           /* time recorded for the finished slices */
     uint64_t timed_positions; /* positions of the slices with a recorded time */
+    int timed_slices;         /* and how many slices they are */
 } level_summary;
 
 static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level,
@@ -156,6 +157,7 @@ static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level
         if (e->seconds > 0) {
             ls->seconds += e->seconds;
             ls->timed_positions += e->entries;
+            ls->timed_slices++;
         }
     }
     ls->slices = ns > 0 ? ns : 0;
@@ -354,12 +356,20 @@ int rdb_cmd_info(int argc, char **argv)
     return rc;
 }
 
-/* How far a build is, over every level. */
+/* The slices a recent rate is taken over: the last built (the lowest
+ * levels done) of a build resumed with a newer program, or moved to a
+ * busier or quieter machine, say its rate now better than all of them. */
+#define RECENT_SLICES 4
+
+/* How far a build is, over every level; and over its last slices. */
 typedef struct {
     uint64_t total, done, timed_positions;
     double total_work, done_work, timed_work; /* weighted by moves (progress.h) */
     double seconds;
     int levels, levels_done, lowest_done;
+    int recent_slices; /* timed slices of the lowest levels done, RECENT_SLICES at least */
+    uint64_t recent_positions;
+    double recent_work, recent_seconds;
 } build_progress;
 
 static void measure_progress(const rdb_db *db, const rdb_manifest *man, build_progress *bp)
@@ -367,6 +377,17 @@ static void measure_progress(const rdb_db *db, const rdb_manifest *man, build_pr
     memset(bp, 0, sizeof *bp);
     bp->lowest_done = -1;
     bp->levels = db->lay.nbits + 1;
+    /* the levels are built from the top down: the lowest with slices
+     * done hold the last slices built (whole levels, as few as make
+     * RECENT_SLICES timed slices) */
+    for (int level = 0; level <= db->lay.nbits && bp->recent_slices < RECENT_SLICES; level++) {
+        level_summary ls;
+        summarize_level(db, man, level, &ls);
+        bp->recent_slices += ls.timed_slices;
+        bp->recent_positions += ls.timed_positions;
+        bp->recent_work += (double)ls.timed_positions * rdb_progress_level_weight(db->lay.nbits, level);
+        bp->recent_seconds += ls.seconds;
+    }
     for (int level = db->lay.nbits; level >= 0; level--) {
         level_summary ls;
         summarize_level(db, man, level, &ls);
@@ -420,6 +441,11 @@ int rdb_cmd_status(int argc, char **argv)
                                                                    bp.timed_work, bp.seconds,
                                                                    bp.total_work)
                                            : -1;
+    /* the same at the rate of the last slices, when they are not all */
+    const double recent_left =
+        left >= 0 && bp.recent_positions < bp.timed_positions && bp.recent_seconds > 0
+            ? (bp.total_work - bp.done_work) * bp.recent_seconds / bp.recent_work
+            : -1;
     if (a.json) {
         printf("{");
         rc = print_json_params(&db, a.dir);
@@ -429,6 +455,9 @@ int rdb_cmd_status(int argc, char **argv)
                (unsigned long long)bp.total, (unsigned long long)bp.done,
                (unsigned long long)disk_bytes, bp.seconds);
         printf(left >= 0 ? "%.0f" : "null", left);
+        printf(",\"seconds_left_recent\":");
+        printf(recent_left >= 0 ? "%.0f" : "null", recent_left);
+        printf(",\"recent_slices\":%d", recent_left >= 0 ? bp.recent_slices : 0);
         printf(",\"builder_pid\":");
         printf(pid ? "%ld}\n" : "null}\n", pid);
         rdb_manifest_free(&man);
@@ -465,15 +494,20 @@ int rdb_cmd_status(int argc, char **argv)
            rdb_human_count(bp.total, h2, sizeof h2),
            bp.total ? 100.0 * (double)bp.done / (double)bp.total : 100.0);
     printf("disk        %s\n", rdb_human_bytes(disk_bytes, h1, sizeof h1));
-    if (left >= 0)
+    if (left >= 0) {
         printf("time        %s so far; about %s left at %.1f M positions/s\n",
                rdb_human_duration(bp.seconds, h1, sizeof h1),
                rdb_human_duration(left, h2, sizeof h2), (double)bp.timed_positions / bp.seconds / 1e6);
-    else if (!complete) /* (levels of a few positions may count 0 s) */
+        if (recent_left >= 0)
+            printf("            about %s left at the last %d slices' %.1f M positions/s\n",
+                   rdb_human_duration(recent_left, h2, sizeof h2), bp.recent_slices,
+                   (double)bp.recent_positions / bp.recent_seconds / 1e6);
+    } else if (!complete) { /* (levels of a few positions may count 0 s) */
         printf("time        %s so far; estimating the time left\n",
                rdb_human_duration(bp.seconds, h1, sizeof h1));
-    else
+    } else {
         printf("time        %s of computing\n", rdb_human_duration(bp.seconds, h3, sizeof h3));
+    }
     if (pid)
         printf("builder     running (pid %ld)\n", pid);
     else

@@ -287,6 +287,20 @@ typedef struct {
     int level, class;
 } ranked_lookup;
 
+/* Positions whose quiet children are still to be looked up, line by line
+ * for a batch of them (see flush_children), with the lookups of their
+ * corridors' ends: a thread's, on the heap (a batch of a thousand
+ * positions is half a megabyte). */
+typedef struct {
+    uint64_t lines[CHILD_BATCH], index[CHILD_BATCH], quiet[CHILD_BATCH];
+    int best[CHILD_BATCH];
+    uint64_t tail[CHILD_BATCH][FRAME_CUTS]; /* each position's entries from each cut on */
+    /* The batch's corridors whose leaf was not in the leaf table, looked
+     * up a ranker's group at a time */
+    pending_leaf pending[LEAF_BATCH];
+    ranked_lookup ranked[LEAF_BATCH]; /* flush_children's lookups waiting for values */
+} child_batch;
+
 typedef struct {
     const dots_quiet_rules *r;
     rdb_chunk_view *above;
@@ -298,17 +312,8 @@ typedef struct {
     leaf_table *leaves;
     uint64_t position;  /* the stored position being computed */
     const dots_quiet_path *path; /* and where the enumeration stands at it */
-    /* Positions whose quiet children are still to be looked up, line by
-     * line for a batch of them (see flush_children). */
-    int nbatch;
-    uint64_t batch_lines[CHILD_BATCH], batch_index[CHILD_BATCH], batch_quiet[CHILD_BATCH];
-    int batch_best[CHILD_BATCH];
-    uint64_t batch_tail[CHILD_BATCH][FRAME_CUTS]; /* each position's entries from each cut on */
-    /* The batch's corridors whose leaf was not in the leaf table, looked
-     * up a ranker's group at a time */
-    int npending;
-    pending_leaf pending[LEAF_BATCH];
-    ranked_lookup ranked[LEAF_BATCH]; /* flush_children's lookups waiting for values */
+    int nbatch, npending; /* in the batch below */
+    child_batch *batch;
     uint64_t computed;  /* positions computed (a sample counts them) */
     /* The canonical form of the children by each open frame line of the
      * frame state's positions, in two parts (dots_quiet_transform):
@@ -565,57 +570,57 @@ static void flush_children(level_work *w)
     int start[LEAF_RANKERS + 1] = {0};
     int16_t order[LEAF_BATCH];
     for (int i = 0; i < w->npending; i++)
-        start[w->pending[i].group + 1]++;
+        start[w->batch->pending[i].group + 1]++;
     for (int g = 0; g < LEAF_RANKERS; g++)
         start[g + 1] += start[g];
     for (int i = 0; i < w->npending; i++)
-        order[start[w->pending[i].group]++] = (int16_t)i;
+        order[start[w->batch->pending[i].group]++] = (int16_t)i;
     for (int k = 0; k < w->npending; k++) {
-        const pending_leaf *p = &w->pending[order[k]];
+        const pending_leaf *p = &w->batch->pending[order[k]];
         rank_lookup(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail,
-                    &w->ranked[k]);
+                    &w->batch->ranked[k]);
     }
     for (int k = 0; k < w->npending; k++) {
-        const pending_leaf *p = &w->pending[order[k]];
-        const int v = ranked_value(w, &w->ranked[k]);
+        const pending_leaf *p = &w->batch->pending[order[k]];
+        const int v = ranked_value(w, &w->batch->ranked[k]);
         leaf_remember(w, p->lines, v);
         const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
-        if (candidate > w->batch_best[p->at])
-            w->batch_best[p->at] = candidate;
+        if (candidate > w->batch->best[p->at])
+            w->batch->best[p->at] = candidate;
     }
     w->npending = 0;
     uint64_t lines_met = 0;
     for (int i = 0; i < w->nbatch; i++)
-        lines_met |= w->batch_quiet[i];
+        lines_met |= w->batch->quiet[i];
     for (; lines_met; lines_met &= lines_met - 1) {
         const int line = __builtin_ctzll(lines_met);
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
         const int c = w->cut_of[line];
         for (int i = 0; i < w->nbatch; i++) {
-            if (!(w->batch_quiet[i] >> line & 1))
+            if (!(w->batch->quiet[i] >> line & 1))
                 continue;
-            const uint64_t lines = w->batch_lines[i];
+            const uint64_t lines = w->batch->lines[i];
             const uint64_t canonical =
                 inside >> line & 1
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            rank_lookup(w, rk, canonical, c < 0 ? -1 : w->cut[c], c < 0 ? 0 : w->batch_tail[i][c],
-                        &w->ranked[i]);
+            rank_lookup(w, rk, canonical, c < 0 ? -1 : w->cut[c], c < 0 ? 0 : w->batch->tail[i][c],
+                        &w->batch->ranked[i]);
         }
         for (int i = 0; i < w->nbatch; i++) {
-            if (!(w->batch_quiet[i] >> line & 1))
+            if (!(w->batch->quiet[i] >> line & 1))
                 continue;
-            const int v = -ranked_value(w, &w->ranked[i]);
-            if (v > w->batch_best[i])
-                w->batch_best[i] = v;
+            const int v = -ranked_value(w, &w->batch->ranked[i]);
+            if (v > w->batch->best[i])
+                w->batch->best[i] = v;
         }
     }
     for (int i = 0; i < w->nbatch; i++) {
-        const int byte = stored_byte(r, w->class, w->batch_best[i]);
+        const int byte = stored_byte(r, w->class, w->batch->best[i]);
         w->overflow |= byte < INT8_MIN || byte > INT8_MAX;
-        w->out[w->batch_index[i] - w->base] = (int8_t)byte;
+        w->out[w->batch->index[i] - w->base] = (int8_t)byte;
     }
     w->nbatch = 0;
 }
@@ -697,7 +702,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
                 uint64_t tail;
                 const uint64_t canonical = leaf_canonical(w, taken, &group);
                 const int cut = shared_tail(w, canonical, &tail);
-                w->pending[w->npending++] = (pending_leaf){
+                w->batch->pending[w->npending++] = (pending_leaf){
                     taken, canonical, tail, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
                     (int8_t)corridor[i].boxes, (uint8_t)group, (int8_t)cut};
                 continue;
@@ -735,11 +740,11 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     }
     const int i = w->nbatch++;
     for (int c = 0; c < w->ncuts; c++)
-        w->batch_tail[i][c] = dots_quiet_path_tail(r->index, path, w->cut[c]);
-    w->batch_lines[i] = lines;
-    w->batch_index[i] = index;
-    w->batch_quiet[i] = quiet & ~inside;
-    w->batch_best[i] = best;
+        w->batch->tail[i][c] = dots_quiet_path_tail(r->index, path, w->cut[c]);
+    w->batch->lines[i] = lines;
+    w->batch->index[i] = index;
+    w->batch->quiet[i] = quiet & ~inside;
+    w->batch->best[i] = best;
     if (w->nbatch == CHILD_BATCH)
         flush_children(w);
 }
@@ -779,17 +784,18 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
         rdb_chunk_view view;
         rdb_chunk_view_init(&view, above);
         leaf_table *leaves = leaf_table_new();
-        if (!leaves)
+        child_batch *batch = malloc(sizeof *batch);
+        if (!leaves || !batch)
             nomem = 1;
 #pragma omp for schedule(dynamic, 1)
         for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)
                 stopped = 1;
-            if (stopped || view.failed || !leaves)
+            if (stopped || view.failed || !leaves || !batch)
                 continue;
             level_work w = {.r = r, .above = &view, .dropped = dropped,
                             .class = dots_quiet_slot_class(r->index, f), .out = values,
-                            .base = from, .leaves = leaves};
+                            .base = from, .leaves = leaves, .batch = batch};
             dots_quiet_each(r->index, level, f, compute_one, &w);
             w.path = NULL; /* the walk's, gone with it */
             flush_children(&w);
@@ -805,6 +811,7 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
         }
         rdb_chunk_view_release(&view);
         free(leaves);
+        free(batch);
     }
     if (failed != RDB_OK)
         return failed;
@@ -864,11 +871,13 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
     rdb_status st = rdb_chunk_cache_new(rdb_chunk_cache_least_budget(1), top + 1, sizes, load_zeros,
                                         sizes, &cache, err);
     leaf_table *leaves = leaf_table_new();
+    child_batch *batch = malloc(sizeof *batch);
     int8_t *out = malloc(most / SAMPLES + 1);
-    if (st == RDB_OK && (!leaves || !out))
+    if (st == RDB_OK && (!leaves || !batch || !out))
         st = rdb_fail(err, RDB_E_NOMEM, "out of memory for a sample of the build");
     if (st != RDB_OK) {
         free(out);
+        free(batch);
         free(leaves);
         rdb_chunk_cache_free(cache);
         return st;
@@ -891,7 +900,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
          * the build: the positions valued from their moves are timed */
         level_work w = {.r = r, .above = &view, .dropped = dots_quiet_dropped_above(level),
                         .class = dots_quiet_slot_class(q, f), .out = out, .leaves = leaves,
-                        .base = dots_quiet_first(q, level, f)};
+                        .batch = batch, .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);
         w.path = NULL; /* the walk's, gone with it */
         flush_children(&w);
@@ -901,6 +910,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
     *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     rdb_chunk_view_release(&view);
     rdb_chunk_cache_free(cache);
+    free(batch);
     free(leaves);
     free(out);
     return RDB_OK;
