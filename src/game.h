@@ -229,8 +229,9 @@ typedef struct {
     /* What building a position takes on this machine: up to `most`
      * positions spread over the levels computed by one thread, with the
      * values above read as 0; *positions and *seconds say how many and
-     * how long. For a plan. */
-    rdb_status (*sparse_sample)(const void *index, uint64_t most, uint64_t *positions,
+     * how long, the dropped parts beyond `window` levels gone as in a
+     * build with that window. For a plan. */
+    rdb_status (*sparse_sample)(const void *index, uint64_t most, int window, uint64_t *positions,
                                 double *seconds, rdb_error *err);
 } rdb_game;
 

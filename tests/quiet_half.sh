@@ -86,6 +86,33 @@ rc=$?
 "$RETRODB" build dots 3x4 --store quiet-half --dir "$T/s34" --quiet || bad "resume after SIGINT"
 [ "$(checksums "$T/s34")" = "$(checksums "$T/34")" ] && ok || bad "stopped and resumed: checksums differ"
 
+# --window: any width, and a build resumed with another, gives the same
+# checksums (what is gone is the manifest's to say); a wider window
+# holds more disk at the peak; a width that is not one, or a store
+# without dropped parts, is a usage error
+for w in 1 6; do
+    rm -rf "$T/w34"
+    "$RETRODB" build dots 3x4 --store quiet-half --window "$w" --dir "$T/w34" --quiet || bad "--window $w"
+    [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "--window $w: checksums differ"
+done
+rm -rf "$T/w34"
+"$RETRODB" build dots 3x4 --store quiet-half --window 6 --dir "$T/w34" --quiet --threads 1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && ok || bad "--window 6 stopped by SIGINT: exit $rc (finished before it?)"
+"$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet || bad "resumed with --window 1"
+[ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "window 6 then 1: checksums differ"
+only_kept "$T/w34" 31
+wpeak() { "$RETRODB" build dots 4x4 --store quiet-half --window "$1" --plan --json --dir "$T/plan44" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_disk_bytes"])'; }
+[ "$(wpeak 2)" -lt "$(wpeak 3)" ] && [ "$(wpeak 3)" -lt "$(wpeak 5)" ] && [ "$(wpeak 3)" = "$(peak quiet-half)" ] && ok ||
+    bad "--plan: the peak does not grow with the window (2: $(wpeak 2), 3: $(wpeak 3), 5: $(wpeak 5))"
+expect 2 "1..64 levels" -- "$RETRODB" build dots 3x4 --store quiet-half --window 0 --dir "$T/wbad"
+expect 2 "for --store quiet-half" -- "$RETRODB" build dots 3x4 --store quiet --window 4 --dir "$T/wbad"
+[ ! -e "$T/wbad" ] && ok || bad "a refused --window left a folder"
+
 # a damaged kept slice: verify says so (exit 1), the build redoes it (from
 # levels whose dropped parts are gone: valued from their moves)
 cp -r "$T/34" "$T/d34"

@@ -95,7 +95,8 @@ enum {
     OPT_LOONY,
     OPT_CHAINS,
     OPT_STORE,
-    OPT_SLICE_POSITIONS
+    OPT_SLICE_POSITIONS,
+    OPT_WINDOW
 };
 
 static const rdb_tool_option build_dots_options[] = {
@@ -128,6 +129,11 @@ static const rdb_tool_option build_dots_options[] = {
      "with --store quiet(-half): the most positions of one slice file (a level\n"
      "is cut into slices of whole frame states; default: what --memory\n"
      "allows, at most 2^32)"},
+    {OPT_WINDOW, "window", 0, "N",
+     "with --store quiet-half: keep a level's other class while the N\n"
+     "levels below it are built (default 3; --plan gives the disk and\n"
+     "time of each): each level more takes disk at the peak and values\n"
+     "fewer positions from their moves; a resumed build may change it"},
     RDB_TOOL_BUILD_OPTIONS,
     {0, 0, 0, 0, 0}};
 
@@ -206,10 +212,17 @@ int rdb_cmd_build_dots(int argc, char **argv)
                 opt.params.slice_positions == 0)
                 return rdb_tool_bad(cmd, "bad --slice-positions '%s' (1..4294967296)", v);
             break;
+        case OPT_WINDOW:
+            if (rdb_parse_long(v, 1, 64, &n))
+                return rdb_tool_bad(cmd, "bad --window '%s' (1..64 levels)", v);
+            opt.window = (int)n;
+            break;
         }
     }
     if (opt.params.slice_positions && !opt.params.store)
         return rdb_tool_bad(cmd, "--slice-positions is for --store quiet");
+    if (opt.window && opt.params.store != RDB_STORE_QUIET_HALF)
+        return rdb_tool_bad(cmd, "--window is for --store quiet-half");
     if (id < 0)
         return rdb_tool_args_exit(id);
     if (rdb_tool_args_left(&args) > 1)

@@ -762,9 +762,9 @@ static leaf_table *leaf_table_new(void)
     return leaves;
 }
 
-uint64_t dots_quiet_dropped_above(int level)
+uint64_t dots_quiet_dropped_above(int level, int window)
 {
-    const int first = level + DOTS_QUIET_WINDOW + 1;
+    const int first = level + window + 1;
     return first >= 64 ? 0 : ~0ULL << first;
 }
 
@@ -856,7 +856,7 @@ static int sample_frame(const dots_quiet_index *q, int level, int f, uint64_t mo
     return fallback;
 }
 
-rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t *positions,
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, int window, uint64_t *positions,
                              double *seconds, rdb_error *err)
 {
     enum { SAMPLES = 32 };
@@ -898,7 +898,7 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t 
             continue;
         /* a half database's levels beyond the window are gone, as in
          * the build: the positions valued from their moves are timed */
-        level_work w = {.r = r, .above = &view, .dropped = dots_quiet_dropped_above(level),
+        level_work w = {.r = r, .above = &view, .dropped = dots_quiet_dropped_above(level, window),
                         .class = dots_quiet_slot_class(q, f), .out = out, .leaves = leaves,
                         .batch = batch, .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);
@@ -985,7 +985,7 @@ rdb_status dots_quiet_db_build(const dots_board *b, uint64_t start, int full_val
             st = rdb_fail(err, RDB_E_NOMEM, "out of memory for level %d of the quiet database", level);
         else
             st = dots_quiet_level(db->r, level, 0, sizes[level], cache,
-                                  half ? dots_quiet_dropped_above(level) : 0, db->values[level],
+                                  half ? dots_quiet_dropped_above(level, DOTS_QUIET_WINDOW) : 0, db->values[level],
                                   err);
         /* what the level after needs no more */
         const int gone = level + DOTS_QUIET_WINDOW;

@@ -49,11 +49,16 @@ const dots_quiet_index *dots_quiet_rules_index(const dots_quiet_rules *r);
 
 /* A half database: whether these rules make one, the class it keeps at a
  * level, and the levels whose other class is gone while `level` is built
- * (bit l for level l: those beyond the window). */
+ * with a window of `window` levels (bit l for level l: those beyond it).
+ * The default window, 3, holds the children and most corridor leaves; a
+ * wider one (build --window) takes a level's worth of disk more a level
+ * and values fewer positions from their moves (4x5: 3 levels, 59.4 GB at
+ * the peak; 4, 65.1 GB, and the positions of its corridors of three
+ * boxes looked up, not recomputed). */
 #define DOTS_QUIET_WINDOW 3
 int dots_quiet_rules_half(const dots_quiet_rules *r);
 int dots_quiet_kept_class(const dots_quiet_rules *r, int level);
-uint64_t dots_quiet_dropped_above(int level);
+uint64_t dots_quiet_dropped_above(int level, int window);
 
 /* A stored value: 0 and *value, or a non-zero status passed on. */
 typedef int (*dots_quiet_fetch_fn)(void *ctx, int level, uint64_t index, int *value);
@@ -85,7 +90,7 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
  * above read as 0 (the work does not depend on the values). The rules'
  * index must be prepared. *positions gets how many were computed,
  * *seconds the time they took. */
-rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, uint64_t *positions,
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, int window, uint64_t *positions,
                              double *seconds, rdb_error *err);
 
 /* ---- a whole database in memory ---- */

@@ -646,7 +646,7 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
             st = d->agree(d, st, err);
         }
         /* the dropped part the window has passed, and at the end the rest */
-        const int window = b.db.sparse && game->sparse_window ? game->sparse_window(b.db.sparse) : -1;
+        const int window = rdb_db_sparse_window(&b.db, opt->window);
         for (int l = level == 0 ? 0 : level + window; window >= 0 && st == RDB_OK &&
                                                       l <= level + window && l <= lay->nbits;
              l++) {

@@ -28,6 +28,10 @@ typedef struct {
                                (the start's included); -1 = keep everything */
     double disk_gb;         /* refuse when the estimated peak disk use is
                                higher; 0 = no limit */
+    int window;             /* a sparse database's dropped parts kept while
+                               this many levels below are built (more disk at
+                               the peak, fewer positions valued from their
+                               moves); 0 = the game's default */
     const rdb_distribution *dist; /* the processes sharing the build;
                                NULL = this process alone */
 } rdb_build_options;

@@ -449,6 +449,12 @@ int rdb_db_build_complete(const rdb_db *db, const rdb_manifest *man)
     return 1;
 }
 
+int rdb_db_sparse_window(const rdb_db *db, int asked)
+{
+    const int own = db->sparse && db->game->sparse_window ? db->game->sparse_window(db->sparse) : -1;
+    return own < 0 ? -1 : asked > 0 ? asked : own;
+}
+
 int rdb_db_dropped_part(const rdb_db *db, const rdb_slice *s)
 {
     return db->sparse && db->game->sparse_window && db->game->sparse_window(db->sparse) >= 0 &&

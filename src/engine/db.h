@@ -98,6 +98,13 @@ void rdb_db_slice_size(const rdb_db *db, rdb_slice *s);
 uint64_t rdb_db_total_positions(const rdb_db *db);
 uint64_t rdb_db_max_slice(const rdb_db *db);
 
+/* How many levels below it a sparse database's level keeps its dropped
+ * part while they are built (game.h's sparse_window): `asked` (a build's
+ * --window) when it is positive, else the game's own; -1 when the
+ * database keeps every part. A build may be resumed with another window:
+ * what is gone is the manifest's to say, never this. */
+int rdb_db_sparse_window(const rdb_db *db, int asked);
+
 /* Whether a sparse database's slice is of its level's dropped part
  * (game.h's sparse_window), and whether its file is gone: that part of its
  * level was dropped (`dropped`: the manifest's, bit = level). */

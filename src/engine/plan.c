@@ -91,12 +91,10 @@ static void level_disk_bytes(const rdb_db *db, uint64_t *kept, uint64_t *dropped
 /* While level n is built, the levels a move leads to from it are still
  * needed, and the kept ones stay; a dropped part stays while the window's
  * levels below it are built. */
-static void estimate_disk(const rdb_db *db, int keep_level, rdb_build_plan *plan)
+static void estimate_disk(const rdb_db *db, int keep_level, int window, rdb_build_plan *plan)
 {
     uint64_t kept[RDB_MAX_BITS + 1], dropped[RDB_MAX_BITS + 1];
     const rdb_layout *lay = &db->lay;
-    const int window =
-        db->sparse && db->game->sparse_window ? db->game->sparse_window(db->sparse) : -1;
     level_disk_bytes(db, kept, dropped);
     plan->peak_disk_bytes = plan->final_disk_bytes = 0;
     for (int n = lay->nbits; n >= 0; n--) {
@@ -157,7 +155,8 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
     /* about a second of one thread at the speeds seen (1 to 2 M a second) */
     double seconds = 0;
     if (st == RDB_OK)
-        st = db.game->sparse_sample(db.sparse, 1500000, sampled, &seconds, err);
+        st = db.game->sparse_sample(db.sparse, 1500000, rdb_db_sparse_window(&db, opt->window),
+                                    sampled, &seconds, err);
     if (st == RDB_OK)
         *ns_per_position = *sampled ? seconds * 1e9 / (double)*sampled : 0;
     rdb_db_free(&db);
@@ -225,7 +224,7 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         plan->slice_positions = db.params.slice_positions ? db.params.slice_positions
                                                           : plan->max_slice;
     }
-    estimate_disk(&db, plan->keep_level, plan);
+    estimate_disk(&db, plan->keep_level, rdb_db_sparse_window(&db, opt->window), plan);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
     if (sparse && opt->keep_lines >= 0)
