@@ -279,19 +279,10 @@ typedef struct {
     int8_t cut;                /* -1: ranked whole */
 } pending_leaf;
 
-/* A lookup ranked and waiting for its value: flush_children ranks a run
- * of lookups first, each value's byte prefetched as it is ranked, and
- * reads their values after, so that the values' misses (the levels above
- * are gigabytes read at random) overlap instead of each stalling a rank. */
-typedef struct {
-    uint64_t canonical, index;
-    int level, class;
-} ranked_lookup;
-
 /* Positions whose quiet children are still to be looked up, line by line
  * for a batch of them (see flush_children), with the lookups of their
- * corridors' ends: a thread's, on the heap (a batch of a thousand
- * positions is half a megabyte). */
+ * corridors' ends: a thread's, on the heap (90 KB, more than a thread's
+ * stack should hold where a program's threads may have small ones). */
 typedef struct {
     uint64_t lines[CHILD_BATCH], index[CHILD_BATCH], quiet[CHILD_BATCH];
     int best[CHILD_BATCH];
@@ -299,7 +290,6 @@ typedef struct {
     /* The batch's corridors whose leaf was not in the leaf table, looked
      * up a ranker's group at a time */
     pending_leaf pending[LEAF_BATCH];
-    ranked_lookup ranked[LEAF_BATCH]; /* flush_children's lookups waiting for values */
 } child_batch;
 
 typedef struct {
@@ -345,33 +335,19 @@ static inline int value_above(level_work *w, int level, int class, uint64_t inde
     return byte_value(r, class, rdb_chunk_value(w->above, level, index));
 }
 
-/* A canonical position ranked by rk: from `tail`, the entries of the
- * steps from `cut` on that it shares with the position it holds every
- * line of (dots_quiet_rank_head), or whole when cut < 0. */
-static inline void rank_lookup(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
-                               uint64_t tail, ranked_lookup *out)
-{
-    const dots_quiet_rules *r = w->r;
-    out->canonical = canonical;
-    out->level = __builtin_popcountll(canonical & r->open);
-    out->index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
-                         : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
-    out->class = dots_quiet_slot_class(r->index, rk->frame); /* the ranker's slot tells it */
-    rdb_chunk_prefetch(w->above, out->level, out->index);
-}
-
-static inline int ranked_value(level_work *w, const ranked_lookup *l)
-{
-    return value_above(w, l->level, l->class, l->index, l->canonical);
-}
-
-/* Both at once. */
+/* A canonical position's value from the levels above, ranked by rk:
+ * from `tail`, the entries of the steps from `cut` on that it shares
+ * with the position it holds every line of (dots_quiet_rank_head), or
+ * whole when cut < 0. */
 static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
                                 uint64_t tail)
 {
-    ranked_lookup l;
-    rank_lookup(w, rk, canonical, cut, tail, &l);
-    return ranked_value(w, &l);
+    const dots_quiet_rules *r = w->r;
+    const int level = __builtin_popcountll(canonical & r->open);
+    const uint64_t index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
+                                   : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
+    /* the ranker's slot tells the class */
+    return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
 }
 
 /* The cut and the tail a canonical position shares with the position
@@ -598,12 +574,8 @@ static void flush_children(level_work *w)
         order[start[w->batch->pending[i].group]++] = (int16_t)i;
     for (int k = 0; k < w->npending; k++) {
         const pending_leaf *p = &w->batch->pending[order[k]];
-        rank_lookup(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail,
-                    &w->batch->ranked[k]);
-    }
-    for (int k = 0; k < w->npending; k++) {
-        const pending_leaf *p = &w->batch->pending[order[k]];
-        const int v = ranked_value(w, &w->batch->ranked[k]);
+        const int v =
+            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
         leaf_remember(w, p->lines, v);
         const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
@@ -627,13 +599,8 @@ static void flush_children(level_work *w)
                     ? lines | 1ULL << line
                     : w->frame_part[line] |
                           dots_quiet_image(r->index, w->transform[line], lines & inside);
-            rank_lookup(w, rk, canonical, c < 0 ? -1 : w->cut[c], c < 0 ? 0 : w->batch->tail[i][c],
-                        &w->batch->ranked[i]);
-        }
-        for (int i = 0; i < w->nbatch; i++) {
-            if (!(w->batch->quiet[i] >> line & 1))
-                continue;
-            const int v = -ranked_value(w, &w->batch->ranked[i]);
+            const int v = c < 0 ? -lookup_ranked(w, rk, canonical, -1, 0)
+                                : -lookup_ranked(w, rk, canonical, w->cut[c], w->batch->tail[i][c]);
             if (v > w->batch->best[i])
                 w->batch->best[i] = v;
         }

@@ -6,12 +6,6 @@
  * until loaded. Loaded chunks nobody pins sit in a least-recently-used
  * list, whose oldest are evicted while the cache holds more than its
  * budget; a pinned chunk is in no list.
- *
- * Chunks' bytes come from slabs on huge pages, and a chunk let go leaves
- * its place for the next: the levels a build reads are tens of gigabytes
- * read at random, and on small pages nearly every lookup outside the few
- * megabytes the TLB covers cost a page walk, itself a miss in the cache,
- * on top of the miss of the byte.
  */
 #include "store/chunk_cache.h"
 
@@ -20,20 +14,6 @@
 #include <string.h>
 
 #include "common/invariant.h"
-#include "common/memory.h"
-
-/* A slab: chunk places on huge pages (2 MB, aligned to them: the kernel
- * backs only whole aligned huge pages), mapped as the cache first needs
- * them and kept until it is freed. */
-#define HUGE_PAGE (2u << 20)
-#define SLAB_CHUNKS 256
-#define SLAB_BYTES ((size_t)SLAB_CHUNKS * RDB_CHUNK_ENTRIES)
-_Static_assert(SLAB_BYTES % HUGE_PAGE == 0, "a slab is whole huge pages");
-
-typedef struct slab {
-    struct slab *next;
-    void *mapping; /* SLAB_BYTES + HUGE_PAGE from here, the slab aligned in it */
-} slab;
 
 struct rdb_chunk_entry {
     int8_t *data;
@@ -55,41 +35,7 @@ struct rdb_chunk_cache {
     void *ctx;
     rdb_chunk_stats stats;
     int failed_level;
-    slab *slabs;
-    void *spare; /* chunk places free, each holding the next's address */
 };
-
-/* A chunk place (RDB_CHUNK_ENTRIES bytes), NULL when memory is out. Under
- * the lock. */
-static int8_t *place_take(rdb_chunk_cache *c)
-{
-    if (!c->spare) {
-        slab *sl = malloc(sizeof *sl);
-        void *m = sl ? rdb_huge_alloc(SLAB_BYTES + HUGE_PAGE) : NULL;
-        if (!m) {
-            free(sl);
-            return NULL;
-        }
-        sl->mapping = m;
-        sl->next = c->slabs;
-        c->slabs = sl;
-        char *first = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-        for (int i = SLAB_CHUNKS - 1; i >= 0; i--) { /* the first place given first */
-            void *p = first + (size_t)i * RDB_CHUNK_ENTRIES;
-            *(void **)p = c->spare;
-            c->spare = p;
-        }
-    }
-    void *p = c->spare;
-    c->spare = *(void **)p;
-    return p;
-}
-
-static void place_give(rdb_chunk_cache *c, int8_t *p)
-{
-    *(void **)p = c->spare;
-    c->spare = p;
-}
 
 static uint64_t chunks_of(uint64_t size)
 {
@@ -197,7 +143,7 @@ static void forget(rdb_chunk_cache *c, rdb_chunk_entry *e)
     unlist(c, e);
     c->at[e->level][e->chunk] = NULL;
     c->held -= e->bytes;
-    place_give(c, e->data);
+    free(e->data);
     free(e);
 }
 
@@ -217,17 +163,14 @@ void rdb_chunk_cache_free(rdb_chunk_cache *c)
                 continue;
             const uint64_t n = chunks_of(c->level_size[l]);
             for (uint64_t i = 0; i < n; i++)
-                free(c->at[l][i]);
+                if (c->at[l][i]) {
+                    free(c->at[l][i]->data);
+                    free(c->at[l][i]);
+                }
             free(c->at[l]);
         }
         free(c->at);
         pthread_mutex_destroy(&c->lock);
-    }
-    while (c->slabs) {
-        slab *next = c->slabs->next;
-        rdb_huge_free(c->slabs->mapping, SLAB_BYTES + HUGE_PAGE);
-        free(c->slabs);
-        c->slabs = next;
     }
     free(c->level_size);
     free(c);
@@ -274,16 +217,17 @@ static rdb_chunk_entry *pin(rdb_chunk_cache *c, int level, uint32_t chunk, rdb_c
     const uint64_t left = c->level_size[level] - lo;
     const uint32_t bytes = left < RDB_CHUNK_ENTRIES ? (uint32_t)left : RDB_CHUNK_ENTRIES;
     e = calloc(1, sizeof *e);
-    int8_t *data = e ? place_take(c) : NULL;
+    int8_t *data = malloc(bytes);
     if (!e || !data) {
         free(e);
+        free(data);
         v->status = rdb_fail(&v->err, RDB_E_NOMEM, "out of memory for the level cache");
         return NULL;
     }
     rdb_status st = c->load(c->ctx, level, chunk, data, &v->err);
     if (st != RDB_OK) {
         free(e);
-        place_give(c, data);
+        free(data);
         c->failed_level = level;
         v->status = st;
         return NULL;

@@ -100,14 +100,4 @@ static inline int rdb_chunk_value(rdb_chunk_view *v, int level, uint64_t index)
     return rdb_chunk_view_miss(v, level, index);
 }
 
-/* Start loading the byte rdb_chunk_value(v, level, index) will read, when
- * its chunk is in the view (a lookup soon after pays less of the miss). */
-static inline void rdb_chunk_prefetch(const rdb_chunk_view *v, int level, uint64_t index)
-{
-    const uint64_t chunk = index >> RDB_CHUNK_SHIFT;
-    const unsigned s = rdb_chunk_slot(level, chunk);
-    if (v->key[s] == ((uint64_t)level << 32 | chunk) + 1)
-        __builtin_prefetch(v->data[s] + (index & (RDB_CHUNK_ENTRIES - 1)));
-}
-
 #endif
