@@ -253,8 +253,7 @@ typedef struct {
     int8_t value[1 << LEAF_SLOTS_LOG2];
     dots_quiet_ranker by_line[DOTS_MAX_LINES];
     dots_quiet_ranker for_leaves[LEAF_RANKERS];
-    dots_quiet_ranker for_moves; /* a half database's positions valued from their moves: */
-    dots_quiet_ranker moves_by_line[DOTS_MAX_LINES]; /* and their quiet children, by line */
+    dots_quiet_ranker for_moves; /* a half database's positions valued from their moves */
 } leaf_table;
 
 /* Positions whose quiet children are looked up together: each line's
@@ -483,13 +482,11 @@ static int value_from_moves(level_work *w, uint64_t canonical)
         return v;
     dots_corridor corridor[DOTS_MAX_BOXES];
     const int ncorridors = dots_corridors(&r->graph, canonical, corridor);
-    uint64_t by_corridor = 0, in_knots = 0;
+    uint64_t by_corridor = 0;
     int best = INT_MIN;
     for (int i = 0; i < ncorridors; i++) {
-        if (corridor[i].kind == DOTS_CORRIDOR_KNOT) {
-            in_knots |= corridor[i].lines; /* through the capture rules, below */
-            continue;
-        }
+        if (corridor[i].kind == DOTS_CORRIDOR_KNOT)
+            continue; /* its lines through the capture rules, below */
         by_corridor |= corridor[i].lines;
         const uint64_t taken = canonical | corridor[i].lines;
         if (taken == r->all)
@@ -500,28 +497,10 @@ static int value_from_moves(level_work *w, uint64_t canonical)
         if (v > best)
             best = v;
     }
-    for (uint64_t m = in_knots; m; m &= m - 1) {
-        /* a knot's line (it does not fill the board) */
+    for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
+        /* a quiet child, or a knot's line; neither fills the board */
         dots_capture_value_memo(&r->graph, r->all, r->full_value, canonical | (m & -m), fetch_any,
                                 &leaf_memo, w, &v);
-        if (-v > best)
-            best = -v;
-    }
-    /* every other line gives no box a third side: a quiet child, as in
-     * fetch_any but ranked by its line's ranker (consecutive positions
-     * valued so are a flush's leaves of one frame state, in order, whose
-     * children by one line lie near each other; one ranker for them all
-     * ranked each child whole) */
-    for (uint64_t m = r->all & ~canonical & ~by_corridor & ~in_knots; m; m &= m - 1) {
-        const int line = __builtin_ctzll(m);
-        const uint64_t child = canonical | 1ULL << line;
-        if (!leaf_remembered(w, child, &v)) {
-            v = inside_descendant(w, child)
-                    ? inside_value(w, child)
-                    : lookup_above(w, &w->leaves->moves_by_line[line],
-                                   dots_quiet_canonical(r->index, child));
-            leaf_remember(w, child, v);
-        }
         if (-v > best)
             best = -v;
     }
@@ -741,10 +720,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
 static leaf_table *leaf_table_new(void)
 {
     leaf_table *leaves = calloc(1, sizeof *leaves);
-    for (int i = 0; leaves && i < DOTS_MAX_LINES; i++) {
+    for (int i = 0; leaves && i < DOTS_MAX_LINES; i++)
         dots_quiet_ranker_init(&leaves->by_line[i]);
-        dots_quiet_ranker_init(&leaves->moves_by_line[i]);
-    }
     for (int i = 0; leaves && i < LEAF_RANKERS; i++)
         dots_quiet_ranker_init(&leaves->for_leaves[i]);
     if (leaves)
