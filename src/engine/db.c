@@ -457,7 +457,7 @@ int rdb_db_sparse_window(const rdb_db *db, int asked)
 
 int rdb_db_dropped_part(const rdb_db *db, const rdb_slice *s)
 {
-    return db->sparse && db->game->sparse_window && db->game->sparse_window(db->sparse) >= 0 &&
+    return rdb_db_sparse_window(db, 0) >= 0 &&
            db->game->sparse_dropped_part(db->sparse, s->level, rdb_db_slice_first(db, s));
 }
 
