@@ -8,6 +8,7 @@
  * The MPI builds themselves are tested by tests/mpi.sh.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,7 @@ static void random_entry(rdb_manifest_entry *e, int ngroups)
     memset(e, 0, sizeof *e);
     e->level = rand() % 4;
     for (int g = 0; g < ngroups; g++)
-        e->counts[g] = (uint8_t)(rand() % 3);
+        e->counts[g] = (uint16_t)(rand() % 3);
     e->entries = (uint64_t)rand();
     e->checksum = (uint64_t)rand() << 20 ^ (uint64_t)rand();
     e->bytes = (uint64_t)rand();
@@ -109,12 +110,60 @@ START_TEST(test_manifest_batch_same_as_one_by_one)
 }
 END_TEST
 
+/* A sparse database's slice numbers (counts[0]) beyond any layout's
+ * group: 4x5's levels have up to 37 slices, and a record of slice 17 was
+ * once read back as no record, so the slice was built again at every
+ * resume and a finished database looked unfinished. Every number up to
+ * RDB_MANIFEST_MAX_PART is read back, and found; one beyond is no record. */
+START_TEST(test_manifest_keeps_high_slice_numbers)
+{
+    char dir[TU_DIR_MAX];
+    tu_mkdtemp(dir);
+    const int parts[] = {0, 16, 17, 36, 255, 256, 4097, RDB_MANIFEST_MAX_PART};
+    const int nparts = (int)(sizeof parts / sizeof parts[0]);
+    rdb_manifest m;
+    rdb_error err;
+    ck_assert_int_eq(rdb_manifest_load(&m, dir, 4, 49, &err), RDB_OK);
+    for (int i = 0; i < nparts; i++) {
+        rdb_slice s;
+        memset(&s, 0, sizeof s);
+        s.level = 22;
+        s.counts[0] = parts[i];
+        s.size = 1000 + (uint64_t)i;
+        ck_assert_int_eq(rdb_manifest_append(&m, dir, &s, 0x1234 + (uint64_t)i, 10, 1.0, &err), RDB_OK);
+    }
+    rdb_manifest_free(&m);
+    /* a line one past the highest number: read as no record */
+    char path[TU_DIR_MAX + 16];
+    snprintf(path, sizeof path, "%s/MANIFEST", dir);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "slice 22 %d,0,0,0 5 0000000000000abc 10 1.000\n", RDB_MANIFEST_MAX_PART + 1);
+    fclose(f);
+    ck_assert_int_eq(rdb_manifest_load(&m, dir, 4, 49, &err), RDB_OK);
+    ck_assert_uint_eq(m.n, (size_t)nparts);
+    for (int i = 0; i < nparts; i++) {
+        rdb_slice s;
+        memset(&s, 0, sizeof s);
+        s.level = 22;
+        s.counts[0] = parts[i];
+        const rdb_manifest_entry *e = rdb_manifest_find(&m, &s);
+        ck_assert_msg(e != NULL, "slice %d of a level not read back", parts[i]);
+        ck_assert_uint_eq(e->checksum, 0x1234 + (uint64_t)i);
+        ck_assert_uint_eq(e->entries, 1000 + (uint64_t)i);
+    }
+    rdb_manifest_free(&m);
+    tu_rmrf(dir);
+}
+END_TEST
+
 Suite *distribution_suite(void)
 {
     Suite *s = suite_create("distribution");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_share_covers_once);
     tcase_add_test(tc, test_manifest_batch_same_as_one_by_one);
+    tcase_add_test(tc, test_manifest_keeps_high_slice_numbers);
     suite_add_tcase(s, tc);
     return s;
 }

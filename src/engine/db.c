@@ -222,8 +222,14 @@ static rdb_status cut_levels(rdb_db *db, rdb_error *err)
     for (int level = 0; level <= db->u.nbits; level++) {
         const uint64_t size = db->game->sparse_level_size(db->sparse, level);
         int n = 0;
-        for (uint64_t from = 0; from < size; n++)
+        for (uint64_t from = 0; from < size; n++) {
+            if (n > RDB_MANIFEST_MAX_PART)
+                return rdb_fail(err, RDB_E_INPUT,
+                                "level %d would take more than %d slices of at most %llu positions: "
+                                "give the build more memory (or more --slice-positions)",
+                                level, RDB_MANIFEST_MAX_PART + 1, (unsigned long long)most);
             from = most ? db->game->sparse_part_end(db->sparse, level, from, most) : size;
+        }
         db->nparts[level] = n;
         if (!(db->part_start[level] = malloc(((size_t)n + 1) * sizeof(uint64_t))))
             return rdb_fail(err, RDB_E_NOMEM, "out of memory for the slices of level %d", level);
@@ -472,6 +478,14 @@ int rdb_db_slice_dropped(const rdb_db *db, uint64_t dropped, const rdb_slice *s)
 void rdb_db_slice_size(const rdb_db *db, rdb_slice *s)
 {
     if (!db->sparse) {
+        /* a count beyond any group's (a manifest's record may name a
+         * sparse database's slice there) is no slice of the layout */
+        for (int g = 0; g < db->lay.ngroups; g++)
+            if (s->counts[g] < 0 || s->counts[g] > RDB_MAX_GROUP_BITS) {
+                s->size = 0;
+                s->level = -1;
+                return;
+            }
         rdb_slice_set_size(&db->lay, s);
         return;
     }

@@ -34,7 +34,7 @@ static void slice_key(const rdb_manifest *m, const rdb_slice *s, rdb_manifest_en
     memset(key, 0, sizeof *key);
     key->level = s->level;
     for (int g = 0; g < m->ngroups; g++)
-        key->counts[g] = (uint8_t)s->counts[g];
+        key->counts[g] = (uint16_t)s->counts[g];
 }
 
 /* Index of the first entry not below key. */
@@ -132,9 +132,13 @@ static int parse_line(char *line, const rdb_manifest *m, rdb_manifest_entry *e, 
         return 0;
     e->level = (int)v;
     for (int g = 0; g < m->ngroups; g++) {
-        if (take_number(&p, 0, RDB_MAX_GROUP_BITS, g == m->ngroups - 1 ? ' ' : ',', &v) != 0)
+        /* the first count may be a sparse database's slice of its level:
+         * 4x5's levels have up to 37 (a record of slice 17 was once read
+         * as no record, and the slice built again at every resume) */
+        const long most = g == 0 ? RDB_MANIFEST_MAX_PART : RDB_MAX_GROUP_BITS;
+        if (take_number(&p, 0, most, g == m->ngroups - 1 ? ' ' : ',', &v) != 0)
             return 0;
-        e->counts[g] = (uint8_t)v;
+        e->counts[g] = (uint16_t)v;
     }
     if (m->ngroups == 0 && *p == ' ')
         p++;

@@ -34,9 +34,16 @@
 #include "common/error.h"
 #include "layout/layout.h"
 
+/* The highest slice number of a sparse database's level a record can
+ * name (db.c refuses to cut a level into more slices). */
+#define RDB_MANIFEST_MAX_PART 65535
+
 typedef struct {
     int level;
-    uint8_t counts[RDB_MAX_GROUPS];
+    /* the slice: a layout's counts of lines in each group (at most
+     * RDB_MAX_GROUP_BITS each), or a sparse database's slice of its level
+     * in counts[0] (at most RDB_MANIFEST_MAX_PART), the others 0 */
+    uint16_t counts[RDB_MAX_GROUPS];
     uint64_t entries, checksum, bytes;
     double seconds;          /* time it took to compute and write */
     size_t seq;              /* order of the record in the file */
