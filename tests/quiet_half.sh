@@ -8,7 +8,8 @@
 # quiet database's disk; export writes what the quiet database's export
 # writes; verify and verify --full; a build killed at any moment, or
 # stopped with SIGINT, resumes to the same checksums; a damaged kept slice
-# is found and redone; --plan's disk is below the quiet build's.
+# is found and redone; --plan's disk is below the quiet build's; a level
+# cut into more slices than a layout's group has lines is read back whole.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
