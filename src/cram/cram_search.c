@@ -684,9 +684,10 @@ static int child_value(cram_worker *w, cram_child *c, nimset want, int ply)
  * expanded) against 1,212,837 (812,779) so; 4x9 238,915 against 178,988,
  * 5x7 341,525 against 292,103, 3x14 1,103,302 against 981,248, 5x9 18.8 M
  * against 15.6 M, 4x11 7.91 M against 7.79 M (3x13 4% more: 273,853
- * against 262,682). Weights of 2, 3, 5 and 6 cells a unit of distance
- * did no better over those boards, 1 and 8 worse. (The distance alone
- * breaking ties took 5x8 from 9.0 M nodes to 2.1 M.) */
+ * against 262,682). Other weights, W x cells + 2 x dist for W = 1, 2,
+ * 3, 5, 6 and 8 (this one is W = 4), did no better over those boards, 1
+ * and 8 worse. (The distance alone breaking ties took 5x8 from 9.0 M
+ * nodes to 2.1 M.) */
 static inline int child_before(const cram_child *a, const cram_child *b)
 {
     const int cost_a = 2 * a->size + a->dist, cost_b = 2 * b->size + b->dist;
