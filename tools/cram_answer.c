@@ -47,7 +47,7 @@ static int move_before(const rdb_tool_cram_result *r, int i, int j)
     return r->cell[i][0][1] < r->cell[j][0][1];
 }
 
-rdb_status rdb_tool_cram_lookup(rdb_probe *p, const rdb_tool_cram_position *pos,
+rdb_status rdb_tool_cram_lookup(rdb_probe *p, const rdb_form_cram *pos,
                                 rdb_tool_cram_result *r, rdb_error *err)
 {
     memset(r, 0, sizeof *r);

@@ -12,12 +12,12 @@
 #include "cli.h"
 #include "dots/dots_diagram.h"
 
-int rdb_tool_dots_mover_known(const rdb_tool_db *db, const rdb_problem *pos)
+int rdb_tool_dots_mover_known(const rdb_forms_db *db, const rdb_problem *pos)
 {
     return pos->has_to_move || db->has_problem;
 }
 
-rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_tool_db *db, const rdb_problem *pos,
+rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_forms_db *db, const rdb_problem *pos,
                                 rdb_tool_dots_result *r, rdb_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -56,7 +56,7 @@ rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_tool_db *db, const rdb_p
     return RDB_OK;
 }
 
-char *rdb_tool_dots_words(const rdb_tool_db *db, const rdb_problem *pos, int value, char *buf,
+char *rdb_tool_dots_words(const rdb_forms_db *db, const rdb_problem *pos, int value, char *buf,
                           size_t size)
 {
     char who[32], outcome[64];
@@ -118,12 +118,12 @@ void rdb_tool_dots_marks(const rdb_tool_dots_result *r, char to_move, char *line
 /* Whether the board shows final scores rather than net future boxes: on a
  * problem's database, when every box taken has its letter. (A best move
  * is marked '*' unless every move is one.) */
-static int shows_final(const rdb_tool_db *db, const rdb_problem *pos)
+static int shows_final(const rdb_forms_db *db, const rdb_problem *pos)
 {
     return db->has_problem && !pos->unmarked;
 }
 
-static void print_board(const rdb_tool_db *db, const rdb_problem *pos,
+static void print_board(const rdb_forms_db *db, const rdb_problem *pos,
                         const rdb_tool_dots_result *r, int final)
 {
     dots_board b;
@@ -143,7 +143,7 @@ static void print_board(const rdb_tool_db *db, const rdb_problem *pos,
 }
 
 /* "h0,1 v1,2": the best moves, or "every move" when all are. */
-static void print_best(const rdb_tool_db *db, const rdb_tool_dots_result *r)
+static void print_best(const rdb_forms_db *db, const rdb_tool_dots_result *r)
 {
     if (r->a.nmoves == 0) {
         printf("the board is full\n");
@@ -163,7 +163,7 @@ static void print_best(const rdb_tool_db *db, const rdb_tool_dots_result *r)
     printf("\n");
 }
 
-void rdb_tool_dots_print_text(const rdb_tool_db *db, const rdb_problem *pos,
+void rdb_tool_dots_print_text(const rdb_forms_db *db, const rdb_problem *pos,
                               const rdb_tool_dots_result *r, int raw)
 {
     char mark = r->loony ? loony_mark(r->a.next_loony, pos->to_move) : '\0';
@@ -217,7 +217,7 @@ static void print_json_mark(FILE *out, const rdb_tool_dots_result *r, int next_l
     fprintf(out, ",\"loony\":\"%s\"", m == 'v' ? "v" : m == '^' ? "^" : "");
 }
 
-void rdb_tool_dots_print_json_fields(FILE *out, const rdb_tool_db *db, const rdb_problem *pos,
+void rdb_tool_dots_print_json_fields(FILE *out, const rdb_forms_db *db, const rdb_problem *pos,
                                      const rdb_tool_dots_result *r)
 {
     const int known = rdb_tool_dots_mover_known(db, pos);

@@ -27,7 +27,7 @@ typedef struct {
     int score_a, score_b;
 } turn;
 
-static void print_turn_text(FILE *out, const rdb_tool_db *db, const turn *t, int scores_known)
+static void print_turn_text(FILE *out, const rdb_forms_db *db, const turn *t, int scores_known)
 {
     char moves[64 * 8] = "";
     for (int i = 0; i < t->nmoves; i++) {
@@ -44,7 +44,7 @@ static void print_turn_text(FILE *out, const rdb_tool_db *db, const turn *t, int
            scores_known ? "score" : "from here", t->score_a, t->score_b);
 }
 
-static void print_turn_json(FILE *out, const rdb_tool_db *db, const turn *t, int first)
+static void print_turn_json(FILE *out, const rdb_forms_db *db, const turn *t, int first)
 {
     fprintf(out, "%s{\"player\":\"%c\",\"moves\":[", first ? "" : ",", t->player);
     for (int i = 0; i < t->nmoves; i++) {
@@ -56,7 +56,7 @@ static void print_turn_json(FILE *out, const rdb_tool_db *db, const turn *t, int
     fprintf(out, "],\"boxes\":%d,\"score\":{\"A\":%d,\"B\":%d}}", t->boxes, t->score_a, t->score_b);
 }
 
-rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db *db,
+rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_forms_db *db,
                                       const rdb_problem *pos, int json, rdb_error *err)
 {
     dots_board b;
@@ -92,7 +92,7 @@ rdb_status rdb_tool_dots_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_db
     for (int i = 0; i < nlines; i++) {
         t.player = cur.to_move;
         t.line[t.nmoves++] = line[i];
-        int took = rdb_tool_dots_play(&b, &cur, line[i]);
+        int took = rdb_form_dots_play(&b, &cur, line[i]);
         t.boxes += took;
         if (took && cur.diagram.drawn != dots_all_lines(&b))
             continue; /* the turn goes on */
@@ -134,7 +134,7 @@ rdb_status rdb_tool_cram_perfect_game(FILE *out, rdb_probe *p, const rdb_tool_cr
     rdb_tool_cram_result *r = malloc(sizeof *r);
     if (!r)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-    rdb_tool_cram_position pos = start->pos;
+    rdb_form_cram pos = start->pos;
     char player = 'A';
     rdb_status st;
     if (json)

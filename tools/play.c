@@ -63,7 +63,7 @@ const rdb_tool_command rdb_play_command = {
 
 typedef struct {
     rdb_probe *p;
-    rdb_tool_db db;
+    rdb_forms_db db;
     rdb_query_position begin;     /* where play began */
     int begin_is_start;           /* it is the database's start or a move list from it */
     const char *begin_moves;      /* that move list (when begin_is_start) */
@@ -84,7 +84,7 @@ static void replay(game *g)
         return;
     for (int i = 0; i < g->nplayed; i++) {
         if (g->db.game == RDB_GAME_DOTS)
-            rdb_tool_dots_play(&b, &g->now.dots, g->move[i]);
+            rdb_form_dots_play(&b, &g->now.dots, g->move[i]);
         else
             g->now.cram.covered |= 1ULL << (g->move[i] / 64) | 1ULL << (g->move[i] % 64);
     }
@@ -122,12 +122,12 @@ static int parse_move(game *g, const char *word)
 {
     rdb_error err;
     if (g->db.game == RDB_GAME_DOTS) {
-        rdb_tool_db one = g->db;
+        rdb_forms_db one = g->db;
         one.start = g->now.dots.diagram.drawn;
         one.played = g->now.dots.diagram.drawn & ~g->db.start;
         one.has_problem = 0;
         rdb_problem pos;
-        if (rdb_tool_dots_moves(&one, word, "move", &pos, &err) != RDB_OK) {
+        if (rdb_form_dots_moves(&one, word, "move", &pos, &err) != RDB_OK) {
             printf("%s\n", err.msg);
             return -1;
         }
@@ -138,8 +138,8 @@ static int parse_move(game *g, const char *word)
         }
         return __builtin_ctzll(added);
     }
-    rdb_tool_cram_position pos;
-    if (rdb_tool_cram_moves(g->now.cram.rows, g->now.cram.cols, word, "move", &pos, &err) !=
+    rdb_form_cram pos;
+    if (rdb_form_cram_moves(g->now.cram.rows, g->now.cram.cols, word, "move", &pos, &err) !=
         RDB_OK) {
         printf("%s\n", err.msg);
         return -1;
@@ -480,7 +480,7 @@ int rdb_cmd_play(int argc, char **argv)
     if (!g)
         return fprintf(stderr, "retrodb: out of memory\n"), 1;
     rdb_error err;
-    rdb_status st = rdb_tool_db_read(q.dir, &g->db, &err);
+    rdb_status st = rdb_forms_db_read(q.dir, &g->db, &err);
     int rc = 0;
     if (st != RDB_OK) {
         rc = rdb_tool_report(st, &err);
@@ -503,16 +503,16 @@ int rdb_cmd_play(int argc, char **argv)
     }
     const char *source = position ? position : q.moves ? "--moves" : q.dbn ? "--dbn" : "--cells";
     if (g->db.game == RDB_GAME_CRAM)
-        st = q.moves || !text[0] ? rdb_tool_cram_moves(g->db.rows, g->db.cols, text, source,
+        st = q.moves || !text[0] ? rdb_form_cram_moves(g->db.rows, g->db.cols, text, source,
                                                        &g->begin.cram, &err)
-                                 : rdb_tool_cram_any(g->db.rows, g->db.cols, text, source,
+                                 : rdb_form_cram_any(g->db.rows, g->db.cols, text, source,
                                                      &g->begin.cram, NULL, &err);
     else if (q.dbn)
-        st = rdb_tool_dots_dbn(&g->db, text, source, &g->begin.dots, &err);
+        st = rdb_form_dots_dbn(&g->db, text, source, &g->begin.dots, &err);
     else if (position)
-        st = rdb_tool_dots_diagram(&g->db, text, source, &g->begin.dots, &err);
+        st = rdb_form_dots_diagram(&g->db, text, source, &g->begin.dots, &err);
     else
-        st = rdb_tool_dots_moves(&g->db, text, source, &g->begin.dots, &err);
+        st = rdb_form_dots_moves(&g->db, text, source, &g->begin.dots, &err);
     free(file_text);
     if (g->db.game == RDB_GAME_CRAM)
         g->begin_plies = __builtin_popcountll(g->begin.cram.covered) / 2;

@@ -4,7 +4,7 @@
  * positions answered one a line (query_batch.c); with --pv, the perfect game from
  * the position.
  *
- * The position comes in any form position_input.h reads: a diagram or a
+ * The position comes in any form api/position_forms.h reads: a diagram or a
  * problem file (FILE or standard input), a move list (--moves), a DBN
  * string (--dbn), Cram cells (--cells). On a database built from a
  * problem, the answer shows the final scores of players A and B, boxes
@@ -73,7 +73,7 @@ const rdb_tool_command rdb_query_command = {
 
 /* The position in FILE or on standard input, in any form its game reads
  * (on a Cram table, moves and cells of the rows x cols board). */
-static rdb_status read_input(const rdb_query_request *q, const rdb_tool_db *db, int rows,
+static rdb_status read_input(const rdb_query_request *q, const rdb_forms_db *db, int rows,
                              int cols, rdb_query_position *pos, rdb_error *err)
 {
     const char *source = q->file ? q->file : "standard input";
@@ -86,12 +86,12 @@ static rdb_status read_input(const rdb_query_request *q, const rdb_tool_db *db, 
     if (st != RDB_OK)
         return st;
     /* an empty move list is the start, but an empty file is a mistake */
-    if (rdb_tool_blank(text))
+    if (rdb_form_blank(text))
         st = rdb_fail(err, RDB_E_INPUT, "%s: no diagram found (nor a move list)", source);
     else if (db->game == RDB_GAME_CRAM)
-        st = rdb_tool_cram_any(rows, cols, text, source, &pos->cram, NULL, err);
+        st = rdb_form_cram_any(rows, cols, text, source, &pos->cram, NULL, err);
     else
-        st = rdb_tool_dots_any(db, text, source, &pos->dots, NULL, err);
+        st = rdb_form_dots_any(db, text, source, &pos->dots, NULL, err);
     free(text);
     return st;
 }
@@ -99,7 +99,7 @@ static rdb_status read_input(const rdb_query_request *q, const rdb_tool_db *db, 
 /* The position the options or the input give; 0, or an exit status after
  * a message. */
 static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q,
-                         const rdb_tool_db *db, rdb_query_position *pos)
+                         const rdb_forms_db *db, rdb_query_position *pos)
 {
     rdb_error err;
     rdb_status st;
@@ -110,9 +110,9 @@ static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q
         if (q->dbn)
             return rdb_tool_bad(cmd, "--dbn names Dots-and-Boxes lines; give a Cram position with --cells");
         if (q->moves)
-            st = rdb_tool_cram_moves(rows, cols, q->moves, "--moves", &pos->cram, &err);
+            st = rdb_form_cram_moves(rows, cols, q->moves, "--moves", &pos->cram, &err);
         else if (q->cells)
-            st = rdb_tool_cram_cells(rows, cols, q->cells, "--cells", &pos->cram, &err);
+            st = rdb_form_cram_cells(rows, cols, q->cells, "--cells", &pos->cram, &err);
         else
             st = read_input(q, db, rows, cols, pos, &err);
         return st == RDB_OK ? 0 : rdb_tool_report(st, &err);
@@ -121,9 +121,9 @@ static int read_position(const rdb_tool_command *cmd, const rdb_query_request *q
         return rdb_tool_bad(cmd, "--cells and --board are for Cram tables; '%s' holds Dots-and-Boxes",
                             q->dir);
     if (q->moves)
-        st = rdb_tool_dots_moves(db, q->moves, "--moves", &pos->dots, &err);
+        st = rdb_form_dots_moves(db, q->moves, "--moves", &pos->dots, &err);
     else if (q->dbn)
-        st = rdb_tool_dots_dbn(db, q->dbn, "--dbn", &pos->dots, &err);
+        st = rdb_form_dots_dbn(db, q->dbn, "--dbn", &pos->dots, &err);
     else
         st = read_input(q, db, db->rows, db->cols, pos, &err);
     return st == RDB_OK ? 0 : rdb_tool_report(st, &err);
@@ -178,8 +178,8 @@ int rdb_cmd_query(int argc, char **argv)
         return rdb_tool_bad(cmd, "--svg draws one position; not with --batch");
 
     rdb_error err;
-    rdb_tool_db db;
-    rdb_status st = rdb_tool_db_read(q.dir, &db, &err);
+    rdb_forms_db db;
+    rdb_status st = rdb_forms_db_read(q.dir, &db, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
     if (q.batch)

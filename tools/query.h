@@ -23,14 +23,14 @@ typedef struct {
 typedef struct {
     int game;
     rdb_problem dots;                /* Dots-and-Boxes */
-    rdb_tool_cram_position cram;     /* Cram */
+    rdb_form_cram cram;     /* Cram */
 } rdb_query_position;
 
 /* Look pos up and print its answer as q asks: the full answer, or with a
  * label (batch mode) one line of text or one JSON line that carries the
  * label. Returns the exit status (after a message on stderr, or in the
  * JSON line for a batch). */
-int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                      const rdb_query_position *pos, const char *label, long n);
 
 /* The answer to pos as one JSON object (no newline) on out: the fields
@@ -39,7 +39,7 @@ int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db
  * query, its batch mode and the web server (serve.c) all go through it.
  * *wrote says whether anything was written: a failed lookup writes
  * nothing; a failure in the perfect game closes the object first. */
-rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_tool_db *db,
+rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_forms_db *db,
                                 const rdb_query_position *pos, int pv, const char *label, long n,
                                 int *wrote, rdb_error *err);
 
@@ -50,6 +50,6 @@ void rdb_query_json_error(long n, const char *input, const char *message);
 /* Answer every position of the stream q names, one after the other:
  * --batch. Returns the worst exit status (1 before 2 before 0). */
 int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
-                    const rdb_tool_db *db);
+                    const rdb_forms_db *db);
 
 #endif

@@ -41,7 +41,7 @@ static int failed(const rdb_query_request *q, rdb_status st, const rdb_error *er
 }
 
 /* One line of a batch's text: "LABEL: value +2: A to move wins by 2; best: v0,1". */
-static void dots_line(const rdb_tool_db *db, const rdb_problem *pos,
+static void dots_line(const rdb_forms_db *db, const rdb_problem *pos,
                       const rdb_tool_dots_result *r, const char *label)
 {
     char words[160];
@@ -80,7 +80,7 @@ static void json_open(FILE *out, const char *label, long n)
     fprintf(out, ",");
 }
 
-rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_tool_db *db,
+rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_forms_db *db,
                                 const rdb_query_position *pos, int pv, const char *label, long n,
                                 int *wrote, rdb_error *err)
 {
@@ -120,7 +120,7 @@ rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_tool_db *db,
 
 /* The JSON answer on stdout, one line: the object, or (nothing written)
  * the failure as failed() reports it. */
-static int answer_json(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+static int answer_json(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                        const rdb_query_position *pos, const char *label, long n)
 {
     rdb_error err;
@@ -131,7 +131,7 @@ static int answer_json(rdb_probe *p, const rdb_query_request *q, const rdb_tool_
     return st == RDB_OK ? 0 : failed(q, st, &err, label, n);
 }
 
-static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                        const rdb_problem *pos, const char *label, long n)
 {
     rdb_tool_dots_result *r = malloc(sizeof *r);
@@ -157,7 +157,7 @@ static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_tool_
 }
 
 static int answer_cram(rdb_probe *p, const rdb_query_request *q,
-                       const rdb_tool_cram_position *pos, const char *label, long n)
+                       const rdb_form_cram *pos, const char *label, long n)
 {
     rdb_tool_cram_result *r = malloc(sizeof *r);
     rdb_error err;
@@ -182,7 +182,7 @@ static int answer_cram(rdb_probe *p, const rdb_query_request *q,
 }
 
 /* --svg with --json: the picture is drawn from a lookup of its own */
-static int json_svg(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+static int json_svg(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                     const rdb_query_position *pos)
 {
     rdb_error err;
@@ -201,7 +201,7 @@ static int json_svg(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db 
     return bad;
 }
 
-int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+int rdb_query_answer(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                      const rdb_query_position *pos, const char *label, long n)
 {
     if (q->json) {

@@ -37,11 +37,11 @@ static int diagram_line(int game, const char *line)
      * list of one action number would read the same: a stream of problem
      * files starts with a line '---' */
     return strchr(line, '+') || line[0] == '#' || strncmp(line, "---", 3) == 0 ||
-           ((line[0] == 'A' || line[0] == 'B') && rdb_tool_blank(line + 1));
+           ((line[0] == 'A' || line[0] == 'B') && rdb_form_blank(line + 1));
 }
 
 /* Parse and answer one position; the worst status so far is *rc. */
-static void one(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
+static void one(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                 const char *text, const char *label, long n, int *rc)
 {
     rdb_query_position pos = {.game = db->game};
@@ -50,9 +50,9 @@ static void one(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
     char source[48];
     snprintf(source, sizeof source, "position %ld", n);
     if (db->game == RDB_GAME_CRAM)
-        st = rdb_tool_cram_any(db->rows, db->cols, text, source, &pos.cram, NULL, &err);
+        st = rdb_form_cram_any(db->rows, db->cols, text, source, &pos.cram, NULL, &err);
     else
-        st = rdb_tool_dots_any(db, text, source, &pos.dots, NULL, &err);
+        st = rdb_form_dots_any(db, text, source, &pos.dots, NULL, &err);
     int r;
     if (st != RDB_OK) {
         if (q->json) {
@@ -69,7 +69,7 @@ static void one(rdb_probe *p, const rdb_query_request *q, const rdb_tool_db *db,
 }
 
 int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
-                    const rdb_tool_db *db)
+                    const rdb_forms_db *db)
 {
     (void)cmd;
     FILE *in = stdin;
@@ -106,19 +106,19 @@ int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
             break;
         }
         if (diagrams < 0) {
-            if (rdb_tool_blank(line))
+            if (rdb_form_blank(line))
                 continue;
             diagrams = diagram_line(db->game, line);
         }
         if (!diagrams) {
-            if (rdb_tool_blank(line))
+            if (rdb_form_blank(line))
                 continue;
             line[strcspn(line, "\r\n")] = '\0';
             one(p, q, db, line, line, ++n, &rc);
             fflush(stdout);
             continue;
         }
-        int sep = strncmp(line, "---", 3) == 0 && rdb_tool_blank(line + 3);
+        int sep = strncmp(line, "---", 3) == 0 && rdb_form_blank(line + 3);
         if (!sep) {
             if (rlen + (size_t)len + 1 > rcap) {
                 rcap = 2 * (rlen + (size_t)len + 1);
@@ -134,7 +134,7 @@ int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
             rlen += (size_t)len;
             continue;
         }
-        if (rlen && !rdb_tool_blank(record)) {
+        if (rlen && !rdb_form_blank(record)) {
             char label[48];
             snprintf(label, sizeof label, "position %ld", n + 1);
             one(p, q, db, record, label, ++n, &rc);
@@ -146,7 +146,7 @@ int rdb_query_batch(const rdb_tool_command *cmd, const rdb_query_request *q,
         fprintf(stderr, "retrodb: cannot read '%s': %s\n", q->file ? q->file : "standard input",
                 strerror(errno));
         rc = 1;
-    } else if (diagrams > 0 && rlen && !rdb_tool_blank(record)) {
+    } else if (diagrams > 0 && rlen && !rdb_form_blank(record)) {
         char label[48];
         snprintf(label, sizeof label, "position %ld", n + 1);
         one(p, q, db, record, label, ++n, &rc);

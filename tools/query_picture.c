@@ -45,7 +45,7 @@ static int draw_cram(FILE *f, const void *p)
     return rdb_picture_cram_svg(f, p);
 }
 
-int rdb_query_dots_svg(const char *path, const rdb_tool_db *db, const rdb_problem *pos,
+int rdb_query_dots_svg(const char *path, const rdb_forms_db *db, const rdb_problem *pos,
                        const rdb_tool_dots_result *r)
 {
     int value[64] = {0};

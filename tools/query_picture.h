@@ -13,7 +13,7 @@
  * future boxes for the player to move), the best ones in green, loony
  * marks when the database has them, and who wins under it. 0, or 1 after
  * a message naming the file (an exit status). */
-int rdb_query_dots_svg(const char *path, const rdb_tool_db *db, const rdb_problem *pos,
+int rdb_query_dots_svg(const char *path, const rdb_forms_db *db, const rdb_problem *pos,
                        const rdb_tool_dots_result *r);
 
 /* The picture of a Cram answer, its moves to nimber 0 in green: as

@@ -181,7 +181,7 @@ static int parse_board(const char *s, int *rows, int *cols)
 static rdb_status read_position(const rdb_serve_site *site, char *const v[NPARAMS],
                                 rdb_query_position *pos, rdb_error *err)
 {
-    const rdb_tool_db *db = &site->db;
+    const rdb_forms_db *db = &site->db;
     int given = (v[P_MOVES] != NULL) + (v[P_DBN] != NULL) + (v[P_CELLS] != NULL) +
                 (v[P_POSITION] != NULL);
     if (given > 1)
@@ -196,10 +196,10 @@ static rdb_status read_position(const rdb_serve_site *site, char *const v[NPARAM
         if (v[P_DBN])
             return rdb_fail(err, RDB_E_INPUT, "dbn names Dots-and-Boxes lines; give cells");
         if (v[P_CELLS])
-            return rdb_tool_cram_cells(rows, cols, v[P_CELLS], "cells", &pos->cram, err);
+            return rdb_form_cram_cells(rows, cols, v[P_CELLS], "cells", &pos->cram, err);
         if (v[P_POSITION]) {
             rdb_status st =
-                rdb_tool_cram_any(rows, cols, v[P_POSITION], "position", &pos->cram, NULL, err);
+                rdb_form_cram_any(rows, cols, v[P_POSITION], "position", &pos->cram, NULL, err);
             /* a diagram has its own size: a board beside it must agree */
             if (st == RDB_OK && v[P_BOARD] && (pos->cram.rows != rows || pos->cram.cols != cols))
                 return rdb_fail(err, RDB_E_INPUT,
@@ -208,19 +208,19 @@ static rdb_status read_position(const rdb_serve_site *site, char *const v[NPARAM
             return st;
         }
         /* no position: the moves given, or none (the empty board) */
-        return rdb_tool_cram_moves(rows, cols, v[P_MOVES] ? v[P_MOVES] : "", "moves",
+        return rdb_form_cram_moves(rows, cols, v[P_MOVES] ? v[P_MOVES] : "", "moves",
                                    &pos->cram, err);
     }
     if (v[P_CELLS] || v[P_BOARD])
         return rdb_fail(err, RDB_E_INPUT, "cells and board are for Cram tables");
     if (v[P_DBN])
-        return rdb_tool_dots_dbn(db, v[P_DBN], "dbn", &pos->dots, err);
+        return rdb_form_dots_dbn(db, v[P_DBN], "dbn", &pos->dots, err);
     if (v[P_POSITION]) {
-        if (rdb_tool_blank(v[P_POSITION]))
+        if (rdb_form_blank(v[P_POSITION]))
             return rdb_fail(err, RDB_E_INPUT, "position: no diagram found (nor a move list)");
-        return rdb_tool_dots_any(db, v[P_POSITION], "position", &pos->dots, NULL, err);
+        return rdb_form_dots_any(db, v[P_POSITION], "position", &pos->dots, NULL, err);
     }
-    return rdb_tool_dots_moves(db, v[P_MOVES] ? v[P_MOVES] : "", "moves", &pos->dots, err);
+    return rdb_form_dots_moves(db, v[P_MOVES] ? v[P_MOVES] : "", "moves", &pos->dots, err);
 }
 
 static void answer_query(const rdb_serve_site *site, const char *query, rdb_serve_reply *r)
@@ -272,7 +272,7 @@ static void answer_query(const rdb_serve_site *site, const char *query, rdb_serv
 
 static rdb_status make_info(rdb_serve_site *site, rdb_error *err)
 {
-    const rdb_tool_db *db = &site->db;
+    const rdb_forms_db *db = &site->db;
     FILE *out = open_memstream(&site->info, &site->info_len);
     if (!out)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
@@ -309,7 +309,7 @@ rdb_status rdb_serve_site_open(rdb_serve_site *site, const char *dir, const char
                                rdb_error *err)
 {
     memset(site, 0, sizeof *site);
-    rdb_status st = rdb_tool_db_read(dir, &site->db, err);
+    rdb_status st = rdb_forms_db_read(dir, &site->db, err);
     if (st == RDB_OK)
         st = rdb_probe_open(dir, &site->probe, err);
     if (st == RDB_OK)

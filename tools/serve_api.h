@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "position_input.h"
+#include "api/position_forms.h"
 #include "retrodb/probe.h"
 
 /* the longest request target answered; MHD's own limit is above it */
@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
     rdb_probe *probe;    /* shared by the server's threads (the probe is
                             safe for that: tests/test_probe.c, "threads") */
-    rdb_tool_db db;
+    rdb_forms_db db;
     char *info;          /* the /api/info object, made once */
     size_t info_len;
     rdb_serve_file *files;

@@ -1,5 +1,5 @@
 /*
- * position_input.h — a position in any form a user writes it, read for one
+ * position_forms.h — a position in any form a user writes it, read for one
  * database: query, its batch mode and play all read positions through here.
  *
  * Dots-and-Boxes (the position as a problem: lines, letters of the boxes
@@ -26,8 +26,8 @@
  * Every function returns RDB_E_INPUT with a message naming what is wrong
  * (and `source`, the input's name) for a malformed position.
  */
-#ifndef RDB_TOOLS_POSITION_INPUT_H
-#define RDB_TOOLS_POSITION_INPUT_H
+#ifndef RDB_API_POSITION_FORMS_H
+#define RDB_API_POSITION_FORMS_H
 
 #include <stdint.h>
 
@@ -47,68 +47,68 @@ typedef struct {
     int chains;             /* a chain database: a move fills a whole chain */
     int has_problem;        /* the folder holds a PROBLEM file */
     rdb_problem problem;    /* that file's problem, when has_problem */
-} rdb_tool_db;
+} rdb_forms_db;
 
 /* Read what the database in dir is (PARAMS, and PROBLEM when there is
  * one). */
-rdb_status rdb_tool_db_read(const char *dir, rdb_tool_db *db, rdb_error *err);
+rdb_status rdb_forms_db_read(const char *dir, rdb_forms_db *db, rdb_error *err);
 
 /* How a position was given, which decides what is known of it. */
 typedef enum {
     RDB_FORM_DIAGRAM,  /* a diagram or problem file */
     RDB_FORM_MOVES,    /* moves from the start: mover and scores known */
     RDB_FORM_DBN,      /* lines drawn (Dots) or cells covered (Cram) */
-} rdb_tool_form;
+} rdb_form;
 
 /* Dots-and-Boxes: the moves in `text` (line names or action numbers)
  * played from the database's start. pos->has_to_move is set. */
-rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const char *source,
                                rdb_problem *pos, rdb_error *err);
 
 /* Draw line l (open) for the player to move: the boxes it completes get
  * their letter and count for them, and they move again; otherwise the turn
  * passes. Returns the boxes taken (0, 1 or 2). */
-int rdb_tool_dots_play(const dots_board *b, rdb_problem *pos, int l);
+int rdb_form_dots_play(const dots_board *b, rdb_problem *pos, int l);
 
 /* Dots-and-Boxes: the lines of a DBN string (lines drawn; the boxes complete
  * take their letters from the database's problem, the player to move is the
  * problem's or A). */
-rdb_status rdb_tool_dots_dbn(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_dbn(const rdb_forms_db *db, const char *text, const char *source,
                              rdb_problem *pos, rdb_error *err);
 
 /* Dots-and-Boxes: a diagram or problem file; on a problem's database the
  * boxes left blank take the problem's letters and its player to move. */
-rdb_status rdb_tool_dots_diagram(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_diagram(const rdb_forms_db *db, const char *text, const char *source,
                                  rdb_problem *pos, rdb_error *err);
 
 /* Dots-and-Boxes: any of the three, told apart by their look (a diagram
  * or problem file holds dots '+'; a DBN string is one word of as many 0s
  * and 1s as the board has lines; anything else is a list of moves). *form
  * says which it was (may be NULL). */
-rdb_status rdb_tool_dots_any(const rdb_tool_db *db, const char *text, const char *source,
-                             rdb_problem *pos, rdb_tool_form *form, rdb_error *err);
+rdb_status rdb_form_dots_any(const rdb_forms_db *db, const char *text, const char *source,
+                             rdb_problem *pos, rdb_form *form, rdb_error *err);
 
 /* Cram: a position of a rows x cols board (the table's, or a smaller one
  * when a diagram says so). */
 typedef struct {
     int rows, cols;
     uint64_t covered;   /* cell (r, c) is bit r*cols + c */
-} rdb_tool_cram_position;
+} rdb_form_cram;
 
 /* Cram: dominoes played in order on the empty rows x cols board. */
-rdb_status rdb_tool_cram_moves(int rows, int cols, const char *text, const char *source,
-                               rdb_tool_cram_position *pos, rdb_error *err);
+rdb_status rdb_form_cram_moves(int rows, int cols, const char *text, const char *source,
+                               rdb_form_cram *pos, rdb_error *err);
 
 /* Cram: covered cells as names "r,c" or one 0/1 per cell. */
-rdb_status rdb_tool_cram_cells(int rows, int cols, const char *text, const char *source,
-                               rdb_tool_cram_position *pos, rdb_error *err);
+rdb_status rdb_form_cram_cells(int rows, int cols, const char *text, const char *source,
+                               rdb_form_cram *pos, rdb_error *err);
 
 /* Cram: a diagram (any board size), a list of dominoes or a list of cells
  * (the rows x cols board), told apart by their look. */
-rdb_status rdb_tool_cram_any(int rows, int cols, const char *text, const char *source,
-                             rdb_tool_cram_position *pos, rdb_tool_form *form, rdb_error *err);
+rdb_status rdb_form_cram_any(int rows, int cols, const char *text, const char *source,
+                             rdb_form_cram *pos, rdb_form *form, rdb_error *err);
 
 /* Whether the text is blank (nothing but white space). */
-int rdb_tool_blank(const char *text);
+int rdb_form_blank(const char *text);
 
 #endif

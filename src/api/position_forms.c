@@ -1,11 +1,11 @@
 /*
- * position_input.c — reading a position in any of the forms a user writes
- * it; see position_input.h. Each form is parsed by its own function, and
+ * position_forms.c — reading a position in any of the forms a user writes
+ * it; see position_forms.h. Each form is parsed by its own function, and
  * the `_any` functions only tell the forms apart by their look, so that a
  * batch of mixed lines is read as the single options read them.
  */
 #define _GNU_SOURCE
-#include "position_input.h"
+#include "api/position_forms.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include "dots/dots.h"
 #include "dots/dots_board.h"
 
-int rdb_tool_blank(const char *text)
+int rdb_form_blank(const char *text)
 {
     for (; *text; text++)
         if (!isspace((unsigned char)*text))
@@ -51,7 +51,7 @@ static rdb_status read_problem(const char *dir, rdb_problem *prob, int *has, rdb
     return st == RDB_E_INPUT ? RDB_E_CORRUPT : st;
 }
 
-rdb_status rdb_tool_db_read(const char *dir, rdb_tool_db *db, rdb_error *err)
+rdb_status rdb_forms_db_read(const char *dir, rdb_forms_db *db, rdb_error *err)
 {
     memset(db, 0, sizeof *db);
     rdb_params params;
@@ -73,7 +73,7 @@ rdb_status rdb_tool_db_read(const char *dir, rdb_tool_db *db, rdb_error *err)
 
 /* A fresh position on the database's start: its lines, the problem's
  * letters and player to move, or A to move. */
-static void start_position(const rdb_tool_db *db, rdb_problem *pos)
+static void start_position(const rdb_forms_db *db, rdb_problem *pos)
 {
     if (db->has_problem) {
         *pos = db->problem;
@@ -88,7 +88,7 @@ static void start_position(const rdb_tool_db *db, rdb_problem *pos)
     memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
 }
 
-int rdb_tool_dots_play(const dots_board *b, rdb_problem *pos, int l)
+int rdb_form_dots_play(const dots_board *b, rdb_problem *pos, int l)
 {
     int took = 0;
     for (int k = 0; k < b->line_nboxes[l]; k++) {
@@ -152,7 +152,7 @@ static rdb_status move_token(const dots_board *b, const char *tok, const char *s
     return RDB_OK;
 }
 
-rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const char *source,
                                rdb_problem *pos, rdb_error *err)
 {
     dots_board b;
@@ -189,7 +189,7 @@ rdb_status rdb_tool_dots_moves(const rdb_tool_db *db, const char *text, const ch
                             source, i + 1, name,
                             (db->start & ~db->played) >> line[i] & 1 ? " (in the database's start)"
                                                                      : "");
-        rdb_tool_dots_play(&b, pos, line[i]);
+        rdb_form_dots_play(&b, pos, line[i]);
     }
     rdb_problem_count_boxes(&b, pos);
     return RDB_OK;
@@ -203,7 +203,7 @@ static int is_bits(const char *text, int len)
     int n = 0;
     for (; *text == '0' || *text == '1'; text++)
         n++;
-    return n == len && rdb_tool_blank(text);
+    return n == len && rdb_form_blank(text);
 }
 
 /* The set of a 0/1 string (bit i for character i), which is_bits checked. */
@@ -220,7 +220,7 @@ static uint64_t bits_set(const char *text)
 
 /* A position given as its lines alone: letters and the player to move come
  * from the database's problem (as for a diagram without them). */
-static rdb_status lines_position(const rdb_tool_db *db, const dots_board *b, uint64_t lines,
+static rdb_status lines_position(const rdb_forms_db *db, const dots_board *b, uint64_t lines,
                                  rdb_problem *pos)
 {
     start_position(db, pos);
@@ -232,7 +232,7 @@ static rdb_status lines_position(const rdb_tool_db *db, const dots_board *b, uin
     return RDB_OK;
 }
 
-rdb_status rdb_tool_dots_dbn(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_dbn(const rdb_forms_db *db, const char *text, const char *source,
                              rdb_problem *pos, rdb_error *err)
 {
     dots_board b;
@@ -246,7 +246,7 @@ rdb_status rdb_tool_dots_dbn(const rdb_tool_db *db, const char *text, const char
     return lines_position(db, &b, bits_set(text), pos);
 }
 
-rdb_status rdb_tool_dots_diagram(const rdb_tool_db *db, const char *text, const char *source,
+rdb_status rdb_form_dots_diagram(const rdb_forms_db *db, const char *text, const char *source,
                                  rdb_problem *pos, rdb_error *err)
 {
     rdb_status st = rdb_problem_parse_position(text, source, pos, err);
@@ -287,25 +287,25 @@ static int looks_like_cram(const char *text)
     return cells > 1;
 }
 
-rdb_status rdb_tool_dots_any(const rdb_tool_db *db, const char *text, const char *source,
-                             rdb_problem *pos, rdb_tool_form *form, rdb_error *err)
+rdb_status rdb_form_dots_any(const rdb_forms_db *db, const char *text, const char *source,
+                             rdb_problem *pos, rdb_form *form, rdb_error *err)
 {
     if (looks_like_cram(text))
         return rdb_fail(err, RDB_E_INPUT,
                         "%s: this is a Cram diagram ('.' and '#' cells); a Dots-and-Boxes "
                         "position is a diagram of '+' dots and lines, a move list or a DBN string",
                         source);
-    rdb_tool_form f = looks_like_diagram(text) ? RDB_FORM_DIAGRAM
+    rdb_form f = looks_like_diagram(text) ? RDB_FORM_DIAGRAM
                     : is_bits(text, (db->rows + 1) * db->cols + db->rows * (db->cols + 1))
                         ? RDB_FORM_DBN
                         : RDB_FORM_MOVES;
     if (form)
         *form = f;
     if (f == RDB_FORM_DIAGRAM)
-        return rdb_tool_dots_diagram(db, text, source, pos, err);
+        return rdb_form_dots_diagram(db, text, source, pos, err);
     if (f == RDB_FORM_DBN)
-        return rdb_tool_dots_dbn(db, text, source, pos, err);
-    return rdb_tool_dots_moves(db, text, source, pos, err);
+        return rdb_form_dots_dbn(db, text, source, pos, err);
+    return rdb_form_dots_moves(db, text, source, pos, err);
 }
 
 /* ---- Cram ---- */
@@ -350,8 +350,8 @@ static int next_word(const char **p, char *tok, size_t size)
     return 1;
 }
 
-rdb_status rdb_tool_cram_moves(int rows, int cols, const char *text, const char *source,
-                               rdb_tool_cram_position *pos, rdb_error *err)
+rdb_status rdb_form_cram_moves(int rows, int cols, const char *text, const char *source,
+                               rdb_form_cram *pos, rdb_error *err)
 {
     pos->rows = rows;
     pos->cols = cols;
@@ -383,8 +383,8 @@ rdb_status rdb_tool_cram_moves(int rows, int cols, const char *text, const char 
     return RDB_OK;
 }
 
-rdb_status rdb_tool_cram_cells(int rows, int cols, const char *text, const char *source,
-                               rdb_tool_cram_position *pos, rdb_error *err)
+rdb_status rdb_form_cram_cells(int rows, int cols, const char *text, const char *source,
+                               rdb_form_cram *pos, rdb_error *err)
 {
     pos->rows = rows;
     pos->cols = cols;
@@ -412,8 +412,8 @@ rdb_status rdb_tool_cram_cells(int rows, int cols, const char *text, const char 
     return RDB_OK;
 }
 
-rdb_status rdb_tool_cram_any(int rows, int cols, const char *text, const char *source,
-                             rdb_tool_cram_position *pos, rdb_tool_form *form, rdb_error *err)
+rdb_status rdb_form_cram_any(int rows, int cols, const char *text, const char *source,
+                             rdb_form_cram *pos, rdb_form *form, rdb_error *err)
 {
     const char *s = text;
     while (isspace((unsigned char)*s))
@@ -422,13 +422,13 @@ rdb_status rdb_tool_cram_any(int rows, int cols, const char *text, const char *s
         return rdb_fail(err, RDB_E_INPUT,
                         "%s: a Dots-and-Boxes diagram, but the database is a Cram table: a position is R lines of C cells, '.' free and '#' covered",
                         source);
-    rdb_tool_form f = (*s == '.' || *s == '#') ? RDB_FORM_DIAGRAM
+    rdb_form f = (*s == '.' || *s == '#') ? RDB_FORM_DIAGRAM
                     : strchr(s, '-') ? RDB_FORM_MOVES : RDB_FORM_DBN;
     if (form)
         *form = f;
     if (f == RDB_FORM_MOVES)
-        return rdb_tool_cram_moves(rows, cols, text, source, pos, err);
+        return rdb_form_cram_moves(rows, cols, text, source, pos, err);
     if (f == RDB_FORM_DBN)
-        return rdb_tool_cram_cells(rows, cols, text, source, pos, err);
+        return rdb_form_cram_cells(rows, cols, text, source, pos, err);
     return cram_diagram_parse(text, source, &pos->rows, &pos->cols, &pos->covered, err);
 }
