@@ -146,6 +146,11 @@ printf '%s\n' "$out" | iconv -f UTF-8 -t UTF-8 > /dev/null 2>&1 &&
 expect 2 'reads its positions from FILE' -- $R query -d "$T/d33" --batch --moves h0,0
 expect 2 'no diagram' -- sh -c "printf '\n' | $R query -d '$T/d33'"
 expect 2 'DBN string of the 3x3 board is 24' -- $R query -d "$T/d33" --dbn 0101
+# in a batch too, where a word of 0s and 1s longer than an action number is
+# a DBN string of another board, not a move; open_spiel's "[0, 13]" is moves
+expect 2 'DBN string of the 3x3 board is 24 characters, not 40' -- \
+    sh -c "printf '%040d\n' 0 | $R query -d '$T/d33' --batch"
+expect 0 "$($R query -d "$T/d33" --moves '0 13' | tail -1)" -- $R query -d "$T/d33" --moves '[0, 13]'
 
 # --- Cram: dominoes and cells; a table answers every board that fits ---
 $R build cram 3x4 --dir "$T/c34" --quiet || bad "build cram 3x4"

@@ -252,6 +252,107 @@ START_TEST(test_cram_diagram)
 }
 END_TEST
 
+/* rdb_position_read: every form query reads, on the boards' documented
+ * numbering, and each wrong text refused with its reason and set zeroed. */
+START_TEST(test_position_read)
+{
+    rdb_error err;
+    uint64_t set[2];
+    rdb_written_form form;
+    const uint64_t h00 = 1ULL << hline(2, 0, 0), v12 = 1ULL << vline(2, 2, 1, 2);
+    static const struct {
+        const char *text;
+        uint64_t start;
+        int form;
+    } dots[] = {
+        {"h0,0 v1,2", 0, RDB_WRITTEN_MOVES},
+        {"0 11", 0, RDB_WRITTEN_MOVES},
+        {"0, 11", 0, RDB_WRITTEN_MOVES},
+        {"[0, 11]", 0, RDB_WRITTEN_MOVES},
+        {"  v1,2\n", 1, RDB_WRITTEN_MOVES}, /* the start's line 0 and one move */
+        {"100000000001", 0, RDB_WRITTEN_SET}, /* DBN: character i is line i */
+        {"+-+ +\n    |\n+ + +\n     \n+ + +\n", 0, RDB_WRITTEN_DIAGRAM},
+    };
+    for (size_t i = 0; i < sizeof dots / sizeof dots[0]; i++) {
+        set[0] = set[1] = 7;
+        ck_assert_msg(rdb_position_read("dots", 2, 2, dots[i].start, dots[i].text, set, &form,
+                                        &err) == RDB_OK,
+                      "'%s': %s", dots[i].text, err.msg);
+        const uint64_t want = i == 6 ? h00 | 1ULL << vline(2, 2, 0, 2) : h00 | v12;
+        ck_assert_msg(set[0] == want && set[1] == 0, "'%s' read as %llx", dots[i].text,
+                      (unsigned long long)set[0]);
+        ck_assert_int_eq(form, dots[i].form);
+    }
+    ck_assert_int_eq(rdb_position_read("dots", 2, 2, 0, "", set, NULL, &err), RDB_OK);
+    ck_assert(set[0] == 0);
+
+    /* Cram, 3x3: cell (r, c) is bit 3r + c */
+    static const struct {
+        const char *text;
+        uint64_t want;
+        int form;
+    } cram[] = {
+        {"0,0-0,1 2,1-2,2", 0x3 | 0x180, RDB_WRITTEN_MOVES},
+        {"(0,0)-(1,0)", 0x9, RDB_WRITTEN_MOVES},
+        {"0,0 1,1", 0x11, RDB_WRITTEN_SET},
+        {"110000001", 0x103, RDB_WRITTEN_SET},
+        {"##.\n...\n..#\n", 0x103, RDB_WRITTEN_DIAGRAM},
+    };
+    for (size_t i = 0; i < sizeof cram / sizeof cram[0]; i++) {
+        ck_assert_msg(rdb_position_read("cram", 3, 3, 0, cram[i].text, set, &form, &err) == RDB_OK,
+                      "'%s': %s", cram[i].text, err.msg);
+        ck_assert_msg(set[0] == cram[i].want && set[1] == 0, "'%s' read as %llx", cram[i].text,
+                      (unsigned long long)set[0]);
+        ck_assert_int_eq(form, cram[i].form);
+    }
+    /* a board of over 64 cells: a diagram, in two words */
+    char big[9 * 10 + 1];
+    for (int r = 0; r < 9; r++) {
+        memset(big + 10 * r, '.', 9);
+        big[10 * r + 9] = '\n';
+    }
+    big[90] = '\0';
+    big[10 * 8 + 8] = '#'; /* cell 80 */
+    ck_assert_int_eq(rdb_position_read("cram", 9, 9, 0, big, set, &form, &err), RDB_OK);
+    ck_assert(set[0] == 0 && set[1] == 1ULL << 16 && form == RDB_WRITTEN_DIAGRAM);
+
+    static const struct {
+        const char *game;
+        int rows, cols;
+        uint64_t start;
+        const char *text, *w1, *w2;
+    } bad[] = {
+        {"dots", 2, 2, 0, "h0,0 h0,0", "drawn already", NULL},
+        {"dots", 2, 2, 1, "0", "drawn already", "start"},
+        {"dots", 2, 2, 0, "h3,0", "h3,0", "2x2"},
+        {"dots", 2, 2, 0, "12", "action 12", NULL},
+        {"dots", 2, 2, 0, "1000000000011", "12 characters, not 13", NULL},
+        {"dots", 2, 2, 0, "+ +\n   \n+ +\n", "1x1 diagram", "2x2"},
+        {"dots", 2, 2, 0, "##.\n...\n", "Cram diagram", NULL},
+        {"dots", 2, 2, 1ULL << 12, "", "start", NULL},
+        {"dots", 9, 9, 0, "", "64", NULL},
+        {"cram", 3, 3, 0, "0,0-1,1", "side by side", NULL},
+        {"cram", 3, 3, 0, "0,0-0,1 0,1-1,1", "covered already", NULL},
+        {"cram", 3, 3, 0, "3,0", "3,0", "3x3"},
+        {"cram", 3, 3, 0, "...\n...\n", "2x3 diagram", "3x3"},
+        {"cram", 9, 9, 0, "0,0-0,1", "diagram", "64"},
+        {"cram", 12, 12, 0, "", "128", NULL},
+        {"chess", 3, 3, 0, "", "chess", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err.msg[0] = '\0';
+        set[0] = set[1] = 7;
+        ck_assert_msg(rdb_position_read(bad[i].game, bad[i].rows, bad[i].cols, bad[i].start,
+                                        bad[i].text, set, &form, &err) == RDB_E_INPUT,
+                      "bad position %zu '%s' read", i, bad[i].text);
+        assert_message(&err, bad[i].w1, bad[i].w2);
+        ck_assert(set[0] == 0 && set[1] == 0);
+    }
+    ck_assert_int_eq(rdb_position_read("dots", 2, 2, 0, NULL, set, &form, &err), RDB_E_INPUT);
+    ck_assert_int_eq(rdb_position_read(NULL, 2, 2, 0, "", set, &form, &err), RDB_E_INPUT);
+}
+END_TEST
+
 static rdb_db_info info_of(const char *dir)
 {
     rdb_probe *p;
@@ -455,6 +556,7 @@ Suite *public_api_suite(void)
     tcase_add_test(tc, test_dots_line_names);
     tcase_add_test(tc, test_dots_parse_lines);
     tcase_add_test(tc, test_cram_diagram);
+    tcase_add_test(tc, test_position_read);
     tcase_add_test(tc, test_info);
     tcase_add_test(tc, test_parse_and_probe);
     tcase_add_test(tc, test_perfect_game);

@@ -91,6 +91,38 @@ RDB_API rdb_status rdb_cram_parse_diagram(const char *text, const char *source, 
 RDB_API rdb_status rdb_cram_parse_diagram_wide(const char *text, const char *source, int *rows,
                                                int *cols, uint64_t covered[2], rdb_error *err);
 
+/* How a position was written (rdb_position_read). */
+typedef enum {
+    RDB_WRITTEN_DIAGRAM = 0, /* a diagram: the whole position */
+    RDB_WRITTEN_SET = 1,     /* the whole set: a DBN string (Dots), covered cells (Cram) */
+    RDB_WRITTEN_MOVES = 2,   /* moves played from the start */
+} rdb_written_form;
+
+/* A position in any form `retrodb query` reads, on the rows x cols board
+ * of game "dots" or "cram" whose start has the lines `start` drawn (0 for
+ * Cram), told apart by their look:
+ *   Dots-and-Boxes: a diagram (it holds dots '+'); a DBN string, one '0'
+ *     or '1' a line in id order (open_spiel's DbnString); else moves from
+ *     the start, each a line name or an open_spiel action number (a line
+ *     id): "h0,0 v1,2", "0 13", "0, 13", "[0, 13]".
+ *   Cram: a diagram ('.' and '#'); dominoes played in order from the empty
+ *     board, "0,0-0,1 2,1-2,2" (parentheses allowed); the covered cells,
+ *     "0,0 0,1", or one '0'/'1' a cell in row-major order. Boards of over
+ *     64 cells take diagrams only.
+ * set gets the lines drawn, the start's included (set[1] = 0), or the
+ * cells covered (cell i: bit i % 64 of set[i / 64]); *form how it was
+ * written (form may be NULL). A diagram's board must be rows x cols. This
+ * is where the command line, the server and the Python package read
+ * positions, so that the three read a text alike.
+ * Errors: RDB_E_INPUT for an unknown game, a bad board, or a text that is
+ * no position of it: a line or cell that is none of the board's, a move
+ * onto a drawn line or covered cell, two cells not side by side, a DBN
+ * string of another length, a diagram of another board (the message says
+ * which); set is then 0. */
+RDB_API rdb_status rdb_position_read(const char *game, int rows, int cols, uint64_t start,
+                                     const char *text, uint64_t set[2], rdb_written_form *form,
+                                     rdb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

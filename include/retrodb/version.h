@@ -10,15 +10,15 @@
 #include "retrodb/api.h"
 
 #define RETRODB_VERSION_MAJOR 0
-#define RETRODB_VERSION_MINOR 7
+#define RETRODB_VERSION_MINOR 8
 #define RETRODB_VERSION_PATCH 0
-#define RETRODB_VERSION "0.7.0"
+#define RETRODB_VERSION "0.8.0"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The version of the library the program runs with, "0.7.0": the
+/* The version of the library the program runs with, "0.8.0": the
  * RETRODB_VERSION its headers had when it was built (with a shared library,
  * not necessarily the one the program was compiled against). A static
  * string; never fails; safe from any thread. */

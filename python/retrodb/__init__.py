@@ -17,8 +17,11 @@ numbers (the same as retrodb's line ids: horizontal lines first, row by
 row, then vertical ones), a string of line names separated by spaces, a
 diagram (the text ``retrodb query`` reads), a numpy array of 0/1 a line
 id, or an int whose bit l is line l. A Cram position is the set of
-covered cells: a diagram ('.' free, '#' covered), a list of cell numbers
-(r * cols + c), a numpy array of 0/1 a cell, or an int. Databases hold
+covered cells: a diagram ('.' free, '#' covered), dominoes played in order
+(``"0,0-0,1 2,1-2,2"``), the covered cells named (``"0,0 0,1"``) or as one
+'0'/'1' a cell, a list of cell numbers (r * cols + c), a numpy array of 0/1
+a cell, or an int. A text is read by the C library's reader, the one
+``retrodb query`` uses, so that it means the same thing to both. Databases hold
 boards of up to 64 lines or cells; `solve_cram` takes Cram boards of up
 to 128 cells (3x22, 5x13, 8x9).
 
@@ -52,7 +55,7 @@ __all__ = [
     "Position",
 ]
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"
 
 Position = Union[str, int, Sequence[int], Sequence[str], np.ndarray]
 
@@ -206,46 +209,18 @@ class Board:
         return x
 
     def _from_text(self, text: str) -> tuple:
-        """The position in text, and whether it is a whole one (a DBN string
-        or a diagram) rather than moves from the start."""
+        """The position in text, and whether it is a whole one (a diagram, a
+        DBN string or a list of covered cells) rather than moves from the
+        start: read by the C library's reader, the command line's own
+        (retrodb/position.h, rdb_position_read), so that a text means here
+        what it means to `retrodb query`."""
         err = _n.Error()
-        value = ctypes.c_uint64()
-        stripped = text.strip()
-        rows, cols = ctypes.c_int(), ctypes.c_int()
-        if self.game == "dots":
-            if stripped and set(stripped) <= {"0", "1"} and len(stripped) == self.nbits:
-                return int(stripped[::-1], 2), True
-            numbers = stripped.strip("[]")
-            if (numbers and set(numbers) <= set("0123456789, ") and
-                    (set(numbers) & set(", ") or len(numbers) <= 3)):
-                # open_spiel's action numbers, as its HistoryString prints them
-                # ("0 18", "0, 18"): line ids, as the command line reads them
-                return self._from_list([int(w) for w in numbers.replace(",", " ").split()]), False
-            if len(stripped) > 3 and set(stripped) <= {"0", "1"}:
-                # a DBN string of another length: say so, as the command line does
-                raise BadPosition(_n.E_INPUT, f"a DBN string of the {self.rows}x{self.cols} board is "
-                                  f"{self.nbits} characters, not {len(stripped)}")
-            if "+" in text:
-                st = _n.dots_parse_diagram(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
-                                           ctypes.byref(value), ctypes.byref(err))
-                _check(st, err)
-                self._same_board(rows.value, cols.value)
-                return value.value, True
-            st = _n.dots_parse_lines(self.rows, self.cols, text.encode(), ctypes.byref(value),
-                                     ctypes.byref(err))
-            _check(st, err)
-            return value.value, False
         words = (ctypes.c_uint64 * 2)()
-        st = _n.cram_parse_diagram_wide(text.encode(), None, ctypes.byref(rows), ctypes.byref(cols),
-                                        words, ctypes.byref(err))
+        form = ctypes.c_int()
+        st = _n.position_read(self.game.encode(), self.rows, self.cols, self.start, text.encode(), words,
+                              ctypes.byref(form), ctypes.byref(err))
         _check(st, err)
-        self._same_board(rows.value, cols.value)
-        return words[0] | words[1] << 64, True
-
-    def _same_board(self, rows: int, cols: int) -> None:
-        if (rows, cols) != (self.rows, self.cols):
-            raise BadPosition(_n.E_INPUT, f"a {rows}x{cols} diagram; the database is "
-                              f"{self.rows}x{self.cols}")
+        return words[0] | words[1] << 64, form.value != _n.WRITTEN_MOVES
 
     def move_name(self, move: int) -> str:
         """A line's name ("h0,1"), or a Cram domino's cells."""

@@ -123,6 +123,11 @@ dots_line_name = _fn(
 cram_parse_diagram = _fn(
     "rdb_cram_parse_diagram", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64, _perr
 )
+position_read = _fn(
+    "rdb_position_read", ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, _u64, ctypes.c_char_p,
+    _pu64, _pint, _perr,
+)
+WRITTEN_DIAGRAM, WRITTEN_SET, WRITTEN_MOVES = 0, 1, 2
 cram_parse_diagram_wide = _fn(
     "rdb_cram_parse_diagram_wide", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _pint, _pint, _pu64,
     _perr,

@@ -304,6 +304,46 @@ def test_open_spiel_action_numbers(dbs):
             db.value("0 99")
 
 
+def test_text_forms_read_as_the_command_line_reads_them(dbs, tmp_path):
+    # every text form of a position (moves by name, by number, with commas or
+    # brackets, DBN strings; Cram dominoes and covered cells) reads as one
+    # line of `query --batch` reads it: the library's reader is the command
+    # line's own
+    rng = random.Random(7)
+    texts = {"3x3": [], "cram-4x5": []}
+    with retrodb.open(dbs["3x3"]) as db:
+        for _ in range(60):
+            lines = rng.sample(range(db.nbits), rng.randint(0, 12))
+            texts["3x3"] += [" ".join(db.move_name(m) for m in lines), " ".join(map(str, lines)),
+                             ", ".join(map(str, lines)), str(lines)]
+            texts["3x3"].append("".join("1" if i in lines else "0" for i in range(db.nbits)))
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        for _ in range(60):
+            covered, moves = set(), []
+            for _ in range(rng.randint(0, 6)):
+                r, c = rng.randrange(4), rng.randrange(5)
+                r2, c2 = (r, c + 1) if rng.random() < 0.5 else (r + 1, c)
+                if r2 < 4 and c2 < 5 and not {(r, c), (r2, c2)} & covered:
+                    covered |= {(r, c), (r2, c2)}
+                    moves.append(f"{r},{c}-{r2},{c2}")
+            texts["cram-4x5"] += [" ".join(moves), " ".join(f"{r},{c}" for r, c in sorted(covered))]
+            texts["cram-4x5"].append("".join("1" if (i // 5, i % 5) in covered else "0" for i in range(20)))
+    for name, batch in texts.items():
+        batch = [t for t in batch if t.strip()]  # a blank line is no position to a batch
+        f = tmp_path / (name + ".pos")
+        f.write_text("\n".join(batch) + "\n")
+        key = "nimber" if name.startswith("cram") else "value"
+        want = [json.loads(line)[key] for line in
+                cli("query", "--dir", str(dbs[name]), "--batch", "--json", str(f)).splitlines()]
+        with retrodb.open(dbs[name]) as db:
+            assert [db.value(t) for t in batch] == want
+    with retrodb.open(dbs["cram-4x5"]) as db:
+        with pytest.raises(retrodb.BadPosition, match="side by side"):
+            db.value("0,0-1,1")
+        with pytest.raises(retrodb.BadPosition, match="2x5 diagram"):
+            db.value(".....\n.....\n")
+
+
 def test_close_while_other_threads_look_up(dbs):
     # close waits for the lookups under way; those after it raise "closed":
     # never a crash, never a false DatabaseDamaged

@@ -162,12 +162,13 @@ rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const c
     int line[DOTS_MAX_LINES + 1], n = 0;
     const char *p = text;
     while (*p) {
-        while (*p && (isspace((unsigned char)*p) || *p == ';'))
+        /* brackets: open_spiel's history as a Python list prints it, "[0, 13]" */
+        while (*p && (isspace((unsigned char)*p) || *p == ';' || *p == '[' || *p == ']'))
             p++;
         if (!*p)
             break;
         char tok[64];
-        size_t len = strcspn(p, " \t\r\n;");
+        size_t len = strcspn(p, " \t\r\n;[]");
         if (len >= sizeof tok)
             return rdb_fail(err, RDB_E_INPUT, "%s: '%.20s...' is no move", source, p);
         memcpy(tok, p, len);
@@ -195,15 +196,21 @@ rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const c
     return RDB_OK;
 }
 
-/* Whether text is one word of exactly `len` 0s and 1s. */
-static int is_bits(const char *text, int len)
+/* The length of text when it is one word of 0s and 1s, else -1. */
+static int bits_word(const char *text)
 {
     while (isspace((unsigned char)*text))
         text++;
     int n = 0;
     for (; *text == '0' || *text == '1'; text++)
         n++;
-    return n == len && rdb_form_blank(text);
+    return n > 0 && rdb_form_blank(text) ? n : -1;
+}
+
+/* Whether text is one word of exactly `len` 0s and 1s. */
+static int is_bits(const char *text, int len)
+{
+    return bits_word(text) == len;
 }
 
 /* The set of a 0/1 string (bit i for character i), which is_bits checked. */
@@ -295,10 +302,17 @@ rdb_status rdb_form_dots_any(const rdb_forms_db *db, const char *text, const cha
                         "%s: this is a Cram diagram ('.' and '#' cells); a Dots-and-Boxes "
                         "position is a diagram of '+' dots and lines, a move list or a DBN string",
                         source);
+    const int nlines = (db->rows + 1) * db->cols + db->rows * (db->cols + 1);
+    const int bits = bits_word(text);
+    if (bits > 3 && bits != nlines)
+        /* a word of 0s and 1s longer than any line's action number: a DBN
+         * string of another board, said so rather than read as a move */
+        return rdb_fail(err, RDB_E_INPUT,
+                        "%s: a DBN string of the %dx%d board is %d characters, not %d", source,
+                        db->rows, db->cols, nlines, bits);
     rdb_form f = looks_like_diagram(text) ? RDB_FORM_DIAGRAM
-                    : is_bits(text, (db->rows + 1) * db->cols + db->rows * (db->cols + 1))
-                        ? RDB_FORM_DBN
-                        : RDB_FORM_MOVES;
+                    : bits == nlines ? RDB_FORM_DBN
+                                     : RDB_FORM_MOVES;
     if (form)
         *form = f;
     if (f == RDB_FORM_DIAGRAM)

@@ -13,7 +13,7 @@
 # says so and stops when it is missing (apt-get install clang).
 
 FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_ledger \
-                cram_ledger \
+                cram_ledger position \
                 serve_request
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
