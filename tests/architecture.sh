@@ -9,6 +9,9 @@
 #     public API (include/retrodb/): what a game needs of a database comes
 #     through a hook, and the API is built on the games in src/api/;
 #   - layout, store and common include nothing from above them;
+#   - the program (tools/) includes no header of the store: what a database
+#     folder holds comes through the engine (engine/report.h), durable file
+#     writes through common/fsutil.h;
 #   - the program's subcommand files include the shared helpers (cli.h),
 #     never the dispatcher, and no header of tools/ includes a tools/ file
 #     that includes it back.
@@ -47,6 +50,7 @@ rule "store includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|game\.h' s
 rule "common includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|store/.*|layout/.*|game\.h' src/common/*
 rule "game.h includes a game, the engine or the entry points" 'engine/.*|dots/.*|cram/.*|api/.*' src/game.h
 rule "a public header includes an internal one" '(common|layout|store|engine|dots|cram)/.*|game\.h' include/retrodb/*.h
+rule "the program includes the store's internals (the library answers what they hold: engine/report.h)" 'store/.*' tools/*.[ch] tools/mpi/*.[ch]
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
 rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
 

@@ -24,6 +24,7 @@ plant() {
 }
 
 plant src/dots/dots.c '#include "retrodb/probe.h"'
+plant tools/inspect.c '#include "store/manifest.h"'
 plant src/cram/cram_search.c '#include "retrodb/probe.h"'
 plant src/cram/cram_solver.c '#include "api/cram_tables.h"'
 plant src/dots/dots_board.c '#include "engine/db.h"'

@@ -24,9 +24,9 @@
 #include "engine/builder.h"
 #include "engine/db.h"
 #include "engine/plan.h"
+#include "engine/report.h"
 #include "retrodb/probe.h"
-#include "store/fsutil.h"
-#include "store/lock.h"
+#include "common/fsutil.h"
 
 /* Copy the problem file into dir as PROBLEM before the build, so that even
  * an unfinished database says what it analyses. A folder that already
@@ -46,7 +46,7 @@ static rdb_status keep_problem(const char *dir, const rdb_params *params, const 
         st = rdb_mkdirs(dir, err);
     if (st != RDB_OK)
         return st;
-    if (rdb_lock_holder(dir) != 0)
+    if (rdb_report_builder(dir) != 0)
         return RDB_OK;
     rdb_params old;
     char why[256];

@@ -22,7 +22,7 @@
 #include "dots/dots.h"
 #include "engine/db.h"
 #include "engine/plan.h"
-#include "store/manifest.h"
+#include "engine/report.h"
 #include "retrodb/probe.h"
 
 const rdb_distribution *rdb_tool_distribution = NULL;
@@ -349,27 +349,16 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
 static rdb_status recorded_speed(const char *dir, uint64_t *positions, double *rate,
                                  rdb_error *err)
 {
-    rdb_db db;
-    rdb_manifest man;
+    rdb_report rep;
+    double seconds;
     *positions = 0;
     *rate = 0;
-    rdb_status st = rdb_db_open(&db, dir, err);
+    rdb_status st = rdb_report_read(dir, &rep, err);
     if (st != RDB_OK)
         return st;
-    double seconds = 0;
-    st = rdb_manifest_load(&man, dir, db.lay.ngroups, db.lay.nbits, err);
-    if (st == RDB_OK) {
-        for (size_t i = 0; i < man.n; i++)
-            if (man.e[i].seconds > 0) {
-                *positions += man.e[i].entries;
-                seconds += man.e[i].seconds;
-            }
-        rdb_manifest_free(&man);
-    }
-    rdb_db_free(&db);
-    if (seconds > 0)
-        *rate = (double)*positions / seconds;
-    return st;
+    rdb_report_speed(&rep, positions, &seconds, rate);
+    rdb_report_free(&rep);
+    return RDB_OK;
 }
 
 /* The line a build ends with: the start's value, who wins, and the speed.

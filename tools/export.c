@@ -25,7 +25,7 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 #include "common/human.h"
 #include "common/job.h"
 #include "common/number.h"

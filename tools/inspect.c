@@ -20,11 +20,8 @@
 #include "cram/cram.h"
 #include "dots/dots.h"
 #include "engine/db.h"
-#include "engine/progress.h"
+#include "engine/report.h"
 #include "engine/verify.h"
-#include "store/checksum.h"
-#include "store/lock.h"
-#include "store/manifest.h"
 
 static uint64_t disk_bytes;
 
@@ -113,55 +110,13 @@ static int parse_exit(int rc)
     return rc < 0 ? 0 : rc;
 }
 
-/* Open a database and its manifest; on failure reports and returns the
- * exit code (else 0). */
-static int open_database(const char *dir, rdb_db *db, rdb_manifest *man)
+/* Read a database's report; on failure reports and returns the exit code
+ * (else 0). */
+static int open_report(const char *dir, rdb_report *r)
 {
     rdb_error err;
-    rdb_status st = rdb_db_open(db, dir, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    st = rdb_manifest_load(man, dir, db->lay.ngroups, db->lay.nbits, &err);
-    if (st != RDB_OK) {
-        rdb_db_free(db);
-        return rdb_tool_report(st, &err);
-    }
-    return 0;
-}
-
-/* What the manifest says about one level. */
-typedef struct {
-    int slices, done;
-    uint64_t positions, done_positions, bytes;
-    uint64_t checksum;        /* the finished slices' checksums, folded in order */
-    double seconds;           /* time recorded for the finished slices */
-    uint64_t timed_positions; /* positions of the slices with a recorded time */
-    int timed_slices;         /* and how many slices they are */
-} level_summary;
-
-static void summarize_level(const rdb_db *db, const rdb_manifest *man, int level,
-                            level_summary *ls)
-{
-    memset(ls, 0, sizeof *ls);
-    rdb_slice *slices;
-    int ns = rdb_db_level_slices(db, level, &slices);
-    for (int i = 0; i < ns; i++) {
-        const rdb_manifest_entry *e = rdb_manifest_find(man, &slices[i]);
-        ls->positions += slices[i].size;
-        if (!e)
-            continue;
-        ls->done++;
-        ls->done_positions += e->entries;
-        ls->bytes += e->bytes;
-        ls->checksum = rdb_checksum_combine(ls->checksum, e->checksum);
-        if (e->seconds > 0) {
-            ls->seconds += e->seconds;
-            ls->timed_positions += e->entries;
-            ls->timed_slices++;
-        }
-    }
-    ls->slices = ns > 0 ? ns : 0;
-    free(slices);
+    rdb_status st = rdb_report_read(dir, r, &err);
+    return st != RDB_OK ? rdb_tool_report(st, &err) : 0;
 }
 
 /* The start position's value in words, or why it is not known. The exit
@@ -208,40 +163,20 @@ static int print_json_params(const rdb_db *db, const char *dir)
     return rc;
 }
 
-/* The speed of a build over the slices that recorded their time: the
- * figures `info` prints to compare machines. */
-typedef struct {
-    uint64_t positions;     /* of the timed slices */
-    double seconds;         /* wall time computing and writing them */
-    double per_second, ns;  /* 0 when nothing was timed */
-} build_speed;
-
-static void total_speed(const rdb_db *db, const rdb_manifest *man, build_speed *sp)
-{
-    memset(sp, 0, sizeof *sp);
-    for (int level = db->lay.nbits; level >= 0; level--) {
-        level_summary ls;
-        summarize_level(db, man, level, &ls);
-        sp->positions += ls.timed_positions;
-        sp->seconds += ls.seconds;
-    }
-    if (sp->seconds > 0 && sp->positions > 0) {
-        sp->per_second = (double)sp->positions / sp->seconds;
-        sp->ns = sp->seconds * 1e9 / (double)sp->positions;
-    }
-}
-
 int rdb_cmd_info(int argc, char **argv)
 {
     inspect_args a;
     int rc = parse_inspect(&rdb_info_command, argc, argv, &a);
     if (rc)
         return parse_exit(rc);
-    rdb_db db;
-    rdb_manifest man;
-    rc = open_database(a.dir, &db, &man);
+    rdb_report rep;
+    rc = open_report(a.dir, &rep);
     if (rc)
         return rc;
+    const rdb_db db = rep.db;
+    uint64_t timed;
+    double build_seconds, rate;
+    rdb_report_speed(&rep, &timed, &build_seconds, &rate);
     /* what perfect use of symmetry and interchangeable lines would store */
     double ideal = 1;
     uint64_t seen = 0;
@@ -263,24 +198,19 @@ int rdb_cmd_info(int argc, char **argv)
         printf(",\"bits\":%d,\"symmetries\":%d,\"groups\":[", db.lay.nbits, db.lay.ntransforms);
         for (int g = 0; g < db.lay.ngroups; g++)
             printf("%s%d", g ? "," : "", db.lay.size[g]);
-        build_speed sp;
-        total_speed(&db, &man, &sp);
         printf("],\"positions\":%llu,\"ideal_positions\":%.0f,\"build_seconds\":%.3f,"
                "\"positions_per_second\":%.0f,\"ns_per_position\":%.2f,\"levels\":[",
-               (unsigned long long)stored, ideal, sp.seconds, sp.per_second, sp.ns);
+               (unsigned long long)stored, ideal, build_seconds, rate, rate > 0 ? 1e9 / rate : 0.0);
         for (int level = db.lay.nbits; level >= 0; level--) {
-            level_summary ls;
-            summarize_level(&db, &man, level, &ls);
+            const rdb_level_report ls = rep.level[level];
             printf("%s{\"level\":%d,\"slices\":%d,\"done\":%d,\"positions\":%llu,\"bytes\":%llu,"
                    "\"checksum\":\"%016llx\",\"seconds\":%.3f,\"deleted\":%s}",
                    level == db.lay.nbits ? "" : ",", level, ls.slices, ls.done,
                    (unsigned long long)ls.positions, (unsigned long long)ls.bytes,
-                   (unsigned long long)ls.checksum, ls.seconds,
-                   rdb_level_deleted(man.deleted, level) ? "true" : "false");
+                   (unsigned long long)ls.checksum, ls.seconds, ls.deleted ? "true" : "false");
         }
         printf("]}\n");
-        rdb_manifest_free(&man);
-        rdb_db_free(&db);
+        rdb_report_free(&rep);
         return rc;
     }
     printf("game        %s\nboard       %dx%d\nvariant     %s\n", db.game->name, db.params.rows,
@@ -331,79 +261,25 @@ int rdb_cmd_info(int argc, char **argv)
      * records them (a resumed build counts each slice once) */
     printf("level  slices  done  positions       bytes  checksum          seconds   Mpos/s\n");
     for (int level = db.lay.nbits; level >= 0; level--) {
-        level_summary ls;
-        summarize_level(&db, &man, level, &ls);
+        const rdb_level_report ls = rep.level[level];
         if (ls.done == ls.slices)
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  %016" PRIx64 "  %7.1f  %7.1f%s\n",
                    level, ls.slices, ls.done, ls.positions, ls.bytes, ls.checksum, ls.seconds,
                    ls.seconds > 0 ? (double)ls.timed_positions / ls.seconds / 1e6 : 0.0,
-                   rdb_level_deleted(man.deleted, level) ? "  (deleted)" : "");
+                   ls.deleted ? "  (deleted)" : "");
         else
             printf("%5d  %6d  %4d  %9" PRIu64 "  %10" PRIu64 "  -\n", level, ls.slices, ls.done,
                    ls.positions, ls.bytes);
     }
-    build_speed sp;
-    total_speed(&db, &man, &sp);
-    if (sp.seconds > 0) {
+    if (build_seconds > 0 && timed > 0) {
         char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX];
         printf("speed       %s positions in %s of building: %.1f M positions a second,\n"
                "            %.1f ns a position (wall time, every thread)\n",
-               rdb_human_count(sp.positions, h1, sizeof h1),
-               rdb_human_duration(sp.seconds, h2, sizeof h2), sp.per_second / 1e6, sp.ns);
+               rdb_human_count(timed, h1, sizeof h1),
+               rdb_human_duration(build_seconds, h2, sizeof h2), rate / 1e6, 1e9 / rate);
     }
-    rdb_manifest_free(&man);
-    rdb_db_free(&db);
+    rdb_report_free(&rep);
     return rc;
-}
-
-/* The slices a recent rate is taken over: the last built (the lowest
- * levels done) of a build resumed with a newer program, or moved to a
- * busier or quieter machine, say its rate now better than all of them. */
-#define RECENT_SLICES 4
-
-/* How far a build is, over every level; and over its last slices. */
-typedef struct {
-    uint64_t total, done, timed_positions;
-    double total_work, done_work, timed_work; /* weighted by moves (progress.h) */
-    double seconds;
-    int levels, levels_done, lowest_done;
-    int recent_slices; /* timed slices of the lowest levels done, RECENT_SLICES at least */
-    uint64_t recent_positions;
-    double recent_work, recent_seconds;
-} build_progress;
-
-static void measure_progress(const rdb_db *db, const rdb_manifest *man, build_progress *bp)
-{
-    memset(bp, 0, sizeof *bp);
-    bp->lowest_done = -1;
-    bp->levels = db->lay.nbits + 1;
-    /* the levels are built from the top down: the lowest with slices
-     * done hold the last slices built (whole levels, as few as make
-     * RECENT_SLICES timed slices) */
-    for (int level = 0; level <= db->lay.nbits && bp->recent_slices < RECENT_SLICES; level++) {
-        level_summary ls;
-        summarize_level(db, man, level, &ls);
-        bp->recent_slices += ls.timed_slices;
-        bp->recent_positions += ls.timed_positions;
-        bp->recent_work += (double)ls.timed_positions * rdb_progress_level_weight(db->lay.nbits, level);
-        bp->recent_seconds += ls.seconds;
-    }
-    for (int level = db->lay.nbits; level >= 0; level--) {
-        level_summary ls;
-        summarize_level(db, man, level, &ls);
-        const double w = rdb_progress_level_weight(db->lay.nbits, level);
-        bp->total += ls.positions;
-        bp->done += ls.done_positions;
-        bp->seconds += ls.seconds;
-        bp->timed_positions += ls.timed_positions;
-        bp->total_work += (double)ls.positions * w;
-        bp->done_work += (double)ls.done_positions * w;
-        bp->timed_work += (double)ls.timed_positions * w;
-        if (ls.done == ls.slices) {
-            bp->levels_done++;
-            bp->lowest_done = level;
-        }
-    }
 }
 
 int rdb_cmd_status(int argc, char **argv)
@@ -414,7 +290,7 @@ int rdb_cmd_status(int argc, char **argv)
         return parse_exit(rc);
     rdb_params params;
     rdb_error err;
-    long pid = rdb_lock_holder(a.dir);
+    long pid = rdb_report_builder(a.dir);
     if (rdb_params_read(a.dir, &params, &err) == RDB_E_MISSING && pid > 0) {
         /* a builder has the directory but has not pinned its parameters */
         if (a.json) {
@@ -426,26 +302,16 @@ int rdb_cmd_status(int argc, char **argv)
         }
         return 0;
     }
-    rdb_db db;
-    rdb_manifest man;
-    rc = open_database(a.dir, &db, &man);
+    rdb_report rep;
+    rc = open_report(a.dir, &rep);
     if (rc)
         return rc;
-    build_progress bp;
-    measure_progress(&db, &man, &bp);
+    const rdb_db db = rep.db;
+    const rdb_build_progress bp = rep.progress;
     disk_bytes = 0;
     nftw(a.dir, add_disk_use, 16, FTW_PHYS);
     const int complete = bp.levels_done == bp.levels;
-    /* by work, as the build's own line: see rdb_progress_estimate */
-    const double left = bp.done < bp.total ? rdb_progress_estimate(bp.total_work - bp.done_work,
-                                                                   bp.timed_work, bp.seconds,
-                                                                   bp.total_work)
-                                           : -1;
-    /* the same at the rate of the last slices, when they are not all */
-    const double recent_left =
-        left >= 0 && bp.recent_positions < bp.timed_positions && bp.recent_seconds > 0
-            ? (bp.total_work - bp.done_work) * bp.recent_seconds / bp.recent_work
-            : -1;
+    const double left = bp.left, recent_left = bp.recent_left;
     if (a.json) {
         printf("{");
         rc = print_json_params(&db, a.dir);
@@ -460,8 +326,7 @@ int rdb_cmd_status(int argc, char **argv)
         printf(",\"recent_slices\":%d", recent_left >= 0 ? bp.recent_slices : 0);
         printf(",\"builder_pid\":");
         printf(pid ? "%ld}\n" : "null}\n", pid);
-        rdb_manifest_free(&man);
-        rdb_db_free(&db);
+        rdb_report_free(&rep);
         return rc;
     }
     char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX];
@@ -483,10 +348,10 @@ int rdb_cmd_status(int argc, char **argv)
         printf("levels      0 of %d done", bp.levels);
     printf(complete ? "; complete\n" : "; to do: %d..0\n",
            bp.lowest_done >= 0 ? bp.lowest_done - 1 : db.lay.nbits);
-    if (man.deleted) {
+    if (rep.deleted) {
         printf("deleted     levels");
         for (int l = 64; l >= 0; l--)
-            if (rdb_level_deleted(man.deleted, l))
+            if (rdb_level_is_deleted(rep.deleted, l))
                 printf(" %d", l);
         printf(" (not kept)\n");
     }
@@ -514,8 +379,7 @@ int rdb_cmd_status(int argc, char **argv)
         printf("builder     not running%s\n",
                complete ? "" : ": run the same build command to carry on");
     rc = print_start_value(&db, a.dir);
-    rdb_manifest_free(&man);
-    rdb_db_free(&db);
+    rdb_report_free(&rep);
     return rc;
 }
 

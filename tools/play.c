@@ -33,7 +33,7 @@
 #include "query.h"
 #include "query_picture.h"
 
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 #include "common/text_input.h"
 #include "cram/cram.h"
 #include "cram/cram_board.h"

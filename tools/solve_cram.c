@@ -30,7 +30,6 @@
 #include "cram/cram_solver.h"
 #include "cram/cram_tt.h"
 #include "cram/cram_window.h"
-#include "store/lock.h"
 
 #define MAX_TABLE_DIRS 16
 #define DEFAULT_TT_MB 1024
@@ -508,8 +507,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     if (st != RDB_OK) {
         cram_solver_free(s);
         cram_ledger_close(&ledger);
-        rdb_lock_release(lock_fd[0]);
-        rdb_lock_release(lock_fd[1]);
+        cram_tt_file_release(lock_fd[0]);
+        cram_tt_file_release(lock_fd[1]);
         return rdb_tool_report(st, &err);
     }
 
@@ -560,8 +559,8 @@ int rdb_cmd_solve_cram(int argc, char **argv)
     }
     cram_solver_free(s);
     cram_ledger_close(&ledger);
-    rdb_lock_release(lock_fd[0]);
-    rdb_lock_release(lock_fd[1]);
+    cram_tt_file_release(lock_fd[0]);
+    cram_tt_file_release(lock_fd[1]);
     if (st == RDB_OK && save_st != RDB_OK)
         return rdb_tool_exit_code(save_st);
     return rdb_tool_report(st, &err);

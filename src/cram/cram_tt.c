@@ -22,7 +22,7 @@
 #include "common/invariant.h"
 #include "common/memory.h"
 #include "store/bytes.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 #include "store/lock.h"
 
 _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
@@ -433,6 +433,11 @@ rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err)
         *lock_fd = -1;
     }
     return st;
+}
+
+void cram_tt_file_release(int lock_fd)
+{
+    rdb_lock_release(lock_fd);
 }
 
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,

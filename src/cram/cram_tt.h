@@ -226,8 +226,10 @@ typedef int (*cram_tt_entry_check)(void *ctx, uint64_t key, int nimber, unsigned
  * remove the temporary files a killed save left of path and path.wide
  * (each as big as the table: left there, the next save may find the disk
  * full), and create one to learn now, not at the first save, that the
- * folder takes it. *lock_fd holds the lock until closed. */
+ * folder takes it. *lock_fd holds the lock until cram_tt_file_release. */
 rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err);
+/* Give up a claim (a lock_fd of -1, no claim, is nothing to give up). */
+void cram_tt_file_release(int lock_fd);
 
 /* Add the entries of a file written by cram_tt_save for the same stride;
  * *loaded gets how many. Every entry must pass `check`, and the checksum

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "store/bytes.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 #define MAGIC "RDBDOTT1"
 #define HEAD 28

@@ -20,7 +20,7 @@
 #endif
 
 #include "store/damage.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 #include "engine/kernel.h"
 #include "engine/plan.h"
 #include "store/lock.h"

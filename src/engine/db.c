@@ -18,7 +18,7 @@
 #include "common/path.h"
 #include "store/checksum.h"
 #include "store/damage.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 /* ---- parameters ---- */
 

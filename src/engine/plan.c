@@ -10,7 +10,7 @@
 #include <omp.h>
 #endif
 
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 uint64_t rdb_build_bytes_per_position(const rdb_game *game)
 {

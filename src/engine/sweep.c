@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 /* The names in one folder (nothing when it does not exist). */
 typedef struct {

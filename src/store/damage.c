@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/path.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 /* A record is a few dozen bytes: a longer line is none of ours, and is
  * skipped whatever its length. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common/path.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 /* How long a starting builder waits for a reader's shared lock to go. */
 #define LOCK_PATIENCE_MS 250

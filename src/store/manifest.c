@@ -20,7 +20,7 @@
 
 #include "common/invariant.h"
 #include "common/path.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 static int key_cmp(const rdb_manifest_entry *a, const rdb_manifest_entry *b)
 {

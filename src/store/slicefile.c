@@ -20,7 +20,7 @@
 
 #include "common/path.h"
 #include "store/checksum.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 #define HEADER_MAGIC 0x184D2A50u
 #define SEEK_MAGIC 0x184D2A5Eu

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/path.h"
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 struct rdb_writer {
     pthread_t thread;

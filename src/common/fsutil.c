@@ -2,7 +2,7 @@
  * fsutil.c — see fsutil.h.
  */
 #define _GNU_SOURCE
-#include "store/fsutil.h"
+#include "common/fsutil.h"
 
 #include <ctype.h>
 #include <dirent.h>
