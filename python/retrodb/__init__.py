@@ -347,17 +347,20 @@ class Database:
         """Every move (in the order of their ids) with its value for the
         player who makes it; `best` marks those that keep the position's
         value (Dots-and-Boxes) or lead to nimber 0 (Cram)."""
+        a = self._move_values(self.position(pos))
+        return [self._move(a, i) for i in range(a.nmoves)]
+
+    def _move_values(self, x: int) -> "_n.MoveValues":
         a = _n.MoveValues()
         err = _n.Error()
-        x = self.position(pos)
         with self._using() as h:
             _check(_n.probe_move_values(h, x, ctypes.byref(a), ctypes.byref(err)), err)
-        out = []
-        for i in range(a.nmoves):
-            m = a.moves[i]
-            best = m.value == a.value if self.game == "dots" else m.value == 0
-            out.append(Move(m.id, self.move_name(m.id), m.value, best))
-        return out
+        return a
+
+    def _move(self, a: "_n.MoveValues", i: int) -> Move:
+        m = a.moves[i]
+        best = m.value == a.value if self.game == "dots" else m.value == 0
+        return Move(m.id, self.move_name(m.id), m.value, best)
 
     def pv(self, pos: Position) -> List[Move]:
         """A perfect game from the position to the end, the one `query --pv`
@@ -376,7 +379,10 @@ class Database:
         line: List[Move] = []
         for i in range(n.value):
             # the move with its value and name, from the position before it
-            line.append(next(m for m in self.moves(x) if m.id == ids[i]))
+            # (only the move played is named: naming every move took most of
+            # a walk's time)
+            a = self._move_values(x)
+            line.append(self._move(a, next(k for k in range(a.nmoves) if a.moves[k].id == ids[i])))
             x = after[i]  # a chain database's move draws its whole chain
         return line
 

@@ -116,6 +116,20 @@ def test_pv_is_the_query_one(dbs, name):
             assert [m.name for m in db.pv(dbn)] == want, dbn
 
 
+def test_pv_is_the_query_one_on_every_position(dbs):
+    # the same on every one of the 2^17 positions of 2x3, not a sample
+    with retrodb.open(dbs["2x3"]) as db:
+        positions = ["".join("1" if x >> i & 1 else "0" for i in range(db.nbits)) for x in range(1 << db.nbits)]
+        f = dbs["2x3"].parent / "2x3-every.pv"
+        f.write_text("\n".join(positions) + "\n")
+        out = cli("query", "--dir", str(dbs["2x3"]), "--batch", "--json", "--pv", str(f))
+        lines = out.splitlines()
+        assert len(lines) == len(positions)
+        for dbn, line in zip(positions, lines):
+            want = [move for turn in json.loads(line)["pv"] for move in turn["moves"]]
+            assert [m.name for m in db.pv(dbn)] == want, dbn
+
+
 def _boxes(db, x):
     R, C = db.rows, db.cols
     n = 0
