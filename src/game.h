@@ -229,10 +229,11 @@ typedef struct {
     /* What building a position takes on this machine: up to `most`
      * positions spread over the levels computed by one thread, with the
      * values above read as 0; *positions and *seconds say how many and
-     * how long, the dropped parts beyond `window` levels gone as in a
-     * build with that window. For a plan. */
-    rdb_status (*sparse_sample)(const void *index, uint64_t most, int window, uint64_t *positions,
-                                double *seconds, rdb_error *err);
+     * how long, the dropped parts of dropped_at[level] (bit = level)
+     * gone while a level is built, as the build would have them (plan.c's
+     * drop_schedule). For a plan. */
+    rdb_status (*sparse_sample)(const void *index, uint64_t most, const uint64_t *dropped_at,
+                                uint64_t *positions, double *seconds, rdb_error *err);
 } rdb_game;
 
 /* rdb_params.store's name ("all", "quiet", "quiet-half"), and the store

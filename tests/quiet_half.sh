@@ -129,6 +129,29 @@ same_answers "3x3 in slices of 40 positions" "$T/33-full" "$T/many" 24 0 2000
 wpeak() { "$RETRODB" build dots 4x4 --store quiet-half --window "$1" --plan --json --dir "$T/plan44" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_disk_bytes"])'; }
 [ "$(wpeak 2)" -lt "$(wpeak 3)" ] && [ "$(wpeak 3)" -lt "$(wpeak 5)" ] && [ "$(wpeak 3)" = "$(peak quiet-half)" ] && ok ||
     bad "--plan: the peak does not grow with the window (2: $(wpeak 2), 3: $(wpeak 3), 5: $(wpeak 5))"
+# --disk: the other class kept beyond the window while the disk allows,
+# the farthest level's deleted first when it would not; the same values
+# whatever goes when, and at the end every dropped part gone
+rm -rf "$T/d1" "$T/d2"
+"$RETRODB" build dots 3x4 --store quiet-half --window 1 --disk 0.0015 --dir "$T/d1" 2> "$T/d1.log" ||
+    bad "--disk 0.0015: the build failed: $(tail -2 "$T/d1.log")"
+[ "$(checksums "$T/d1")" = "$(checksums "$T/34")" ] && ok || bad "--disk: checksums differ"
+# each deletion is of a level beyond the window (n + 1), none while the
+# budget is met: within 1.5 MB some go, the farthest first
+awk '/deleted to stay within --disk/ { n = $2 + 0; l = $8 + 0; if (l <= n + 1 || (last && l > last && n == ln)) bad = 1; last = l; ln = n; seen++ }
+     END { exit !(seen > 0 && !bad) }' "$T/d1.log" && ok ||
+    bad "--disk: a deletion within the window or not farthest first: $(grep -m3 'deleted to stay' "$T/d1.log")"
+"$RETRODB" build dots 3x4 --store quiet-half --window 1 --disk 1 --dir "$T/d2" 2> "$T/d2.log" || bad "--disk 1"
+! grep -q 'deleted to stay' "$T/d2.log" && [ "$(checksums "$T/d2")" = "$(checksums "$T/34")" ] && ok ||
+    bad "--disk 1 (room for all): a part deleted before the end, or checksums differ"
+[ "$(grep -c '^dropped' "$T/d2/MANIFEST")" = "$(grep -c '^dropped' "$T/34/MANIFEST")" ] && ok ||
+    bad "--disk 1: not every dropped part gone at the end"
+# the plan holds the peak to --disk, between the window's and all kept
+dpeak() { "$RETRODB" build dots 4x4 --store quiet-half --window 3 --disk "$1" --plan --json --dir "$T/plan44" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_disk_bytes"])'; }
+mid=$(python3 -c "print(($(wpeak 3) + $(wpeak 64)) / 2e9)")
+[ "$(dpeak "$mid")" -le "$(python3 -c "print(int($mid * 1e9))")" ] && [ "$(dpeak "$mid")" -gt "$(wpeak 3)" ] &&
+    [ "$(dpeak 1000)" = "$(wpeak 64)" ] && ok ||
+    bad "--plan with --disk: peak $(dpeak "$mid") for --disk $mid GB (window 3: $(wpeak 3), all kept: $(wpeak 64))"
 expect 2 "1..64 levels" -- "$RETRODB" build dots 3x4 --store quiet-half --window 0 --dir "$T/wbad"
 expect 2 "for --store quiet-half" -- "$RETRODB" build dots 3x4 --store quiet --window 4 --dir "$T/wbad"
 [ ! -e "$T/wbad" ] && ok || bad "a refused --window left a folder"

@@ -116,7 +116,8 @@ static const rdb_tool_option build_dots_options[] = {
     {OPT_DISK, "disk", 0, "GB",
      "the disk the build may use (default: the free space where it goes,\n"
      "with what the folder holds); a build whose estimated peak is higher\n"
-     "is refused before it starts"},
+     "is refused before it starts; a quiet-half build given it keeps each\n"
+     "level's other class beyond --window while it fits (less time)"},
     {OPT_LOONY, "loony", 0, NULL, "also record who must make the next loony move"},
     {OPT_CHAINS, "chains", 0, NULL,
      "treat each chain of the start as one pseudo-line (problem files)"},

@@ -823,8 +823,8 @@ static int sample_frame(const dots_quiet_index *q, int level, int f, uint64_t mo
     return fallback;
 }
 
-rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, int window, uint64_t *positions,
-                             double *seconds, rdb_error *err)
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, const uint64_t *dropped_at,
+                             uint64_t *positions, double *seconds, rdb_error *err)
 {
     enum { SAMPLES = 32 };
     const dots_quiet_index *q = r->index;
@@ -863,9 +863,9 @@ rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, int windo
                                    most / SAMPLES);
         if (f < 0)
             continue;
-        /* a half database's levels beyond the window are gone, as in
-         * the build: the positions valued from their moves are timed */
-        level_work w = {.r = r, .above = &view, .dropped = dots_quiet_dropped_above(level, window),
+        /* a half database's dropped parts gone as in the build: the
+         * positions valued from their moves are timed */
+        level_work w = {.r = r, .above = &view, .dropped = dropped_at[level],
                         .class = dots_quiet_slot_class(q, f), .out = out, .leaves = leaves,
                         .batch = batch, .base = dots_quiet_first(q, level, f)};
         dots_quiet_each(q, level, f, compute_one, &w);

@@ -88,11 +88,12 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
  * measured: up to `most` positions computed by one thread, 32 frame states
  * whole, spread over the levels as the positions are (each near the
  * position 1/64, 3/64, .. of the way through them all), with every value
- * above read as 0 (the work does not depend on the values). The rules'
- * index must be prepared. *positions gets how many were computed,
- * *seconds the time they took. */
-rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, int window, uint64_t *positions,
-                             double *seconds, rdb_error *err);
+ * above read as 0 (the work does not depend on the values), and a half
+ * database's levels of dropped_at[level] (bit l: level l's dropped part)
+ * gone while a level is built. The rules' index must be prepared.
+ * *positions gets how many were computed, *seconds the time they took. */
+rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, const uint64_t *dropped_at,
+                             uint64_t *positions, double *seconds, rdb_error *err);
 
 /* ---- a whole database in memory ---- */
 

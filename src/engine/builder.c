@@ -242,6 +242,45 @@ static rdb_status drop_part(build_state *b, int level, rdb_error *err)
     return st;
 }
 
+/* With a disk budget (--disk), a sparse database's dropped parts stay
+ * beyond the window while the disk allows: before level n is built, what
+ * the folder holds and what n's slices still to do will take (at the bytes
+ * a position the slices done took) are counted, and while that is over the
+ * budget, the dropped part of the farthest level above n + window that
+ * still has one goes. The positions of a part gone are valued from their
+ * moves, a lookup a move, so a part kept is time saved; plan.c's
+ * drop_schedule makes the same choice from estimates. */
+static rdb_status keep_within_disk(build_state *b, int n, int window, rdb_error *err)
+{
+    const uint64_t budget = (uint64_t)(b->opt->disk_gb * 1e9);
+    uint64_t held, done_bytes = 0, done_entries = 0, todo = 0;
+    rdb_status st = rdb_tree_bytes(b->opt->dir, &held, err);
+    for (size_t i = 0; i < b->man.n; i++) {
+        done_bytes += b->man.e[i].bytes;
+        done_entries += b->man.e[i].entries;
+    }
+    rdb_slice *slices;
+    const int ns = rdb_db_level_slices(&b->db, n, &slices);
+    for (int i = 0; i < ns; i++)
+        if (!rdb_manifest_find(&b->man, &slices[i]))
+            todo += slices[i].size;
+    free(slices);
+    const uint64_t coming = done_entries ? (uint64_t)((double)todo * (double)done_bytes / (double)done_entries)
+                                         : todo / 2;
+    for (int l = b->db.lay.nbits; st == RDB_OK && held + coming > budget && l > n + window; l--) {
+        if (l > 63 || (b->man.dropped >> l & 1))
+            continue;
+        st = drop_part(b, l, err);
+        if (st == RDB_OK)
+            st = rdb_tree_bytes(b->opt->dir, &held, err);
+        if (st == RDB_OK && b->talk)
+            fprintf(stderr, "level %d: the other class of level %d deleted to stay within --disk "
+                            "(%.2f GB held, %.2f GB to come)\n",
+                    n, l, (double)held / 1e9, (double)coming / 1e9);
+    }
+    return st;
+}
+
 /* A slice of a sparse database's level, from every level above it. A
  * level above found damaged is left in the neighbour's place for
  * run_level, which has it redone. */
@@ -608,7 +647,15 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
     }
     rdb_progress_start_work(&b.prog, !b.talk, rdb_db_total_positions(&b.db), total_work);
     int redone = 0;
+    const int window = rdb_db_sparse_window(&b.db, opt->window);
+    const int by_disk = window >= 0 && opt->disk_gb > 0;
     for (int level = lay->nbits; level >= 0 && st == RDB_OK; level--) {
+        if (by_disk) {
+            st = keep_within_disk(&b, level, window, err);
+            st = d->agree(d, st, err);
+            if (st != RDB_OK)
+                break;
+        }
         rdb_level_end end;
         st = run_level(&b, level, &end, err);
         if (end.ndamaged && redone < MAX_REDONE && (st == RDB_E_CORRUPT || st == RDB_E_MISSING)) {
@@ -645,11 +692,11 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
             st = delete_level(&b, done_with, err);
             st = d->agree(d, st, err);
         }
-        /* the dropped part the window has passed, and at the end the rest */
-        const int window = rdb_db_sparse_window(&b.db, opt->window);
-        for (int l = level == 0 ? 0 : level + window; window >= 0 && st == RDB_OK &&
-                                                      l <= level + window && l <= lay->nbits;
-             l++) {
+        /* the dropped part the window has passed (with --disk, only what
+         * keep_within_disk gives up), and at the end the rest */
+        const int last = level > 0 ? level + window : by_disk ? lay->nbits : window;
+        for (int l = level == 0 ? 0 : by_disk ? last + 1 : level + window;
+             window >= 0 && st == RDB_OK && l <= last && l <= lay->nbits; l++) {
             st = drop_part(&b, l, err);
             st = d->agree(d, st, err);
         }

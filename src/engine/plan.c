@@ -89,27 +89,53 @@ static void level_disk_bytes(const rdb_db *db, uint64_t *kept, uint64_t *dropped
 }
 
 /* While level n is built, the levels a move leads to from it are still
- * needed, and the kept ones stay; a dropped part stays while the window's
- * levels below it are built. */
-static void estimate_disk(const rdb_db *db, int keep_level, int window, rdb_build_plan *plan)
+ * needed, and the kept parts stay. A dropped part goes once the window's
+ * levels below it are built; with a disk budget (--disk), only when the
+ * disk would exceed it, the farthest level's first, and never within the
+ * window: the dropped parts of the levels above are what the positions
+ * looked up most often lie in, and one gone is valued from its moves, a
+ * lookup a move (the build's own rule: builder.c, keep_within_disk).
+ * dropped_at[n]: the levels whose dropped part is gone while n is built;
+ * returns the disk held at the peak. */
+static uint64_t drop_schedule(const rdb_db *db, int keep_level, int window, double disk_gb,
+                              uint64_t dropped_at[RDB_MAX_BITS + 1], uint64_t *final_bytes)
 {
-    uint64_t kept[RDB_MAX_BITS + 1], dropped[RDB_MAX_BITS + 1];
+    uint64_t kept[RDB_MAX_BITS + 1], dropped[RDB_MAX_BITS + 1], peak = 0;
     const rdb_layout *lay = &db->lay;
+    const uint64_t budget = disk_gb > 0 ? (uint64_t)(disk_gb * 1e9) : 0;
     level_disk_bytes(db, kept, dropped);
-    plan->peak_disk_bytes = plan->final_disk_bytes = 0;
+    uint64_t gone = 0; /* bit l: level l's dropped part is gone */
     for (int n = lay->nbits; n >= 0; n--) {
         uint64_t now = 0;
         for (int l = n; l <= lay->nbits; l++) {
             if (l <= n + db->game->move_bits || l <= keep_level)
                 now += kept[l];
-            if (window < 0 || l <= n + window)
+            if (window >= 0 && !budget && l > n + window && l < 64)
+                gone |= 1ULL << l;
+            if (!(l < 64 && gone >> l & 1))
                 now += dropped[l];
         }
-        if (now > plan->peak_disk_bytes)
-            plan->peak_disk_bytes = now;
+        for (int l = lay->nbits; window >= 0 && budget && now > budget && l > n + window; l--)
+            if (l < 64 && !(gone >> l & 1)) {
+                gone |= 1ULL << l;
+                now -= dropped[l];
+            }
+        dropped_at[n] = gone;
+        if (now > peak)
+            peak = now;
     }
+    *final_bytes = 0;
     for (int l = 0; l <= keep_level && l <= lay->nbits; l++)
-        plan->final_disk_bytes += kept[l] + (window < 0 ? dropped[l] : 0);
+        *final_bytes += kept[l] + (window < 0 ? dropped[l] : 0);
+    return peak;
+}
+
+static void estimate_disk(const rdb_db *db, int keep_level, int window, double disk_gb,
+                          rdb_build_plan *plan)
+{
+    uint64_t dropped_at[RDB_MAX_BITS + 1];
+    plan->peak_disk_bytes =
+        drop_schedule(db, keep_level, window, disk_gb, dropped_at, &plan->final_disk_bytes);
 }
 
 /* A new quiet build's slices: as large as half of what --memory leaves
@@ -154,9 +180,11 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
         st = db.game->sparse_prepare(db.sparse, 0, err);
     /* about a second of one thread at the speeds seen (1 to 2 M a second) */
     double seconds = 0;
+    uint64_t dropped_at[RDB_MAX_BITS + 1], final_bytes;
+    drop_schedule(&db, db.lay.nbits, rdb_db_sparse_window(&db, opt->window), opt->disk_gb,
+                  dropped_at, &final_bytes);
     if (st == RDB_OK)
-        st = db.game->sparse_sample(db.sparse, 1500000, rdb_db_sparse_window(&db, opt->window),
-                                    sampled, &seconds, err);
+        st = db.game->sparse_sample(db.sparse, 1500000, dropped_at, sampled, &seconds, err);
     if (st == RDB_OK)
         *ns_per_position = *sampled ? seconds * 1e9 / (double)*sampled : 0;
     rdb_db_free(&db);
@@ -224,7 +252,7 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         plan->slice_positions = db.params.slice_positions ? db.params.slice_positions
                                                           : plan->max_slice;
     }
-    estimate_disk(&db, plan->keep_level, rdb_db_sparse_window(&db, opt->window), plan);
+    estimate_disk(&db, plan->keep_level, rdb_db_sparse_window(&db, opt->window), opt->disk_gb, plan);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
     if (sparse && opt->keep_lines >= 0)
