@@ -152,6 +152,8 @@ mid=$(python3 -c "print(($(wpeak 3) + $(wpeak 64)) / 2e9)")
 [ "$(dpeak "$mid")" -le "$(python3 -c "print(int($mid * 1e9))")" ] && [ "$(dpeak "$mid")" -gt "$(wpeak 3)" ] &&
     [ "$(dpeak 1000)" = "$(wpeak 64)" ] && ok ||
     bad "--plan with --disk: peak $(dpeak "$mid") for --disk $mid GB (window 3: $(wpeak 3), all kept: $(wpeak 64))"
+expect 0 "other class kept while the folder fits in 1.0 GB" -- "$RETRODB" build dots 3x4 --store quiet-half --disk 1 --plan --dir "$T/plan34"
+expect 0 "other class kept while the 2 levels below it" -- "$RETRODB" build dots 3x4 --store quiet-half --window 2 --plan --dir "$T/plan34"
 expect 2 "1..64 levels" -- "$RETRODB" build dots 3x4 --store quiet-half --window 0 --dir "$T/wbad"
 expect 2 "for --store quiet-half" -- "$RETRODB" build dots 3x4 --store quiet --window 4 --dir "$T/wbad"
 [ ! -e "$T/wbad" ] && ok || bad "a refused --window left a folder"

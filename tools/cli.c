@@ -283,6 +283,9 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         if (sampled)
             printf(",\"sample_positions\":%llu,\"sample_ns_per_position\":%.1f",
                    (unsigned long long)sampled, sample_ns);
+        if (plan.window >= 0)
+            printf(",\"window\":%d,\"window_grows_within_disk\":%s", plan.window,
+                   opt->disk_gb > 0 ? "true" : "false");
         printf("}\n");
         return 0;
     }
@@ -313,6 +316,14 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     printf("disk        about %s at the peak, %s at the end\n",
            rdb_human_bytes(plan.peak_disk_bytes, a, sizeof a),
            rdb_human_bytes(plan.final_disk_bytes, b, sizeof b));
+    if (plan.window >= 0 && opt->disk_gb > 0)
+        printf("            each level's other class kept while the folder fits in %.1f GB\n"
+               "            (--disk), and at least while the %d levels below it are built\n",
+               opt->disk_gb, plan.window);
+    else if (plan.window >= 0)
+        printf("            each level's other class kept while the %d levels below it are\n"
+               "            built (--window; --disk GB keeps it longer while it fits)\n",
+               plan.window);
     if (plan.disk_known) {
         /* what the folder holds now is part of the peak: a resumed build
          * has that much more room */

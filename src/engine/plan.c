@@ -252,7 +252,8 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
         plan->slice_positions = db.params.slice_positions ? db.params.slice_positions
                                                           : plan->max_slice;
     }
-    estimate_disk(&db, plan->keep_level, rdb_db_sparse_window(&db, opt->window), opt->disk_gb, plan);
+    plan->window = rdb_db_sparse_window(&db, opt->window);
+    estimate_disk(&db, plan->keep_level, plan->window, opt->disk_gb, plan);
     const int sparse = db.sparse != NULL;
     rdb_db_free(&db);
     if (sparse && opt->keep_lines >= 0)

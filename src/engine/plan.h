@@ -29,6 +29,9 @@ typedef struct {
     uint64_t slice_positions;  /* a sparse database: the most positions of a slice */
     uint64_t cache_bytes;      /* a sparse database: what --memory leaves for the
                                   cache of the levels above (0: too little) */
+    int window;                /* a sparse database's dropped parts kept while this
+                                  many levels below are built (-1: all kept; with
+                                  --disk, the least: more while the disk allows) */
     int disk_known;            /* the free space below could be read */
     uint64_t free_disk_bytes;  /* free now on the folder's file system */
     uint64_t held_disk_bytes;  /* taken now by the folder (a build that resumes) */
