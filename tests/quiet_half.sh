@@ -107,6 +107,34 @@ rc=$?
 "$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet || bad "resumed with --window 1"
 [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "window 6 then 1: checksums differ"
 only_kept "$T/w34" 31
+# a build stopped, then resumed with a wider window or with --disk,
+# computes again the other classes it keeps now (the nearest levels'
+# within the window; with room for all, every one the first run
+# deleted), before the rest: the same checksums, and every part gone at
+# the end
+rm -rf "$T/w34" "$T/w34d"
+"$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet --threads 1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && ok || bad "--window 1 stopped by SIGINT: exit $rc (finished before it?)"
+cp -r "$T/w34" "$T/w34d"
+gone=$(grep -c '^dropped' "$T/w34/MANIFEST")
+"$RETRODB" build dots 3x4 --store quiet-half --window 3 --dir "$T/w34" 2> "$T/w34.log" || bad "resumed with --window 3"
+again=$(grep -c 'computed again.*--window keeps it' "$T/w34.log")
+[ "$again" -ge 1 ] && [ "$again" -le 2 ] && ! grep -q -- '--disk keeps' "$T/w34.log" && ok ||
+    bad "resumed with --window 3 after 1: $again parts computed again: $(grep -m3 'computed again' "$T/w34.log")"
+[ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "window 1 then 3: checksums differ"
+only_kept "$T/w34" 31
+"$RETRODB" build dots 3x4 --store quiet-half --window 1 --disk 1 --dir "$T/w34d" 2> "$T/w34d.log" ||
+    bad "resumed with --disk 1"
+[ "$gone" -ge 3 ] && [ "$(grep -c 'computed again' "$T/w34d.log")" -ge $((gone - 3)) ] &&
+    [ "$(grep -c 'computed again' "$T/w34d.log")" -le "$gone" ] && ok ||
+    bad "resumed with --disk 1: $(grep -c 'computed again' "$T/w34d.log") parts of $gone computed again"
+[ "$(checksums "$T/w34d")" = "$(checksums "$T/34")" ] && ok || bad "window 1 then --disk 1: checksums differ"
+only_kept "$T/w34d" 31
 
 # A level in many slices (4x5's have up to 37): a record of slice 17 or
 # later was once read back as no record, so such slices were built again

@@ -250,23 +250,37 @@ static rdb_status drop_part(build_state *b, int level, rdb_error *err)
  * still has one goes. The positions of a part gone are valued from their
  * moves, a lookup a move, so a part kept is time saved; plan.c's
  * drop_schedule makes the same choice from estimates. */
-static rdb_status keep_within_disk(build_state *b, int n, int window, rdb_error *err)
+/* The bytes a position takes on disk, by the slices recorded (half a
+ * byte before any). */
+static double bytes_a_position(const build_state *b)
 {
-    const uint64_t budget = (uint64_t)(b->opt->disk_gb * 1e9);
-    uint64_t held, done_bytes = 0, done_entries = 0, todo = 0;
-    rdb_status st = rdb_tree_bytes(b->opt->dir, &held, err);
+    uint64_t done_bytes = 0, done_entries = 0;
     for (size_t i = 0; i < b->man.n; i++) {
         done_bytes += b->man.e[i].bytes;
         done_entries += b->man.e[i].entries;
     }
+    return done_entries ? (double)done_bytes / (double)done_entries : 0.5;
+}
+
+/* The bytes the slices of level n not recorded yet will take. */
+static uint64_t bytes_to_come(const build_state *b, int n)
+{
+    uint64_t todo = 0;
     rdb_slice *slices;
     const int ns = rdb_db_level_slices(&b->db, n, &slices);
     for (int i = 0; i < ns; i++)
         if (!rdb_manifest_find(&b->man, &slices[i]))
             todo += slices[i].size;
     free(slices);
-    const uint64_t coming = done_entries ? (uint64_t)((double)todo * (double)done_bytes / (double)done_entries)
-                                         : todo / 2;
+    return (uint64_t)((double)todo * bytes_a_position(b));
+}
+
+static rdb_status keep_within_disk(build_state *b, int n, int window, rdb_error *err)
+{
+    const uint64_t budget = (uint64_t)(b->opt->disk_gb * 1e9);
+    uint64_t held;
+    rdb_status st = rdb_tree_bytes(b->opt->dir, &held, err);
+    const uint64_t coming = bytes_to_come(b, n);
     for (int l = b->db.lay.nbits; st == RDB_OK && held + coming > budget && l > n + window; l--) {
         if (l > 63 || (b->man.dropped >> l & 1))
             continue;
@@ -278,6 +292,76 @@ static rdb_status keep_within_disk(build_state *b, int n, int window, rdb_error 
                             "(%.2f GB held, %.2f GB to come)\n",
                     n, l, (double)held / 1e9, (double)coming / 1e9);
     }
+    return st;
+}
+
+/* A resumed sparse build whose window or disk budget is wider than the
+ * run's before it (a build stopped, then resumed with a larger --window
+ * or --disk) brings back the dropped parts it now keeps: they would
+ * otherwise stay gone and their positions be valued from their moves at
+ * every lookup, the same values at many times the cost. The parts of the
+ * levels within the window of the level to build next come back; with
+ * --disk, then the nearest others while the folder, those parts and the
+ * next level's slices fit (keep_within_disk gives up the farthest first:
+ * the same order from the other end). A part's records are forgotten and
+ * the manifest written anew without them and its `dropped` record
+ * before anything is computed, so that a build killed meanwhile resumes
+ * to the same; the levels' turns in the build then compute the parts
+ * again, from the top down. */
+static rdb_status restore_dropped_parts(build_state *b, int window, rdb_error *err)
+{
+    const rdb_layout *lay = &b->db.lay;
+    if (window < 0 || !b->man.dropped)
+        return RDB_OK;
+    /* the level to build next: the highest with a slice to do */
+    int next = -1;
+    for (int level = lay->nbits; level >= 0 && next < 0; level--) {
+        rdb_slice *slices;
+        const int ns = rdb_db_level_slices(&b->db, level, &slices);
+        for (int i = 0; i < ns && next < 0; i++)
+            if (!rdb_manifest_find(&b->man, &slices[i]) &&
+                !rdb_db_slice_dropped(&b->db, b->man.dropped, &slices[i]))
+                next = level;
+        free(slices);
+    }
+    if (next < 0)
+        return RDB_OK; /* finished: every part goes at the end */
+    const int by_disk = b->opt->disk_gb > 0;
+    const uint64_t budget = (uint64_t)(b->opt->disk_gb * 1e9);
+    const double per_position = bytes_a_position(b);
+    uint64_t room = 0; /* the folder's bytes with the parts brought back */
+    rdb_status st = by_disk ? rdb_tree_bytes(b->opt->dir, &room, err) : RDB_OK;
+    room += by_disk ? bytes_to_come(b, next) : 0;
+    int restored = 0;
+    for (int l = next + 1; st == RDB_OK && l <= lay->nbits && l < 64; l++) {
+        if (!(b->man.dropped >> l & 1))
+            continue;
+        rdb_slice *slices;
+        const int ns = rdb_db_level_slices(&b->db, l, &slices);
+        uint64_t part = 0;
+        for (int i = 0; i < ns; i++)
+            if (rdb_db_slice_dropped(&b->db, b->man.dropped, &slices[i]))
+                part += slices[i].size;
+        const uint64_t bytes = (uint64_t)((double)part * per_position);
+        const int wanted = l <= next + window || (by_disk && room + bytes <= budget);
+        for (int i = 0; wanted && i < ns; i++)
+            if (rdb_db_slice_dropped(&b->db, b->man.dropped, &slices[i]))
+                rdb_manifest_forget(&b->man, &slices[i]);
+        free(slices);
+        if (!wanted)
+            break; /* the nearest first: none farther either */
+        b->man.dropped &= ~(1ULL << l);
+        room += bytes;
+        restored++;
+        if (b->talk && part)
+            fprintf(stderr,
+                    "level %d: its other class, deleted before, is computed again (%llu position%s): "
+                    "%s keeps it now\n",
+                    l, (unsigned long long)part, part == 1 ? "" : "s",
+                    l <= next + window ? "--window" : "--disk");
+    }
+    if (st == RDB_OK && restored)
+        st = rdb_manifest_compact(&b->man, b->opt->dir, err);
     return st;
 }
 
@@ -586,6 +670,8 @@ static rdb_status build(const rdb_build_options *opt, rdb_error *err)
      * so that all processes leave together and none waits for ever on
      * another at the level's end. */
     rdb_status st = d->rank == 0 ? start_root(&b, &lock, err) : RDB_OK;
+    if (st == RDB_OK && d->rank == 0)
+        st = restore_dropped_parts(&b, rdb_db_sparse_window(&b.db, opt->window), err);
     st = d->agree(d, st, err);
     if (st != RDB_OK)
         goto done;
