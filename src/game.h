@@ -46,6 +46,11 @@
 #define RDB_ZSTD_LEVEL_MIN -7
 #define RDB_ZSTD_LEVEL_MAX 19
 
+/* The games' ids: rdb_params.game, and the id in every slice file (a
+ * file's game is a number that never changes). */
+#define RDB_GAME_DOTS 1
+#define RDB_GAME_CRAM 2
+
 /* The parameters a database is built from: everything its values depend
  * on, as its PARAMS file records them. A game checks the ones it uses and
  * refuses the ones it has no use for. */

@@ -51,6 +51,7 @@ rule "common includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|store/.*|
 rule "game.h includes a game, the engine or the entry points" 'engine/.*|dots/.*|cram/.*|api/.*' src/game.h
 rule "a public header includes an internal one" '(common|layout|store|engine|dots|cram)/.*|game\.h' include/retrodb/*.h
 rule "the program includes the store's internals (the library answers what they hold: engine/report.h)" 'store/.*' tools/*.[ch] tools/mpi/*.[ch]
+rule "the program includes a game's table entry (the games' ids are game.h's)" 'dots/dots\.h|cram/cram\.h' tools/*.[ch] tools/mpi/*.[ch]
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
 rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
 

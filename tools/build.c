@@ -17,7 +17,6 @@
 #include "common/path.h"
 
 #include "common/text_input.h"
-#include "dots/dots.h"
 #include "dots/dots_board.h"
 #include "dots/dots_diagram.h"
 #include "dots/problem.h"
@@ -27,6 +26,7 @@
 #include "engine/report.h"
 #include "retrodb/probe.h"
 #include "common/fsutil.h"
+#include "game.h"
 
 /* Copy the problem file into dir as PROBLEM before the build, so that even
  * an unfinished database says what it analyses. A folder that already

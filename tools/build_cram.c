@@ -11,10 +11,10 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "cram/cram.h"
 #include "cram/cram_board.h"
 #include "engine/builder.h"
 #include "engine/db.h"
+#include "game.h"
 
 static const rdb_tool_option build_cram_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the table's folder (default db/cram-RxC)"},

@@ -18,11 +18,10 @@
 #include "common/memory.h"
 #include "common/job.h"
 #include "common/number.h"
-#include "cram/cram.h"
-#include "dots/dots.h"
 #include "engine/db.h"
 #include "engine/plan.h"
 #include "engine/report.h"
+#include "game.h"
 #include "retrodb/probe.h"
 
 const rdb_distribution *rdb_tool_distribution = NULL;

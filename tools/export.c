@@ -30,8 +30,8 @@
 #include "common/job.h"
 #include "common/number.h"
 #include "common/path.h"
-#include "cram/cram.h"
 #include "engine/export.h"
+#include "game.h"
 #include "retrodb/position.h"
 #include "retrodb/probe.h"
 

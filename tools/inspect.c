@@ -17,11 +17,10 @@
 
 #include "common/human.h"
 
-#include "cram/cram.h"
-#include "dots/dots.h"
 #include "engine/db.h"
 #include "engine/report.h"
 #include "engine/verify.h"
+#include "game.h"
 
 static uint64_t disk_bytes;
 

@@ -35,10 +35,9 @@
 
 #include "common/fsutil.h"
 #include "common/text_input.h"
-#include "cram/cram.h"
 #include "cram/cram_board.h"
-#include "dots/dots.h"
 #include "dots/dots_diagram.h"
+#include "game.h"
 
 enum { OPT_MOVES = 1, OPT_DBN, OPT_CELLS, OPT_POSITION };
 

@@ -22,7 +22,7 @@
 
 #include "common/number.h"
 #include "common/text_input.h"
-#include "cram/cram.h"
+#include "game.h"
 
 enum { OPT_JSON = 1, OPT_MOVES, OPT_DBN, OPT_CELLS, OPT_BOARD, OPT_BATCH, OPT_PV, OPT_RAW, OPT_SVG };
 

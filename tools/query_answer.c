@@ -11,7 +11,8 @@
 #include "query.h"
 #include "query_picture.h"
 
-#include "cram/cram.h"
+#include "game.h"
+
 
 void rdb_query_json_error(long n, const char *input, const char *message)
 {

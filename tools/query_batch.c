@@ -20,7 +20,8 @@
 #include "commands.h"
 #include "query.h"
 
-#include "cram/cram.h"
+#include "game.h"
+
 
 /* Whether the first line of the stream starts a diagram (or problem file)
  * rather than a one-line position. */

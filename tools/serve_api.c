@@ -17,8 +17,8 @@
 
 #include "common/number.h"
 #include "common/text_input.h"
-#include "cram/cram.h"
 #include "dots/dots_board.h"
+#include "game.h"
 
 /* The page's files: the only files the server ever reads, once. */
 static const rdb_serve_file page_files[] = {

@@ -12,9 +12,6 @@
 
 #include "game.h"
 
-/* rdb_params.game and the id in every Cram slice file. */
-#define RDB_GAME_CRAM 2
-
 extern const rdb_game cram_game_entry;
 
 #endif

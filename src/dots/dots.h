@@ -13,9 +13,6 @@
 
 #include "game.h"
 
-/* rdb_params.game and the id in every Dots-and-Boxes slice file. */
-#define RDB_GAME_DOTS 1
-
 extern const rdb_game dots_game_entry;
 
 #endif
