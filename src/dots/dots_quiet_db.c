@@ -508,32 +508,6 @@ static int value_from_moves(level_work *w, uint64_t canonical)
     return best;
 }
 
-/* The value of `child`, a stored position with one line more that gives
- * box x (only) a third side, when the run from x is that box alone: the
- * box across its last open line has fewer than two sides, so the run
- * cannot be declined and taking it leaves a quiet position. dots_capture_
- * value's first steps, short-cut: with one three-sided box there is no
- * other run to touch, so dots_capture_scan would take it too. Returns 0
- * when they do not apply. */
-static inline int single_box_run(const dots_quiet_rules *r, uint64_t child, int x, int two_boxes,
-                                 level_work *w, int *value)
-{
-    if (two_boxes)
-        return 0;
-    const int last = __builtin_ctzll(r->box_mask[x] & ~child);
-    const int y = r->across[last][0] == x ? r->across[last][1] : r->across[last][0];
-    if (y >= 0 && __builtin_popcountll(child & r->box_mask[y]) >= 2)
-        return 0;
-    const uint64_t taken = child | 1ULL << last;
-    int v;
-    if (taken == r->all)
-        v = r->full_value;
-    else
-        fetch_leaf(w, taken, &v);
-    *value = 1 + v;
-    return 1;
-}
-
 /* The lookups the batch's positions left: first the positions their
  * corridors lead to, a leaf ranker at a time; then their quiet children,
  * a line at a time, each ranked by its line's ranker from the same line's
@@ -682,16 +656,15 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         if (v > best)
             best = v;
     }
+    /* A knot's line never leaves a run of one box that must be taken:
+     * at an end, the box across the run's last line has two sides (the
+     * knot's box with the line's, or the next box of the corridor), and
+     * inside, two boxes get their third side. So each goes through the
+     * capture rules whole. */
     for (uint64_t m = in_knots; m; m &= m - 1) {
-        const int line = __builtin_ctzll(m);
-        const uint64_t child = lines | 1ULL << line;
-        const int a = r->across[line][0], c = r->across[line][1];
-        const int sa = __builtin_popcountll(child & r->box_mask[a]);
-        const int sc = c >= 0 ? __builtin_popcountll(child & r->box_mask[c]) : 0;
         int v;
-        if (!single_box_run(r, child, sa == 3 ? a : c, sa == 3 && sc == 3, w, &v))
-            dots_capture_value_memo(&r->graph, r->all, r->full_value, child, fetch_leaf,
-                                    &leaf_memo, w, &v);
+        dots_capture_value_memo(&r->graph, r->all, r->full_value, lines | (m & -m), fetch_leaf,
+                                &leaf_memo, w, &v);
         /* no box is completed: the position has none with three sides */
         if (-v > best)
             best = -v;
