@@ -1,17 +1,19 @@
 #!/bin/bash
 # The include rules that keep the folders an architecture (docs/internals.md, "How the
 # code is laid out"): data flows down, tools -> api -> engine -> game.h -> games ->
-# layout, store -> common, and never back up.
+# search, layout, store -> common, and never back up.
 #   - the public API's entry points (src/api/) sit above everything else of
 #     the library: nothing under src/ but them includes them;
 #   - the engine includes no game's header, only game.h;
 #   - a game includes no engine header and no other game's, and not the
 #     public API (include/retrodb/): what a game needs of a database comes
 #     through a hook, and the API is built on the games in src/api/;
-#   - layout, store and common include nothing from above them;
+#   - the search runtime (src/search/: what both solvers share, below the
+#     games), layout, store and common include nothing from above them;
 #   - the program (tools/) includes no header of the store: what a database
 #     folder holds comes through the engine (engine/report.h), durable file
-#     writes through common/fsutil.h;
+#     writes through common/fsutil.h; nor a game's entry in the table of
+#     games (dots.h, cram.h): the games' ids are game.h's;
 #   - the program's subcommand files include the shared helpers (cli.h),
 #     never the dispatcher, and no header of tools/ includes a tools/ file
 #     that includes it back.
@@ -45,6 +47,7 @@ rule() {
 rule "the engine includes a game's own header or the entry points" 'dots/.*|cram/.*|api/.*' src/engine/*
 rule "dots includes the engine, cram, the entry points or the public API" 'engine/.*|cram/.*|api/.*|retrodb/.*' src/dots/*
 rule "cram includes the engine, dots, the entry points or the public API" 'engine/.*|dots/.*|api/.*|retrodb/.*' src/cram/*
+rule "the search runtime includes a game, the engine or the entry points" 'engine/.*|dots/.*|cram/.*|api/.*|game\.h|retrodb/.*' src/search/*
 rule "layout includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|store/.*|game\.h' src/layout/*
 rule "store includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|game\.h' src/store/*
 rule "common includes from above it" 'engine/.*|dots/.*|cram/.*|api/.*|store/.*|layout/.*|game\.h' src/common/*

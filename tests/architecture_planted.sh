@@ -35,6 +35,7 @@ plant src/engine/kernel.c '#include "api/cram_tables.h"'
 plant src/store/writer.c '#include "engine/db.h"'
 plant src/common/error.c '#include "store/lock.h"'
 plant src/layout/layout.c '#include "game.h"'
+plant src/search/table_file.c '#include "dots/dots_solver.h"'
 plant include/retrodb/probe.h '#include "common/error.h"'
 plant tools/cli.h '#include "commands.h"'
 

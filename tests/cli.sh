@@ -188,6 +188,17 @@ expect 2 'bad --part' -- "$RETRODB" solve dots 3x3 --prove -3 --ledger "$T/ledge
 "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --quiet > /dev/null || bad "solve with a new --tt-file"
 expect 0 '"value":-3,"best":\[\],"rules":"full","threads":1,"nodes":[0-9],' -- "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --json --quiet
 expect 1 'another board' -- "$RETRODB" solve dots 2x2 --tt-file "$T/t33.tt" --quiet
+# the table file is one search's: a second on it is refused while the
+# first goes on; a killed save's temporary file goes at the start
+"$RETRODB" solve dots 4x4 --value-only --threads 1 --tt-file "$T/busy.tt" --quiet > /dev/null 2>&1 &
+busy=$!
+for _ in $(seq 50); do [ -s "$T/busy.tt.lock" ] && break; sleep 0.1; done
+expect 1 "another run (pid $busy) is working on '$T/busy.tt'" -- "$RETRODB" solve dots 3x3 --tt-file "$T/busy.tt"
+kill "$busy" 2> /dev/null
+wait "$busy" 2> /dev/null
+touch "$T/t33.tt.4242.tmp"
+expect 0 '"value":-3,' -- "$RETRODB" solve dots 3x3 --value-only --tt-file "$T/t33.tt" --json --quiet
+[ ! -e "$T/t33.tt.4242.tmp" ] && ok || bad "solve dots: a killed save's temporary file not removed"
 mkfifo "$T/fifo.tt"
 printf '1x2 0 >= 0 nodes=1 seconds=0 lines: h0,0 h0,1 h1,0 h1,1 v0,0 v0,1 v0,2\n' > "$T/full-ledger"
 "$RETRODB" solve dots 1x2 --ledger "$T/full-ledger" --tt-file "$T/t12.tt" --quiet > /dev/null || bad "a ledger line of the full board"

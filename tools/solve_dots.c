@@ -557,13 +557,19 @@ int rdb_cmd_solve_dots(int argc, char **argv)
         return rdb_tool_report(st, &err);
     int full_value = pr.has_value ? pr.full_value : 0;
     table_saver saver = {&b, full_value, a.quiet, a.tt_file};
+    /* the table file is this search's alone: two searches saving one
+     * file would each write it over the other's */
+    int lock_fd = -1;
     if (a.tt_file) {
         uint64_t loaded = 0;
-        st = dots_tt_load(s, &b, full_value, a.tt_file, &loaded, &err);
+        st = dots_tt_file_claim(a.tt_file, &lock_fd, &err);
+        if (st == RDB_OK)
+            st = dots_tt_load(s, &b, full_value, a.tt_file, &loaded, &err);
         if (st == RDB_E_MISSING) {
             st = RDB_OK;
         } else if (st != RDB_OK) {
             dots_solver_free(s);
+            dots_tt_file_release(lock_fd);
             return rdb_tool_report(st, &err);
         } else if (!a.quiet) {
             fprintf(stderr, "solve: %llu table entries loaded from '%s'\n",
@@ -580,6 +586,7 @@ int rdb_cmd_solve_dots(int argc, char **argv)
         if (st != RDB_OK) {
             dots_ledger_close(&ledger);
             dots_solver_free(s);
+            dots_tt_file_release(lock_fd);
             return rdb_tool_report(st, &err);
         }
     }
@@ -591,6 +598,7 @@ int rdb_cmd_solve_dots(int argc, char **argv)
             (st = save_table_now(s, &saver, &err)) != RDB_OK && rc == 0)
             rc = rdb_tool_report(st, &err);
         dots_solver_free(s);
+        dots_tt_file_release(lock_fd);
         return rc;
     }
     dots_ledger_close(&ledger);
@@ -621,6 +629,7 @@ int rdb_cmd_solve_dots(int argc, char **argv)
         else if (sst != RDB_OK)
             rdb_tool_report(sst, &save_err);
     }
+    dots_tt_file_release(lock_fd);
     if (st == RDB_OK) {
         dots_solver_stats stats;
         dots_solver_stats_get(s, &stats);

@@ -11,25 +11,21 @@
 #include "cram/cram_tt.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/invariant.h"
 #include "common/memory.h"
+#include "search/table_file.h"
 #include "store/bytes.h"
-#include "common/fsutil.h"
-#include "store/lock.h"
 
 _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 
 #define TT_MAGIC "RDBCRTT2"
 #define TT_RECORD 12
-#define TT_CHUNK 4096
 
 /* The table's first size; it doubles from there as it fills. */
 #define TT_START_BYTES (16u << 20)
@@ -336,178 +332,109 @@ void cram_tt_exclude(cram_tt *t, uint64_t key, unsigned excluded, int work)
         store(t, key, 0, excluded, work);
 }
 
-/* The FNV-1a of the first `len` bytes of the file fd. */
-static rdb_status checksum_file(int fd, uint64_t len, const char *name, uint64_t *sum, rdb_error *err)
+/* ---- the file: the search runtime's (search/table_file.h), with Cram's
+ * fields (the stride, the table's MB) and records ---- */
+
+/* The records of the units still to give (rdb_table_fill_fn), those that
+ * cost min_work or more (the work byte is the third from a record's end:
+ * cram_tt_put_fields). */
+typedef struct {
+    uint64_t units, next;
+    cram_tt_unit_fn fill;
+    void *ctx;
+    size_t record;
+    int min_work;
+} saving;
+
+static size_t fill_records(void *ctx, unsigned char *buf, size_t most)
 {
-    unsigned char buf[1 << 16];
-    uint64_t h = RDB_FNV_START;
-    for (uint64_t off = 0; off < len;) {
-        size_t want = len - off < sizeof buf ? (size_t)(len - off) : sizeof buf;
-        ssize_t got = pread(fd, buf, want, (off_t)off);
-        if (got <= 0)
-            return rdb_fail_errno(err, RDB_E_IO, "cannot read back '%s'", name);
-        h = rdb_fnv1a(h, buf, (size_t)got);
-        off += (uint64_t)got;
+    saving *sv = ctx;
+    size_t used = 0;
+    while (sv->next < sv->units && used + CRAM_TT_UNIT_MAX <= most) {
+        unsigned char *at = buf + used * sv->record;
+        const size_t n = sv->fill(sv->ctx, sv->next++, at);
+        for (size_t j = 0; j < n; j++) {
+            const unsigned char *rec = at + j * sv->record;
+            if (rec[sv->record - 3] >= sv->min_work) {
+                if (buf + used * sv->record != rec)
+                    memmove(buf + used * sv->record, rec, sv->record);
+                used++;
+            }
+        }
     }
-    *sum = h;
-    return RDB_OK;
+    return used;
 }
 
-/* Other threads may go on storing while a table is saved (each bucket
- * is copied while no writer holds it), so the number of entries is known
- * only at the end: the head is written again then, and the checksum read
- * back from the file. */
+static rdb_table_format cram_format(const char *magic, size_t record)
+{
+    return (rdb_table_format){magic, 8, record, "a cram transposition table file"};
+}
+
 rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, size_t record,
                              uint64_t units, uint64_t table_bytes, cram_tt_unit_fn fill, void *ctx,
                              int min_work, rdb_error *err)
 {
-    char tmp[PATH_MAX];
-    rdb_temp_name(path, tmp, sizeof tmp);
-    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return rdb_fail_errno(err, RDB_E_IO, "cannot create '%s'", tmp);
-
-    unsigned char head[24];
-    memcpy(head, magic, 8);
-    rdb_put_le(head + 8, (uint64_t)stride, 4);
-    rdb_put_le(head + 12, (table_bytes >> 20) > UINT32_MAX ? 0 : table_bytes >> 20, 4);
-    rdb_put_le(head + 16, 0, 8);
-    rdb_status st = rdb_write_all(fd, head, sizeof head, tmp, err);
-
-    unsigned char buf[TT_CHUNK * 32];
-    size_t used = 0;
-    uint64_t written = 0;
-    for (uint64_t i = 0; st == RDB_OK && i < units; i++) {
-        size_t n = fill(ctx, i, buf + used);
-        /* keep the records that cost min_work or more (the work byte is
-         * the third from the end: cram_tt_put_fields) */
-        size_t kept = 0;
-        for (size_t j = 0; j < n; j++) {
-            const unsigned char *rec = buf + used + j * record;
-            if (rec[record - 3] >= min_work && kept++ < j)
-                memmove(buf + used + (kept - 1) * record, rec, record);
-        }
-        used += kept * record;
-        written += kept;
-        if (used + CRAM_TT_UNIT_MAX * record > sizeof buf || i + 1 == units) {
-            st = rdb_write_all(fd, buf, used, tmp, err);
-            used = 0;
-        }
-    }
-    if (st == RDB_OK) {
-        rdb_put_le(head + 16, written, 8);
-        if (pwrite(fd, head, sizeof head, 0) != (ssize_t)sizeof head)
-            st = rdb_fail_errno(err, RDB_E_IO, "cannot write '%s'", tmp);
-    }
-    uint64_t sum = 0;
-    if (st == RDB_OK)
-        st = checksum_file(fd, sizeof head + written * record, tmp, &sum, err);
-    if (st == RDB_OK) {
-        unsigned char tail[8];
-        rdb_put_le(tail, sum, 8);
-        st = rdb_write_all(fd, tail, sizeof tail, tmp, err);
-    }
-    return rdb_commit_temp(fd, tmp, path, st, err);
+    unsigned char fields[8];
+    rdb_put_le(fields, (uint64_t)stride, 4);
+    rdb_put_le(fields + 4, (table_bytes >> 20) > UINT32_MAX ? 0 : table_bytes >> 20, 4);
+    saving sv = {units, 0, fill, ctx, record, min_work};
+    const rdb_table_format f = cram_format(magic, record);
+    return rdb_table_file_save(path, &f, fields, fill_records, &sv, err);
 }
 
 rdb_status cram_tt_file_claim(const char *path, int *lock_fd, rdb_error *err)
 {
-    rdb_status st = rdb_lock_file(path, lock_fd, err);
-    char wide[PATH_MAX], tmp[PATH_MAX];
-    if (st == RDB_OK && snprintf(wide, sizeof wide, "%s.wide", path) >= (int)sizeof wide)
-        st = rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
-    if (st == RDB_OK)
-        st = rdb_remove_temps(path, err);
-    if (st == RDB_OK)
-        st = rdb_remove_temps(wide, err);
-    if (st == RDB_OK) {
-        rdb_temp_name(path, tmp, sizeof tmp);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0)
-            st = rdb_fail_errno(err, rdb_io_status(errno), "cannot create '%s', where the table is saved first", tmp);
-        else if (close(fd) != 0 || unlink(tmp) != 0)
-            st = rdb_fail_errno(err, RDB_E_IO, "cannot remove '%s'", tmp);
-    }
-    if (st != RDB_OK && *lock_fd >= 0) {
-        rdb_lock_release(*lock_fd);
-        *lock_fd = -1;
-    }
-    return st;
+    char wide[PATH_MAX];
+    if (snprintf(wide, sizeof wide, "%s.wide", path) >= (int)sizeof wide)
+        return rdb_fail(err, RDB_E_INPUT, "path too long: '%s'", path);
+    return rdb_table_file_claim(path, wide, lock_fd, err);
 }
 
 void cram_tt_file_release(int lock_fd)
 {
-    rdb_lock_release(lock_fd);
+    rdb_table_file_release(lock_fd);
+}
+
+typedef struct {
+    int stride;
+    uint64_t saved_mb;
+    cram_tt_record_fn each;
+    void *ctx;
+} reading;
+
+static rdb_status check_fields(void *ctx, const char *path, const unsigned char *fields,
+                               rdb_error *err)
+{
+    reading *rd = ctx;
+    const uint64_t stride = rdb_get_le(fields, 4);
+    rd->saved_mb = rdb_get_le(fields + 4, 4);
+    if (stride != (uint64_t)rd->stride)
+        return rdb_fail(err, RDB_E_INPUT,
+                        "'%s' was saved for boards %llu cells across (short side), not %d", path,
+                        (unsigned long long)stride, rd->stride);
+    return RDB_OK;
+}
+
+static rdb_status read_record(void *ctx, const char *path, uint64_t i, const unsigned char *record,
+                              int apply, rdb_error *err)
+{
+    const reading *rd = ctx;
+    if (!rd->each(rd->ctx, record, apply) && !apply)
+        return rdb_fail(err, RDB_E_CORRUPT,
+                        "'%s' holds entry %llu, which is no position of this board or has an "
+                        "impossible nimber",
+                        path, (unsigned long long)i + 1);
+    return RDB_OK;
 }
 
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
                              cram_tt_record_fn each, void *ctx, uint64_t *loaded, uint64_t *saved_mb,
                              rdb_error *err)
 {
-    *loaded = 0;
-    *saved_mb = 0;
-    /* O_NONBLOCK: a FIFO given as the file must not hang the solver */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return rdb_fail(err, RDB_E_MISSING, "'%s' does not exist", path);
-        return rdb_fail_errno(err, RDB_E_IO, "cannot open '%s'", path);
-    }
-    rdb_status st = rdb_check_regular(fd, path, err);
-    FILE *f = st == RDB_OK ? fdopen(fd, "rb") : NULL;
-    if (!f) {
-        close(fd);
-        return st != RDB_OK ? st : rdb_fail_errno(err, RDB_E_IO, "cannot read '%s'", path);
-    }
-    unsigned char head[24];
-    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, magic, 8) != 0) {
-        st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is not a cram transposition table file", path);
-        goto done;
-    }
-    uint64_t file_stride = rdb_get_le(head + 8, 4), count = rdb_get_le(head + 16, 8);
-    *saved_mb = rdb_get_le(head + 12, 4);
-    if (file_stride != (uint64_t)stride) {
-        st = rdb_fail(err, RDB_E_INPUT,
-                      "'%s' was saved for boards %llu cells across (short side), not %d",
-                      path, (unsigned long long)file_stride, stride);
-        goto done;
-    }
-    uint64_t sum = rdb_fnv1a(RDB_FNV_START, head, sizeof head);
-    /* Entries go into the table only once the checksum is known to be
-     * right, so a damaged file adds nothing: read it twice. */
-    for (int pass = 0; pass < 2 && st == RDB_OK; pass++) {
-        if (pass == 1 && fseek(f, (long)sizeof head, SEEK_SET) != 0) {
-            st = rdb_fail_errno(err, RDB_E_IO, "cannot seek in '%s'", path);
-            break;
-        }
-        unsigned char rec[32];
-        for (uint64_t i = 0; i < count; i++) {
-            if (fread(rec, 1, record, f) != record) {
-                st = rdb_fail(err, RDB_E_CORRUPT, "'%s' is truncated", path);
-                break;
-            }
-            if (pass == 0) {
-                sum = rdb_fnv1a(sum, rec, record);
-                if (!each(ctx, rec, 0)) {
-                    st = rdb_fail(err, RDB_E_CORRUPT,
-                                  "'%s' holds entry %llu, which is no position of this board or has an impossible nimber",
-                                  path, (unsigned long long)i + 1);
-                    break;
-                }
-            } else {
-                each(ctx, rec, 1);
-            }
-        }
-        if (pass == 0 && st == RDB_OK) {
-            unsigned char tail[8];
-            if (fread(tail, 1, sizeof tail, f) != sizeof tail || rdb_get_le(tail, 8) != sum)
-                st = rdb_fail(err, RDB_E_CORRUPT, "'%s' fails its checksum", path);
-        }
-    }
-    if (st == RDB_OK)
-        *loaded = count;
-done:
-    fclose(f);
+    reading rd = {stride, 0, each, ctx};
+    const rdb_table_format f = cram_format(magic, record);
+    const rdb_status st = rdb_table_file_load(path, &f, check_fields, read_record, &rd, loaded, err);
+    *saved_mb = rd.saved_mb;
     return st;
 }
 
