@@ -12,8 +12,8 @@
 # FUZZ_FLAGS=-jobs=2). clang is not installed by `make deps`: `make fuzz`
 # says so and stops when it is missing (apt-get install clang).
 
-FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_ledger \
-                cram_ledger position \
+FUZZ_TARGETS ?= dots_diagram cram_diagram problem slice params manifest cram_tt dots_tt \
+                dots_ledger cram_ledger position \
                 serve_request
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
@@ -25,6 +25,7 @@ FUZZ_CFLAGS   = -std=gnu11 -O1 -g -Wall -Wextra -Werror -fopenmp -Iinclude -Isrc
 
 # Harness sources beyond its own file and fuzz_util.c.
 FUZZ_EXTRA_cram_tt := tests/naive_cram.c
+FUZZ_EXTRA_dots_tt := tests/naive_dots.c
 # serve_request drives the program's own request handling (tools/), which
 # answers through query's printers and position readers
 SERVE_TOOL_SRC := tools/serve_api.c tools/query_answer.c tools/dots_answer.c \
@@ -77,7 +78,8 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(LIB_HDR) $(wild
 	$(CC) $(CFLAGS_ALL) -Itests -c $< -o $@
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_util.o \
-                        $(BUILD)/tests/fuzz/replay_main.o $(LIB) $(BUILD)/tests/naive_cram.o
+                        $(BUILD)/tests/fuzz/replay_main.o $(LIB) $(BUILD)/tests/naive_cram.o \
+                        $(BUILD)/tests/naive_dots.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(filter %.o,$^) $(LIB) $(LDLIBS_ALL) -o $@
 
