@@ -502,7 +502,8 @@ static void start_solve(cram_solver *s)
     s->trial_over = 0;
     s->active = s->parked = s->growing = 0;
     s->grow_next = s->grow_done = GROW_CHUNKS;
-    s->start = s->last_report = rdb_now();
+    s->start = rdb_now();
+    rdb_search_clock_start(&s->clock, s->opt.progress);
     s->root_moves = 0;
     s->trial = 0;
 }
@@ -511,7 +512,7 @@ static void start_solve(cram_solver *s)
 static rdb_status end_solve(cram_solver *s, int v, rdb_error *err)
 {
     s->stats.seconds += rdb_now() - s->start;
-    if (s->opt.progress && s->stats.seconds >= PROGRESS_SECONDS)
+    if (s->opt.progress && s->stats.seconds >= RDB_PROGRESS_SECONDS)
         cram_search_report_progress(s, s->stats.seconds);
     /* a false entry first: whatever else stopped the search, the table
      * must not be saved over the files it came from */

@@ -495,28 +495,20 @@ static void poll(cram_worker *w)
         w->fail = rdb_fail(&w->err, RDB_E_STOPPED, "stopped by a signal");
         return;
     }
-    if (!s->opt.progress && !s->hook)
-        return;
-    if (__atomic_exchange_n(&s->polling, 1, __ATOMIC_ACQUIRE))
-        return;
-    double now = rdb_now();
-    if (s->opt.progress && now - s->last_report >= PROGRESS_SECONDS) {
-        s->last_report = now;
-        cram_search_report_progress(s, s->stats.seconds + (now - s->start));
-    }
-    if (s->hook && now - s->last_hook >= s->hook_every) {
+    const unsigned due = rdb_search_clock_due(&s->clock);
+    if (due & RDB_DUE_REPORT)
+        cram_search_report_progress(s, s->stats.seconds + (rdb_now() - s->start));
+    if (due & RDB_DUE_HOOK)
         s->hook(s, s->hook_ctx);
-        s->last_hook = rdb_now();
-    }
-    __atomic_store_n(&s->polling, 0, __ATOMIC_RELEASE);
+    if (due)
+        rdb_search_clock_done(&s->clock, due);
 }
 
 void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver *, void *), void *ctx)
 {
     s->hook = hook;
     s->hook_ctx = ctx;
-    s->hook_every = every;
-    s->last_hook = rdb_now();
+    rdb_search_clock_set_hook(&s->clock, hook != NULL, every);
 }
 
 /* A shared table grows while no worker probes it: the first worker to see

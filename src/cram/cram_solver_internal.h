@@ -29,6 +29,7 @@
 #include "cram/cram_tt.h"
 #include "cram/cram_wide.h"
 #include "cram/cram_wide_tt.h"
+#include "search/search_clock.h"
 
 #include <sched.h>
 
@@ -57,7 +58,6 @@
 #define TABLE_MIN_CELLS_IN_MEMORY 8
 
 #define POLL_MASK 0x3fffu
-#define PROGRESS_SECONDS 5.0
 
 typedef unsigned __int128 nimset;
 
@@ -159,7 +159,6 @@ struct cram_solver {
 
     /* the state of the current solve */
     int trial_over;       /* a worker found the root's trial decided */
-    int polling;          /* a worker is printing progress or in the hook */
     int active;           /* workers searching the root's children */
     int parked;           /* of those, the ones waiting for the table to grow */
     int growing;          /* a worker is growing the table */
@@ -167,10 +166,10 @@ struct cram_solver {
     unsigned grow_next;   /* the next chunk of it to move (GROW_CHUNKS or
                              more: none) */
     unsigned grow_done;   /* chunks moved */
-    double start, last_report;
+    double start;
+    rdb_search_clock clock; /* progress lines and the hook */
     void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */
     void *hook_ctx;
-    double hook_every, last_hook;
     int root_moves, trial;
     cram_ledger *ledger;  /* cram_solver_set_ledger */
     cram_wset ledger_root; /* the root being searched, as the ledger keys it */

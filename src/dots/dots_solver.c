@@ -47,12 +47,12 @@
 #include "common/memory.h"
 #include "dots/dots_capture.h"
 #include "dots/loony_endgame.h"
+#include "search/search_clock.h"
 
 #define MAX_RUNS DOTS_MAX_BOXES
 #define NO_MOVE 255
 #define VALUE_INF 10000
 #define STOP_POLL 1023          /* nodes between looks at the stop flags */
-#define PROGRESS_SECONDS 5.0
 
 /* One table slot: key ^ data and data, written and read as two relaxed
  * 64-bit atomics. data: lower bound (16 bits, offset), upper bound (16),
@@ -103,10 +103,10 @@ struct dots_solver {
     volatile int test_done;        /* a searcher answered the current test */
     volatile int grow_wanted;      /* the table is half full: stop, grow, test again */
     uint64_t tests;
-    double seconds, started, next_report;
+    double seconds, started;
+    rdb_search_clock clock;        /* progress lines and the hook */
     void (*hook)(dots_solver *, void *);
     void *hook_ctx;
-    double hook_every, next_hook;
     int report_lower, report_upper;
 };
 
@@ -333,25 +333,20 @@ static int stop_now(dots_worker *w)
         w->aborted = 1;
         return 1;
     }
-    if (w->id == 0 && s->hook) {
-        double now = rdb_now();
-        if (now >= s->next_hook) {
-            s->hook(s, s->hook_ctx);
-            s->next_hook = rdb_now() + s->hook_every;
-        }
+    const unsigned due = w->id == 0 ? rdb_search_clock_due(&s->clock) : 0;
+    if (due & RDB_DUE_HOOK)
+        s->hook(s, s->hook_ctx);
+    if (due & RDB_DUE_REPORT) {
+        const double now = rdb_now();
+        uint64_t nodes = 0;
+        for (int i = 0; i < s->opt.threads; i++)
+            nodes += s->workers[i].nodes;
+        fprintf(stderr, "solve: %.0f s, %llu nodes (%.2f M/s), value in [%d, %d]\n",
+                now - s->started, (unsigned long long)nodes, nodes / (now - s->started) / 1e6,
+                s->report_lower, s->report_upper);
     }
-    if (w->id == 0 && s->opt.progress) {
-        double now = rdb_now();
-        if (now >= s->next_report) {
-            uint64_t nodes = 0;
-            for (int i = 0; i < s->opt.threads; i++)
-                nodes += s->workers[i].nodes;
-            fprintf(stderr, "solve: %.0f s, %llu nodes (%.2f M/s), value in [%d, %d]\n",
-                    now - s->started, (unsigned long long)nodes,
-                    nodes / (now - s->started) / 1e6, s->report_lower, s->report_upper);
-            s->next_report = now + PROGRESS_SECONDS;
-        }
-    }
+    if (due)
+        rdb_search_clock_done(&s->clock, due);
     return 0;
 }
 
@@ -715,7 +710,7 @@ static double start_call(dots_solver *s)
 {
     double t0 = rdb_now();
     s->started = t0;
-    s->next_report = t0 + PROGRESS_SECONDS;
+    rdb_search_clock_start(&s->clock, s->opt.progress);
     s->report_lower = -VALUE_INF;
     s->report_upper = VALUE_INF;
     return t0;
@@ -879,8 +874,7 @@ void dots_solver_set_hook(dots_solver *s, double every, void (*hook)(dots_solver
 {
     s->hook = hook;
     s->hook_ctx = ctx;
-    s->hook_every = every;
-    s->next_hook = rdb_now() + every;
+    rdb_search_clock_set_hook(&s->clock, hook != NULL, every);
 }
 
 uint64_t dots_solver_table_export(const dots_solver *s, dots_tt_entry *out, uint64_t cap,
