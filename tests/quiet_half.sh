@@ -17,6 +17,20 @@ T=$(mktemp -d /tmp/retrodb-half.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
+# stopped DIR ARGS...: a 3x4 half build with ARGS, one thread, stopped by
+# SIGINT 1.5 s in (exit 130: stopped within a slice, finished levels kept)
+stopped() {
+    local dir=$1 pid rc
+    shift
+    "$RETRODB" build dots 3x4 --store quiet-half "$@" --dir "$dir" --quiet --threads 1 &
+    pid=$!
+    sleep 1.5
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" -eq 130 ] && ok || bad "3x4 half $* stopped by SIGINT: exit $rc (finished before it?)"
+}
+
 # board NAME ARGS...: the full and the half database of a board
 board() { full_and quiet-half "$@"; }
 
@@ -97,13 +111,7 @@ for w in 1 6; do
     [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "--window $w: checksums differ"
 done
 rm -rf "$T/w34"
-"$RETRODB" build dots 3x4 --store quiet-half --window 6 --dir "$T/w34" --quiet --threads 1 &
-pid=$!
-sleep 1.5
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] && ok || bad "--window 6 stopped by SIGINT: exit $rc (finished before it?)"
+stopped "$T/w34" --window 6
 "$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet || bad "resumed with --window 1"
 [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "window 6 then 1: checksums differ"
 only_kept "$T/w34" 31
@@ -113,13 +121,7 @@ only_kept "$T/w34" 31
 # deleted), before the rest: the same checksums, and every part gone at
 # the end
 rm -rf "$T/w34" "$T/w34d"
-"$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet --threads 1 &
-pid=$!
-sleep 1.5
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] && ok || bad "--window 1 stopped by SIGINT: exit $rc (finished before it?)"
+stopped "$T/w34" --window 1
 cp -r "$T/w34" "$T/w34d"
 gone=$(grep -c '^dropped' "$T/w34/MANIFEST")
 "$RETRODB" build dots 3x4 --store quiet-half --window 3 --dir "$T/w34" 2> "$T/w34.log" || bad "resumed with --window 3"

@@ -32,4 +32,13 @@ void fuzz_write_file(const char *path, const void *data, size_t size);
  * those, so a parser never sees one. */
 char *fuzz_text(const uint8_t *data, size_t size);
 
+/* The input as a search's table file (src/search/table_file.h: a head of
+ * `head` bytes ending in the u64 count, records of `record` bytes, the
+ * FNV-1a of all before), written to `name` in the temporary folder, its
+ * path in path: with the right checksum put after the records the head
+ * counts, when they and the checksum fit, so that mutations of the
+ * records reach the loader's checks instead of stopping at the checksum. */
+void fuzz_write_sealed_table(char *path, size_t path_size, const char *name, const uint8_t *data,
+                             size_t size, size_t head, size_t record);
+
 #endif
