@@ -242,14 +242,6 @@ static rdb_status drop_part(build_state *b, int level, rdb_error *err)
     return st;
 }
 
-/* With a disk budget (--disk), a sparse database's dropped parts stay
- * beyond the window while the disk allows: before level n is built, what
- * the folder holds and what n's slices still to do will take (at the bytes
- * a position the slices done took) are counted, and while that is over the
- * budget, the dropped part of the farthest level above n + window that
- * still has one goes. The positions of a part gone are valued from their
- * moves, a lookup a move, so a part kept is time saved; plan.c's
- * drop_schedule makes the same choice from estimates. */
 /* The bytes a position takes on disk, by the slices recorded (half a
  * byte before any). */
 static double bytes_a_position(const build_state *b)
@@ -275,6 +267,14 @@ static uint64_t bytes_to_come(const build_state *b, int n)
     return (uint64_t)((double)todo * bytes_a_position(b));
 }
 
+/* With a disk budget (--disk), a sparse database's dropped parts stay
+ * beyond the window while the disk allows: before level n is built, what
+ * the folder holds and what n's slices still to do will take (at the bytes
+ * a position the slices done took) are counted, and while that is over the
+ * budget, the dropped part of the farthest level above n + window that
+ * still has one goes. The positions of a part gone are valued from their
+ * moves, a lookup a move, so a part kept is time saved; plan.c's
+ * drop_schedule makes the same choice from estimates. */
 static rdb_status keep_within_disk(build_state *b, int n, int window, rdb_error *err)
 {
     const uint64_t budget = (uint64_t)(b->opt->disk_gb * 1e9);
