@@ -17,14 +17,23 @@ T=$(mktemp -d /tmp/retrodb-half.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
-# stopped DIR ARGS...: a 3x4 half build with ARGS, one thread, stopped by
-# SIGINT 1.5 s in (exit 130: stopped within a slice, finished levels kept)
+# stopped DIR WHEN ARGS...: a 3x4 half build with ARGS, one thread,
+# stopped by SIGINT (exit 130: within a slice, finished levels kept): 1.5 s
+# in, or (WHEN dropped:L) once its manifest records the other class of
+# level L or lower deleted, a point in the build however fast the machine
 stopped() {
-    local dir=$1 pid rc
-    shift
+    local dir=$1 when=$2 pid rc
+    shift 2
     "$RETRODB" build dots 3x4 --store quiet-half "$@" --dir "$dir" --quiet --threads 1 &
     pid=$!
-    sleep 1.5
+    if [ "${when%%:*}" = dropped ]; then
+        until awk -v l="${when#*:}" '$1 == "dropped" && $2 <= l {f = 1} END {exit !f}' "$dir/MANIFEST" 2> /dev/null ||
+            ! kill -0 "$pid" 2> /dev/null; do
+            sleep 0.02
+        done
+    else
+        sleep "$when"
+    fi
     kill -INT "$pid"
     wait "$pid"
     rc=$?
@@ -111,17 +120,18 @@ for w in 1 6; do
     [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "--window $w: checksums differ"
 done
 rm -rf "$T/w34"
-stopped "$T/w34" --window 6
+stopped "$T/w34" 1.5 --window 6
 "$RETRODB" build dots 3x4 --store quiet-half --window 1 --dir "$T/w34" --quiet || bad "resumed with --window 1"
 [ "$(checksums "$T/w34")" = "$(checksums "$T/34")" ] && ok || bad "window 6 then 1: checksums differ"
 only_kept "$T/w34" 31
 # a build stopped, then resumed with a wider window or with --disk,
 # computes again the other classes it keeps now (the nearest levels'
 # within the window; with room for all, every one the first run
-# deleted), before the rest: the same checksums, and every part gone at
-# the end
+# deleted, those with positions named: 3x4's levels 28 to 30 have none of
+# the other class), before the rest: the same checksums, and every part
+# gone at the end
 rm -rf "$T/w34" "$T/w34d"
-stopped "$T/w34" --window 1
+stopped "$T/w34" dropped:22 --window 1
 cp -r "$T/w34" "$T/w34d"
 gone=$(grep -c '^dropped' "$T/w34/MANIFEST")
 "$RETRODB" build dots 3x4 --store quiet-half --window 3 --dir "$T/w34" 2> "$T/w34.log" || bad "resumed with --window 3"
