@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "search/table_file.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 
 static size_t head_bytes(const rdb_table_format *f)
 {
+    assert(f->nfields <= RDB_TABLE_MAX_FIELDS && f->record > 0);
     return 8 + f->nfields + 8;
 }
 

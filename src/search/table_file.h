@@ -31,11 +31,11 @@
 #include "common/error.h"
 
 #define RDB_TABLE_MAX_FIELDS 16 /* bytes of a search's own fields */
-#define RDB_TABLE_MAX_RECORD 32 /* bytes of a record */
 
 typedef struct {
     const char *magic; /* 8 bytes, no terminator needed */
-    size_t nfields;    /* bytes of the search's fields after it */
+    size_t nfields;    /* bytes of the search's fields after it (at most
+                          RDB_TABLE_MAX_FIELDS) */
     size_t record;     /* bytes of a record */
     const char *what;  /* what a file of this format is, for messages
                           ("a table of this search") */
