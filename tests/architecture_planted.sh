@@ -26,6 +26,8 @@ plant() {
 plant src/dots/dots.c '#include "retrodb/probe.h"'
 plant tools/inspect.c '#include "store/manifest.h"'
 plant tools/query.c '#include "cram/cram.h"'
+plant tools/play.c '#include "dots/dots_diagram.h"'
+plant tools/answer_print.h '#include "cram/cram_board.h"'
 plant src/cram/cram_search.c '#include "retrodb/probe.h"'
 plant src/cram/cram_solver.c '#include "api/cram_tables.h"'
 plant src/dots/dots_board.c '#include "engine/db.h"'

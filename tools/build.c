@@ -17,59 +17,12 @@
 #include "common/path.h"
 
 #include "common/text_input.h"
-#include "dots/dots_board.h"
-#include "dots/dots_diagram.h"
-#include "dots/problem.h"
+#include "api/dots_start.h"
 #include "engine/builder.h"
 #include "engine/db.h"
 #include "engine/plan.h"
-#include "engine/report.h"
 #include "retrodb/probe.h"
-#include "common/fsutil.h"
 #include "game.h"
-
-/* Copy the problem file into dir as PROBLEM before the build, so that even
- * an unfinished database says what it analyses. A folder that already
- * holds this build (same PARAMS) keeps its PROBLEM unless only the budgets
- * or comments differ: another player to move or other letters in the
- * boxes would change the scores of finished work, so they are refused.
- * When the folder holds other parameters or a running builder, nothing is
- * written and the builder refuses with its own message. */
-static rdb_status keep_problem(const char *dir, const rdb_params *params, const char *text,
-                               const rdb_problem *prob, rdb_error *err)
-{
-    char path[RDB_PATH_MAX];
-    rdb_status st = rdb_check_dir_name(dir, err);
-    if (st == RDB_OK)
-        st = rdb_path_format(path, sizeof path, err, "%s/%s", dir, RDB_PROBLEM_FILE);
-    if (st == RDB_OK)
-        st = rdb_mkdirs(dir, err);
-    if (st != RDB_OK)
-        return st;
-    if (rdb_report_builder(dir) != 0)
-        return RDB_OK;
-    rdb_params old;
-    char why[256];
-    st = rdb_params_read(dir, &old, err);
-    if (st != RDB_OK && st != RDB_E_MISSING)
-        return st;
-    if (st == RDB_OK && rdb_params_diff(&old, params, why, sizeof why))
-        return RDB_OK;
-    char *old_text;
-    rdb_error ignored;
-    if (st == RDB_OK && rdb_read_file(path, &old_text, &ignored) == RDB_OK) {
-        rdb_problem old_prob;
-        /* a PROBLEM that no longer parses is replaced */
-        int differs = rdb_problem_parse(old_text, path, &old_prob, &ignored) == RDB_OK &&
-                      rdb_problem_diff(&old_prob, prob, why, sizeof why);
-        free(old_text);
-        if (differs)
-            return rdb_fail(err, RDB_E_INPUT,
-                            "'%s' holds a build of another problem (%s); use another --dir", dir,
-                            why);
-    }
-    return rdb_write_file_atomic(path, text, strlen(text), err);
-}
 
 /* A default folder named after a file: db/<prefix><file name without its
  * extension>, or db/RxC-<fallback> when the file is standard input. */
@@ -237,7 +190,6 @@ int rdb_cmd_build_dots(int argc, char **argv)
     if (!memory_given)
         opt.memory_mb = 2048;
 
-    dots_board board;
     char *problem_text = NULL;
     rdb_problem prob;
     if (problem_file) {
@@ -245,7 +197,7 @@ int rdb_cmd_build_dots(int argc, char **argv)
             return rdb_tool_bad(cmd, "--problem excludes --start and --variant");
         rdb_status st = rdb_read_file(problem_file, &problem_text, &err);
         if (st == RDB_OK)
-            st = rdb_problem_parse(problem_text, problem_file, &prob, &err);
+            st = rdb_dots_start_problem(problem_text, problem_file, &prob, &err);
         if (st != RDB_OK) {
             free(problem_text);
             return rdb_tool_report(st, &err);
@@ -269,28 +221,26 @@ int rdb_cmd_build_dots(int argc, char **argv)
         rdb_status st = rdb_read_file(start_file, &text, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
-        dots_diagram d;
-        st = dots_diagram_parse(text, start_file, &d, &err);
+        int rows, cols;
+        st = rdb_dots_start_diagram(text, start_file, &rows, &cols, &opt.params.start, &err);
         free(text);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
-        if (board_seen && (d.rows != opt.params.rows || d.cols != opt.params.cols))
+        if (board_seen && (rows != opt.params.rows || cols != opt.params.cols))
             return fprintf(stderr, "retrodb: '%s' is a %dx%d board, not %dx%d\n", start_file,
-                           d.rows, d.cols, opt.params.rows, opt.params.cols), 2;
-        opt.params.rows = d.rows;
-        opt.params.cols = d.cols;
-        opt.params.start = d.drawn;
+                           rows, cols, opt.params.rows, opt.params.cols), 2;
+        opt.params.rows = rows;
+        opt.params.cols = cols;
         snprintf(opt.params.variant, sizeof opt.params.variant, "custom");
         if (strcmp(variant, "empty") != 0)
             return rdb_tool_bad(cmd, "--start and --variant exclude each other");
     } else {
         if (!board_seen)
             return rdb_tool_bad(cmd, "which board? (e.g. retrodb build dots 3x3)");
-        rdb_status st = dots_board_init(&board, opt.params.rows, opt.params.cols, &err);
+        rdb_status st =
+            rdb_dots_start_variant(opt.params.rows, opt.params.cols, variant, &opt.params.start, &err);
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
-        if (dots_variant_lines(&board, variant, &opt.params.start) != 0)
-            return rdb_tool_bad(cmd, "unknown variant '%s' (empty, swedish, icelandic)", variant);
         snprintf(opt.params.variant, sizeof opt.params.variant, "%s", variant);
     }
     char defdir[RDB_PATH_MAX]; /* "db/" and a file's base name always fit */
@@ -320,7 +270,7 @@ int rdb_cmd_build_dots(int argc, char **argv)
         rdb_status st = rdb_build_plan_make(&opt, &plan, &err);
         /* one writer of PROBLEM when several processes share the build */
         if (st == RDB_OK && rdb_tool_is_root())
-            st = keep_problem(dir, &opt.params, problem_text, &prob, &err);
+            st = rdb_dots_problem_keep(dir, &opt.params, problem_text, &prob, &err);
         st = rdb_tool_agree(st, &err);
         free(problem_text);
         if (st != RDB_OK)

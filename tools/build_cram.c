@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "cram/cram_board.h"
 #include "engine/builder.h"
 #include "engine/db.h"
 #include "game.h"
@@ -41,7 +40,6 @@ int rdb_cmd_build_cram(int argc, char **argv)
     snprintf(opt.params.variant, sizeof opt.params.variant, "all");
     const char *dir = NULL;
     rdb_tool_build_output out = {0, 0};
-    rdb_error err;
 
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
@@ -62,10 +60,6 @@ int rdb_cmd_build_cram(int argc, char **argv)
         return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next + 1]);
     if (rdb_tool_board(cmd, argv[args.next], &opt.params.rows, &opt.params.cols))
         return 2;
-    cram_board board;
-    rdb_status st = cram_board_init(&board, opt.params.rows, opt.params.cols, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
     char defdir[256];
     if (!dir) {
         snprintf(defdir, sizeof defdir, "db/cram-%dx%d", opt.params.rows, opt.params.cols);

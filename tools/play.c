@@ -27,7 +27,7 @@
 #include <editline/readline.h>
 #endif
 
-#include "answer.h"
+#include "answer_print.h"
 #include "cli.h"
 #include "commands.h"
 #include "query.h"
@@ -35,8 +35,6 @@
 
 #include "common/fsutil.h"
 #include "common/text_input.h"
-#include "cram/cram_board.h"
-#include "dots/dots_diagram.h"
 #include "game.h"
 
 enum { OPT_MOVES = 1, OPT_DBN, OPT_CELLS, OPT_POSITION };
@@ -77,13 +75,9 @@ typedef struct {
 static void replay(game *g)
 {
     g->now = g->begin;
-    dots_board b;
-    rdb_error err;
-    if (g->db.game == RDB_GAME_DOTS && dots_board_init(&b, g->db.rows, g->db.cols, &err) != RDB_OK)
-        return;
     for (int i = 0; i < g->nplayed; i++) {
         if (g->db.game == RDB_GAME_DOTS)
-            rdb_form_dots_play(&b, &g->now.dots, g->move[i]);
+            rdb_form_dots_play(&g->now.dots, g->move[i]);
         else
             g->now.cram.covered |= 1ULL << (g->move[i] / 64) | 1ULL << (g->move[i] % 64);
     }
@@ -170,9 +164,9 @@ static int best_move(game *g)
 {
     rdb_error err;
     if (g->db.game == RDB_GAME_DOTS) {
-        rdb_tool_dots_result *r = malloc(sizeof *r);
+        rdb_dots_ranked *r = malloc(sizeof *r);
         int m = -1;
-        rdb_status st = r ? rdb_tool_dots_lookup(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
+        rdb_status st = r ? rdb_answer_dots(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
         if (st == RDB_OK && r->a.nmoves)
             m = r->a.line[r->order[0]];
         else if (st != RDB_OK) {
@@ -182,9 +176,9 @@ static int best_move(game *g)
         free(r);
         return m;
     }
-    rdb_tool_cram_result *r = malloc(sizeof *r);
+    rdb_cram_ranked *r = malloc(sizeof *r);
     int m = -1;
-    rdb_status st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
+    rdb_status st = r ? rdb_answer_cram(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
     if (st != RDB_OK) {
         printf("%s\n", st == RDB_E_NOMEM ? "out of memory" : err.msg);
         m = -2;
@@ -251,16 +245,13 @@ static void save(game *g, const char *what, const char *path)
         }
         fprintf(f, "\n");
     } else if (g->db.game == RDB_GAME_DOTS) {
-        dots_board b;
-        rdb_error err;
-        dots_board_init(&b, g->db.rows, g->db.cols, &err);
         if (problem)
             fprintf(f, "%d\n", g->db.full_value);
-        if (problem || rdb_tool_dots_mover_known(&g->db, &g->now.dots))
+        if (problem || rdb_answer_dots_mover_known(&g->db, &g->now.dots))
             fprintf(f, "%c\n", g->now.dots.to_move);
-        dots_diagram_print(f, &b, g->now.dots.diagram.drawn, g->now.dots.diagram.owner);
+        rdb_form_dots_print(f, &g->now.dots, NULL);
     } else {
-        cram_diagram_print(f, g->now.cram.rows, g->now.cram.cols, g->now.cram.covered);
+        rdb_form_cram_print(f, &g->now.cram);
     }
     rdb_error err;
     if (fclose(f) != 0)
@@ -283,14 +274,14 @@ static void picture(game *g, const char *path)
     rdb_status st;
     int failed = 0;
     if (g->db.game == RDB_GAME_CRAM) {
-        rdb_tool_cram_result *r = malloc(sizeof *r);
-        st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
+        rdb_cram_ranked *r = malloc(sizeof *r);
+        st = r ? rdb_answer_cram(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
         if (st == RDB_OK)
             failed = rdb_query_cram_svg(path, r);
         free(r);
     } else {
-        rdb_tool_dots_result *r = malloc(sizeof *r);
-        st = r ? rdb_tool_dots_lookup(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
+        rdb_dots_ranked *r = malloc(sizeof *r);
+        st = r ? rdb_answer_dots(g->p, &g->db, &g->now.dots, r, &err) : RDB_E_NOMEM;
         if (st == RDB_OK)
             failed = rdb_query_dots_svg(path, &g->db, &g->now.dots, r);
         free(r);
@@ -413,8 +404,8 @@ static int command(game *g, char *line)
         if (g->db.game == RDB_GAME_DOTS) {
             st = rdb_tool_dots_perfect_game(stdout, g->p, &g->db, &g->now.dots, 0, &err);
         } else {
-            rdb_tool_cram_result *r = malloc(sizeof *r);
-            st = r ? rdb_tool_cram_lookup(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
+            rdb_cram_ranked *r = malloc(sizeof *r);
+            st = r ? rdb_answer_cram(g->p, &g->now.cram, r, &err) : RDB_E_NOMEM;
             if (st == RDB_OK)
                 st = rdb_tool_cram_perfect_game(stdout, g->p, r, 0, &err);
             free(r);

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "answer.h"
+#include "answer_print.h"
 #include "cli.h"
 #include "commands.h"
 #include "query.h"

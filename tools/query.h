@@ -6,7 +6,7 @@
 #ifndef RDB_TOOLS_QUERY_H
 #define RDB_TOOLS_QUERY_H
 
-#include "answer.h"
+#include "answer_print.h"
 #include "options.h"
 
 typedef struct {

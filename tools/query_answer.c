@@ -43,7 +43,7 @@ static int failed(const rdb_query_request *q, rdb_status st, const rdb_error *er
 
 /* One line of a batch's text: "LABEL: value +2: A to move wins by 2; best: v0,1". */
 static void dots_line(const rdb_forms_db *db, const rdb_problem *pos,
-                      const rdb_tool_dots_result *r, const char *label)
+                      const rdb_dots_ranked *r, const char *label)
 {
     char words[160];
     printf("%s: value %s: %s; best:", label, rdb_tool_signed(r->a.value, (char[RDB_TOOL_SIGNED_MAX]){0}),
@@ -57,7 +57,7 @@ static void dots_line(const rdb_forms_db *db, const rdb_problem *pos,
     printf("%s\n", r->a.nmoves ? "" : " none (the board is full)");
 }
 
-static void cram_line(const rdb_tool_cram_result *r, const char *label)
+static void cram_line(const rdb_cram_ranked *r, const char *label)
 {
     char words[64];
     printf("%s: nimber %d: %s; winning:", label, r->nimber,
@@ -88,10 +88,10 @@ rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_forms_db *db,
     *wrote = 0;
     rdb_status st;
     if (pos->game == RDB_GAME_CRAM) {
-        rdb_tool_cram_result *r = malloc(sizeof *r);
+        rdb_cram_ranked *r = malloc(sizeof *r);
         if (!r)
             return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-        st = rdb_tool_cram_lookup(p, &pos->cram, r, err);
+        st = rdb_answer_cram(p, &pos->cram, r, err);
         if (st == RDB_OK) {
             *wrote = 1;
             json_open(out, label, n);
@@ -103,10 +103,10 @@ rdb_status rdb_query_write_json(FILE *out, rdb_probe *p, const rdb_forms_db *db,
         free(r);
         return st;
     }
-    rdb_tool_dots_result *r = malloc(sizeof *r);
+    rdb_dots_ranked *r = malloc(sizeof *r);
     if (!r)
         return rdb_fail(err, RDB_E_NOMEM, "out of memory");
-    st = rdb_tool_dots_lookup(p, db, &pos->dots, r, err);
+    st = rdb_answer_dots(p, db, &pos->dots, r, err);
     if (st == RDB_OK) {
         *wrote = 1;
         json_open(out, label, n);
@@ -135,11 +135,11 @@ static int answer_json(rdb_probe *p, const rdb_query_request *q, const rdb_forms
 static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db *db,
                        const rdb_problem *pos, const char *label, long n)
 {
-    rdb_tool_dots_result *r = malloc(sizeof *r);
+    rdb_dots_ranked *r = malloc(sizeof *r);
     rdb_error err;
     if (!r)
         return fprintf(stderr, "retrodb: out of memory\n"), 1;
-    rdb_status st = rdb_tool_dots_lookup(p, db, pos, r, &err);
+    rdb_status st = rdb_answer_dots(p, db, pos, r, &err);
     if (st != RDB_OK) {
         free(r);
         return failed(q, st, &err, label, n);
@@ -160,11 +160,11 @@ static int answer_dots(rdb_probe *p, const rdb_query_request *q, const rdb_forms
 static int answer_cram(rdb_probe *p, const rdb_query_request *q,
                        const rdb_form_cram *pos, const char *label, long n)
 {
-    rdb_tool_cram_result *r = malloc(sizeof *r);
+    rdb_cram_ranked *r = malloc(sizeof *r);
     rdb_error err;
     if (!r)
         return fprintf(stderr, "retrodb: out of memory\n"), 1;
-    rdb_status st = rdb_tool_cram_lookup(p, pos, r, &err);
+    rdb_status st = rdb_answer_cram(p, pos, r, &err);
     if (st != RDB_OK) {
         free(r);
         return failed(q, st, &err, label, n);
@@ -189,13 +189,13 @@ static int json_svg(rdb_probe *p, const rdb_query_request *q, const rdb_forms_db
     rdb_error err;
     int bad = 0;
     if (pos->game == RDB_GAME_CRAM) {
-        rdb_tool_cram_result *r = malloc(sizeof *r);
-        bad = !r || rdb_tool_cram_lookup(p, &pos->cram, r, &err) != RDB_OK ||
+        rdb_cram_ranked *r = malloc(sizeof *r);
+        bad = !r || rdb_answer_cram(p, &pos->cram, r, &err) != RDB_OK ||
               rdb_query_cram_svg(q->svg, r);
         free(r);
     } else {
-        rdb_tool_dots_result *r = malloc(sizeof *r);
-        bad = !r || rdb_tool_dots_lookup(p, db, &pos->dots, r, &err) != RDB_OK ||
+        rdb_dots_ranked *r = malloc(sizeof *r);
+        bad = !r || rdb_answer_dots(p, db, &pos->dots, r, &err) != RDB_OK ||
               rdb_query_dots_svg(q->svg, db, &pos->dots, r);
         free(r);
     }

@@ -46,7 +46,7 @@ static int draw_cram(FILE *f, const void *p)
 }
 
 int rdb_query_dots_svg(const char *path, const rdb_forms_db *db, const rdb_problem *pos,
-                       const rdb_tool_dots_result *r)
+                       const rdb_dots_ranked *r)
 {
     int value[64] = {0};
     for (int i = 0; i < r->a.nmoves; i++)
@@ -65,7 +65,7 @@ int rdb_query_dots_svg(const char *path, const rdb_forms_db *db, const rdb_probl
     return write_picture(path, draw_dots, &p);
 }
 
-int rdb_query_cram_svg(const char *path, const rdb_tool_cram_result *r)
+int rdb_query_cram_svg(const char *path, const rdb_cram_ranked *r)
 {
     char words[64], caption[128];
     snprintf(caption, sizeof caption, "%s (nimber %d)",

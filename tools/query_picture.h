@@ -6,7 +6,7 @@
 #ifndef RDB_TOOLS_QUERY_PICTURE_H
 #define RDB_TOOLS_QUERY_PICTURE_H
 
-#include "answer.h"
+#include "answer_print.h"
 
 /* The picture of a Dots-and-Boxes answer, written to path: the position
  * (lines drawn, letters of the boxes taken), the value of every move (net
@@ -14,10 +14,10 @@
  * marks when the database has them, and who wins under it. 0, or 1 after
  * a message naming the file (an exit status). */
 int rdb_query_dots_svg(const char *path, const rdb_forms_db *db, const rdb_problem *pos,
-                       const rdb_tool_dots_result *r);
+                       const rdb_dots_ranked *r);
 
 /* The picture of a Cram answer, its moves to nimber 0 in green: as
  * rdb_query_dots_svg. */
-int rdb_query_cram_svg(const char *path, const rdb_tool_cram_result *r);
+int rdb_query_cram_svg(const char *path, const rdb_cram_ranked *r);
 
 #endif

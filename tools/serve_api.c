@@ -17,7 +17,6 @@
 
 #include "common/number.h"
 #include "common/text_input.h"
-#include "dots/dots_board.h"
 #include "game.h"
 
 /* The page's files: the only files the server ever reads, once. */
@@ -280,25 +279,26 @@ static rdb_status make_info(rdb_serve_site *site, rdb_error *err)
             db->cols);
     rdb_status st = RDB_OK;
     if (db->game != RDB_GAME_CRAM) {
-        dots_board b;
-        st = dots_board_init(&b, db->rows, db->cols, err);
-        if (st == RDB_OK) {
-            fprintf(out, ",\"start\":\"");
-            for (int l = 0; l < b.nlines; l++)
-                fputc(db->start >> l & 1 ? '1' : '0', out);
-            fprintf(out, "\",\"full_value\":%d,\"problem\":%s,\"lines\":[", db->full_value,
-                    db->has_problem ? "true" : "false");
-            for (int l = 0; l < b.nlines; l++) {
-                char name[32];
-                dots_line_name(&b, l, name);
-                fprintf(out, "%s\"%s\"", l ? "," : "", name);
-            }
-            fprintf(out, "],\"boxes\":[");
-            for (int x = 0; x < b.nboxes; x++)
-                fprintf(out, "%s[%d,%d,%d,%d]", x ? "," : "", b.box_line[x][0], b.box_line[x][1],
-                        b.box_line[x][2], b.box_line[x][3]);
-            fprintf(out, "]");
+        /* the board's lines, as open_spiel numbers them, and each box's
+         * four (top, bottom, left, right) */
+        const int nlines = 2 * db->rows * db->cols + db->rows + db->cols;
+        fprintf(out, ",\"start\":\"");
+        for (int l = 0; l < nlines; l++)
+            fputc(db->start >> l & 1 ? '1' : '0', out);
+        fprintf(out, "\",\"full_value\":%d,\"problem\":%s,\"lines\":[", db->full_value,
+                db->has_problem ? "true" : "false");
+        for (int l = 0; l < nlines && st == RDB_OK; l++) {
+            char name[RDB_LINE_NAME_MAX];
+            st = rdb_dots_line_name(db->rows, db->cols, l, name, sizeof name, err);
+            fprintf(out, "%s\"%s\"", l ? "," : "", st == RDB_OK ? name : "");
         }
+        fprintf(out, "],\"boxes\":[");
+        for (int x = 0; x < db->rows * db->cols; x++) {
+            int side[4];
+            rdb_form_dots_box_sides(db->rows, db->cols, x, side);
+            fprintf(out, "%s[%d,%d,%d,%d]", x ? "," : "", side[0], side[1], side[2], side[3]);
+        }
+        fprintf(out, "]");
     }
     fprintf(out, "}\n");
     fclose(out);

@@ -19,6 +19,7 @@
 #include "cram/cram_board.h"
 #include "dots/dots.h"
 #include "dots/dots_board.h"
+#include "dots/dots_diagram.h"
 
 int rdb_form_blank(const char *text)
 {
@@ -88,7 +89,7 @@ static void start_position(const rdb_forms_db *db, rdb_problem *pos)
     memset(pos->diagram.owner, ' ', sizeof pos->diagram.owner);
 }
 
-int rdb_form_dots_play(const dots_board *b, rdb_problem *pos, int l)
+static int play_on(const dots_board *b, rdb_problem *pos, int l)
 {
     int took = 0;
     for (int k = 0; k < b->line_nboxes[l]; k++) {
@@ -110,6 +111,49 @@ int rdb_form_dots_play(const dots_board *b, rdb_problem *pos, int l)
     if (!took)
         pos->to_move = pos->to_move == 'A' ? 'B' : 'A';
     return took;
+}
+
+int rdb_form_dots_play(rdb_problem *pos, int l)
+{
+    dots_board b;
+    rdb_error ignored;
+    if (dots_board_init(&b, pos->diagram.rows, pos->diagram.cols, &ignored) != RDB_OK)
+        return 0;
+    return play_on(&b, pos, l);
+}
+
+int rdb_form_dots_full(const rdb_problem *pos)
+{
+    dots_board b;
+    rdb_error ignored;
+    return dots_board_init(&b, pos->diagram.rows, pos->diagram.cols, &ignored) == RDB_OK &&
+           pos->diagram.drawn == dots_all_lines(&b);
+}
+
+void rdb_form_dots_print(FILE *f, const rdb_problem *pos, const char (*label)[RDB_FORM_LABEL_MAX])
+{
+    dots_board b;
+    rdb_error ignored;
+    if (dots_board_init(&b, pos->diagram.rows, pos->diagram.cols, &ignored) != RDB_OK)
+        return;
+    if (label)
+        dots_diagram_print_labels(f, &b, pos->diagram.drawn, pos->diagram.owner, label);
+    else
+        dots_diagram_print(f, &b, pos->diagram.drawn, pos->diagram.owner);
+}
+
+void rdb_form_dots_box_sides(int rows, int cols, int box, int side[4])
+{
+    dots_board b;
+    rdb_error ignored;
+    if (dots_board_init(&b, rows, cols, &ignored) != RDB_OK || box < 0 || box >= b.nboxes)
+        return;
+    memcpy(side, b.box_line[box], sizeof b.box_line[box]);
+}
+
+void rdb_form_cram_print(FILE *f, const rdb_form_cram *pos)
+{
+    cram_diagram_print(f, pos->rows, pos->cols, pos->covered);
 }
 
 /* One token of a move list: a line name, or action numbers separated by
@@ -190,7 +234,7 @@ rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const c
                             source, i + 1, name,
                             (db->start & ~db->played) >> line[i] & 1 ? " (in the database's start)"
                                                                      : "");
-        rdb_form_dots_play(&b, pos, line[i]);
+        play_on(&b, pos, line[i]);
     }
     rdb_problem_count_boxes(&b, pos);
     return RDB_OK;

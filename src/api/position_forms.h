@@ -30,6 +30,7 @@
 #define RDB_API_POSITION_FORMS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dots/dots_board.h"
 #include "dots/problem.h"
@@ -68,7 +69,22 @@ rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const c
 /* Draw line l (open) for the player to move: the boxes it completes get
  * their letter and count for them, and they move again; otherwise the turn
  * passes. Returns the boxes taken (0, 1 or 2). */
-int rdb_form_dots_play(const dots_board *b, rdb_problem *pos, int l);
+int rdb_form_dots_play(rdb_problem *pos, int l);
+
+/* Whether every line of the position's board is drawn. */
+int rdb_form_dots_full(const rdb_problem *pos);
+
+/* The longest label rdb_form_dots_print lays out on a line, terminator
+ * included: a value and two marks ("-12*v"). */
+#define RDB_FORM_LABEL_MAX DOTS_LABEL_MAX
+
+/* Write the position's diagram, with label[line] on every open line when
+ * label is not NULL (at most 5 characters shown). */
+void rdb_form_dots_print(FILE *f, const rdb_problem *pos, const char (*label)[RDB_FORM_LABEL_MAX]);
+
+/* The lines of box `box` (row-major) of a rows x cols board: top, bottom,
+ * left, right. */
+void rdb_form_dots_box_sides(int rows, int cols, int box, int side[4]);
 
 /* Dots-and-Boxes: the lines of a DBN string (lines drawn; the boxes complete
  * take their letters from the database's problem, the player to move is the
@@ -107,6 +123,9 @@ rdb_status rdb_form_cram_cells(int rows, int cols, const char *text, const char 
  * (the rows x cols board), told apart by their look. */
 rdb_status rdb_form_cram_any(int rows, int cols, const char *text, const char *source,
                              rdb_form_cram *pos, rdb_form *form, rdb_error *err);
+
+/* Write a Cram position's diagram ('.' free, '#' covered). */
+void rdb_form_cram_print(FILE *f, const rdb_form_cram *pos);
 
 /* Whether the text is blank (nothing but white space). */
 int rdb_form_blank(const char *text);

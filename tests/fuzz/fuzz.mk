@@ -28,8 +28,8 @@ FUZZ_EXTRA_cram_tt := tests/naive_cram.c
 FUZZ_EXTRA_dots_tt := tests/naive_dots.c
 # serve_request drives the program's own request handling (tools/), which
 # answers through query's printers and position readers
-SERVE_TOOL_SRC := tools/serve_api.c tools/query_answer.c tools/dots_answer.c \
-                  tools/cram_answer.c tools/perfect_game.c tools/cli.c \
+SERVE_TOOL_SRC := tools/serve_api.c tools/query_answer.c tools/dots_answer_print.c \
+                  tools/cram_answer_print.c tools/perfect_game_print.c tools/cli.c \
                   tools/query_picture.c tools/picture.c tools/options.c
 FUZZ_EXTRA_serve_request := $(SERVE_TOOL_SRC) -Itools
 

@@ -1,19 +1,12 @@
 /*
  * cram_answer.c — a Cram position's answer: its nimber and every move's,
  * winning moves first, from a table of its board or of any board it fits
- * in. See answer.h.
- *
- * Why a bigger table answers a smaller board: Cram is played on the graph
- * of free cells, and a position of an r x c board placed in a corner of
- * the table's R x C board, with every other cell covered, has exactly the
- * same free cells, the same dominoes and so the same game tree.
+ * in; and its perfect game. See answer.h.
  */
+#include "api/answer.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "answer.h"
-#include "cli.h"
-#include "cram/cram_board.h"
 
 /* How the position's board sits in the table's: cell (r, c) of the
  * position is cell (r, c) of the table, or (c, r) when turned. */
@@ -37,7 +30,7 @@ static void unplace_cell(const placement *pl, int cell, int *r, int *c)
 
 /* Whether move i's cells come before move j's in the board's own order:
  * horizontal dominoes first, then by their first cell, row-major. */
-static int move_before(const rdb_tool_cram_result *r, int i, int j)
+static int move_before(const rdb_cram_ranked *r, int i, int j)
 {
     int hi = r->cell[i][0][0] == r->cell[i][1][0], hj = r->cell[j][0][0] == r->cell[j][1][0];
     if (hi != hj)
@@ -47,8 +40,8 @@ static int move_before(const rdb_tool_cram_result *r, int i, int j)
     return r->cell[i][0][1] < r->cell[j][0][1];
 }
 
-rdb_status rdb_tool_cram_lookup(rdb_probe *p, const rdb_form_cram *pos,
-                                rdb_tool_cram_result *r, rdb_error *err)
+rdb_status rdb_answer_cram(rdb_probe *p, const rdb_form_cram *pos, rdb_cram_ranked *r,
+                           rdb_error *err)
 {
     memset(r, 0, sizeof *r);
     r->pos = *pos;
@@ -123,35 +116,31 @@ rdb_status rdb_tool_cram_lookup(rdb_probe *p, const rdb_form_cram *pos,
     return RDB_OK;
 }
 
-void rdb_tool_cram_print_text(const rdb_tool_cram_result *r)
+rdb_status rdb_answer_cram_perfect_game(rdb_probe *p, const rdb_form_cram *pos,
+                                        rdb_cram_perfect_game *g, rdb_error *err)
 {
-    cram_diagram_print(stdout, r->pos.rows, r->pos.cols, r->pos.covered);
-    char words[64];
-    printf("nimber %d: %s\n", r->nimber,
-           rdb_tool_cram_outcome(r->nimber, "the player to move", words, sizeof words));
-    for (int k = 0; k < r->nmoves; k++) {
-        int i = r->order[k];
-        printf("  (%d,%d)-(%d,%d)  nimber %d%s\n", r->cell[i][0][0], r->cell[i][0][1],
-               r->cell[i][1][0], r->cell[i][1][1], r->move_nimber[i],
-               r->move_nimber[i] == 0 ? "  wins" : "");
+    memset(g, 0, sizeof *g);
+    rdb_cram_ranked *r = malloc(sizeof *r);
+    if (!r)
+        return rdb_fail(err, RDB_E_NOMEM, "out of memory");
+    rdb_form_cram now = *pos;
+    char player = 'A';
+    rdb_status st;
+    for (;;) {
+        st = rdb_answer_cram(p, &now, r, err);
+        if (st != RDB_OK || r->nmoves == 0)
+            break;
+        const int i = r->order[0];
+        rdb_cram_turn *t = &g->turn[g->nturns++];
+        t->player = player;
+        memcpy(t->cell, r->cell[i], sizeof t->cell);
+        t->nimber = r->move_nimber[i];
+        for (int k = 0; k < 2; k++)
+            now.covered |= 1ULL << (r->cell[i][k][0] * now.cols + r->cell[i][k][1]);
+        player = player == 'A' ? 'B' : 'A';
     }
-    if (r->nmoves == 0)
-        printf("no move is left: the player to move has lost\n");
-}
-
-void rdb_tool_cram_print_json_fields(FILE *out, const rdb_tool_cram_result *r)
-{
-    char words[64];
-    fprintf(out, "\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"words\":", r->pos.rows,
-           r->pos.cols, r->nimber);
-    rdb_tool_json_string_to(out, rdb_tool_cram_outcome(r->nimber, "the player to move", words,
-                                               sizeof words));
-    fprintf(out, ",\"moves\":[");
-    for (int k = 0; k < r->nmoves; k++) {
-        int i = r->order[k];
-        fprintf(out, "%s{\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d,\"best\":%s}", k ? "," : "",
-               r->cell[i][0][0], r->cell[i][0][1], r->cell[i][1][0], r->cell[i][1][1],
-               r->move_nimber[i], r->move_nimber[i] == 0 ? "true" : "false");
-    }
-    fprintf(out, "]");
+    /* the player to move with no move left loses */
+    g->winner = player == 'A' ? 'B' : 'A';
+    free(r);
+    return st;
 }

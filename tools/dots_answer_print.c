@@ -1,76 +1,28 @@
 /*
- * dots_answer.c — a Dots-and-Boxes position's answer as query prints it:
- * the moves sorted best first, the board with every open line's value and
- * the best ones marked '*', the value in words (who is to move, who wins
- * and by how much), and the same as JSON fields. See answer.h.
+ * dots_answer_print.c — a Dots-and-Boxes position's answer (the library's
+ * rdb_answer_dots) as query prints it: the board with every open line's
+ * value and the best ones marked '*', the value in words (who is to move,
+ * who wins and by how much), the moves best first, and the same as JSON
+ * fields. See answer_print.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
+#include "answer_print.h"
 #include "cli.h"
-#include "dots/dots_diagram.h"
-
-int rdb_tool_dots_mover_known(const rdb_forms_db *db, const rdb_problem *pos)
-{
-    return pos->has_to_move || db->has_problem;
-}
-
-rdb_status rdb_tool_dots_lookup(rdb_probe *p, const rdb_forms_db *db, const rdb_problem *pos,
-                                rdb_tool_dots_result *r, rdb_error *err)
-{
-    memset(r, 0, sizeof *r);
-    if (pos->diagram.rows != db->rows || pos->diagram.cols != db->cols)
-        return rdb_fail(err, RDB_E_INPUT, "the position is a %dx%d board; the database is %dx%d",
-                        pos->diagram.rows, pos->diagram.cols, db->rows, db->cols);
-    rdb_status st = rdb_probe_moves(p, pos->diagram.drawn, &r->a, err);
-    if (st != RDB_OK)
-        return st;
-    r->loony = rdb_probe_loony(p);
-    dots_board b;
-    st = dots_board_init(&b, db->rows, db->cols, err);
-    if (st != RDB_OK)
-        return st;
-    /* best first; among equal values a capture first (the natural way to
-     * play it), then line-id order; insertion sort keeps it stable */
-    int capture[64];
-    for (int i = 0; i < r->a.nmoves; i++) {
-        capture[i] = dots_boxes_completed(&b, pos->diagram.drawn, r->a.line[i]) > 0;
-        int j = i;
-        while (j > 0) {
-            int k = r->order[j - 1];
-            int better = r->a.move_value[i] > r->a.move_value[k] ||
-                         (r->a.move_value[i] == r->a.move_value[k] && capture[i] > capture[k]);
-            if (!better)
-                break;
-            r->order[j] = k;
-            j--;
-        }
-        r->order[j] = i;
-        if (r->a.move_value[i] == r->a.value) {
-            r->nbest++;
-            r->best |= 1ULL << r->a.line[i];
-        }
-    }
-    return RDB_OK;
-}
 
 char *rdb_tool_dots_words(const rdb_forms_db *db, const rdb_problem *pos, int value, char *buf,
                           size_t size)
 {
     char who[32], outcome[64];
-    if (!rdb_tool_dots_mover_known(db, pos)) {
+    if (!rdb_answer_dots_mover_known(db, pos)) {
         rdb_tool_dots_outcome(value, "the player to move", outcome, sizeof outcome);
         snprintf(buf, size, "%s from here", outcome);
         return buf;
     }
     snprintf(who, sizeof who, "%c to move", pos->to_move);
-    dots_board b;
-    rdb_error ignored;
-    const int full = dots_board_init(&b, pos->diagram.rows, pos->diagram.cols, &ignored) == RDB_OK &&
-                     pos->diagram.drawn == dots_all_lines(&b);
-    if (full && !pos->unmarked) {
+    if (rdb_form_dots_full(pos) && !pos->unmarked) {
         /* nobody is to move: say who won (the full board's value, a
          * penalty, counted for whoever's turn it would be) */
         const int margin = rdb_problem_margin(pos, value, 'A');
@@ -107,7 +59,7 @@ static char loony_mark(int next_loony, char to_move)
     return who == 'A' ? 'v' : who == 'B' ? '^' : '\0';
 }
 
-void rdb_tool_dots_marks(const rdb_tool_dots_result *r, char to_move, char *line_mark,
+void rdb_tool_dots_marks(const rdb_dots_ranked *r, char to_move, char *line_mark,
                          char *position_mark)
 {
     *position_mark = loony_mark(r->a.next_loony, to_move);
@@ -123,14 +75,10 @@ static int shows_final(const rdb_forms_db *db, const rdb_problem *pos)
     return db->has_problem && !pos->unmarked;
 }
 
-static void print_board(const rdb_forms_db *db, const rdb_problem *pos,
-                        const rdb_tool_dots_result *r, int final)
+static void print_board(const rdb_problem *pos,
+                        const rdb_dots_ranked *r, int final)
 {
-    dots_board b;
-    rdb_error err;
-    if (dots_board_init(&b, db->rows, db->cols, &err) != RDB_OK)
-        return;
-    char label[DOTS_MAX_LINES][DOTS_LABEL_MAX];
+    char label[64][RDB_FORM_LABEL_MAX];
     memset(label, 0, sizeof label);
     for (int i = 0; i < r->a.nmoves; i++) {
         int l = r->a.line[i], v = r->a.move_value[i];
@@ -139,11 +87,11 @@ static void print_board(const rdb_forms_db *db, const rdb_problem *pos,
                  final ? rdb_problem_margin(pos, v, pos->to_move) : v,
                  r->best >> l & 1 && r->nbest < r->a.nmoves ? "*" : "", mark);
     }
-    dots_diagram_print_labels(stdout, &b, pos->diagram.drawn, pos->diagram.owner, label);
+    rdb_form_dots_print(stdout, pos, label);
 }
 
 /* "h0,1 v1,2": the best moves, or "every move" when all are. */
-static void print_best(const rdb_forms_db *db, const rdb_tool_dots_result *r)
+static void print_best(const rdb_forms_db *db, const rdb_dots_ranked *r)
 {
     if (r->a.nmoves == 0) {
         printf("the board is full\n");
@@ -164,20 +112,20 @@ static void print_best(const rdb_forms_db *db, const rdb_tool_dots_result *r)
 }
 
 void rdb_tool_dots_print_text(const rdb_forms_db *db, const rdb_problem *pos,
-                              const rdb_tool_dots_result *r, int raw)
+                              const rdb_dots_ranked *r, int raw)
 {
     char mark = r->loony ? loony_mark(r->a.next_loony, pos->to_move) : '\0';
     if (shows_final(db, pos)) {
         if (raw) {
             printf("net future boxes for the player to move after each move:\n");
-            print_board(db, pos, r, 0);
+            print_board(pos, r, 0);
             printf("\n");
         }
         printf("final score for %c (its boxes minus the other's) after each move:\n",
                pos->to_move);
-        print_board(db, pos, r, 1);
+        print_board(pos, r, 1);
     } else {
-        print_board(db, pos, r, 0);
+        print_board(pos, r, 0);
     }
     char words[160];
     printf("%s\n", rdb_tool_dots_words(db, pos, r->a.value, words, sizeof words));
@@ -209,7 +157,7 @@ static void print_json_score(FILE *out, const rdb_problem *pos, int value, char 
         fprintf(out, "%d", rdb_problem_margin(pos, value, player));
 }
 
-static void print_json_mark(FILE *out, const rdb_tool_dots_result *r, int next_loony, char to_move)
+static void print_json_mark(FILE *out, const rdb_dots_ranked *r, int next_loony, char to_move)
 {
     if (!r->loony)
         return;
@@ -218,9 +166,9 @@ static void print_json_mark(FILE *out, const rdb_tool_dots_result *r, int next_l
 }
 
 void rdb_tool_dots_print_json_fields(FILE *out, const rdb_forms_db *db, const rdb_problem *pos,
-                                     const rdb_tool_dots_result *r)
+                                     const rdb_dots_ranked *r)
 {
-    const int known = rdb_tool_dots_mover_known(db, pos);
+    const int known = rdb_answer_dots_mover_known(db, pos);
     char words[160];
     fprintf(out, "\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d", db->rows, db->cols,
            r->a.value);
