@@ -14,11 +14,11 @@
 #     folder holds comes through the engine (engine/report.h), durable file
 #     writes through common/fsutil.h; nor a game's entry in the table of
 #     games (dots.h, cram.h): the games' ids are game.h's; nor any game's
-#     header but in the two commands that drive a solver's own machinery
-#     (solve_dots.c, solve_cram.c: its options, tables and ledgers): a
-#     position's forms, its answer, its perfect game, its diagram and a
-#     build's start are the library's (src/api/position_forms.h,
-#     src/api/answer.h, src/api/dots_start.h);
+#     header but in the command that still drives a solver's own
+#     machinery (solve_dots.c: its options, tables and ledgers): a
+#     position's forms, its answer, its perfect game, its diagram, a
+#     build's start and a Cram search's session are the library's
+#     (src/api/position_forms.h, answer.h, dots_start.h, cram_session.h);
 #   - the program's subcommand files include the shared helpers (cli.h),
 #     never the dispatcher, and no header of tools/ includes a tools/ file
 #     that includes it back.
@@ -60,9 +60,9 @@ rule "game.h includes a game, the engine or the entry points" 'engine/.*|dots/.*
 rule "a public header includes an internal one" '(common|layout|store|engine|dots|cram)/.*|game\.h' include/retrodb/*.h
 rule "the program includes the store's internals (the library answers what they hold: engine/report.h)" 'store/.*' tools/*.[ch] tools/mpi/*.[ch]
 rule "the program includes a game's table entry (the games' ids are game.h's)" 'dots/dots\.h|cram/cram\.h' tools/*.[ch] tools/mpi/*.[ch]
-# the commands that still reach a game's own headers, until a solver's
-# session is the library's too
-game_drivers='tools/solve_dots.c|tools/solve_cram.c'
+# the command that still reaches a game's own headers, until the Dots
+# solver's session is the library's too, as Cram's is
+game_drivers='tools/solve_dots.c'
 mapfile -t not_drivers < <(ls tools/*.[ch] tools/mpi/*.[ch] 2>/dev/null | grep -v -E "^($game_drivers)$")
 rule "the program includes a game's header outside the game drivers (the library answers: src/api/)" 'dots/.*|cram/.*' "${not_drivers[@]}"
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h

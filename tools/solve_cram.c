@@ -1,7 +1,8 @@
 /*
  * solve_cram.c — `retrodb solve cram RxC` and `retrodb solve cram
  * --position FILE`: the nimber of an empty Cram board or of any position,
- * by search (src/cram/cram_solver.h), with statistics.
+ * by search (the library's session, src/api/cram_session.h), with
+ * statistics.
  *
  * Every argument is checked, and the position read, before anything is
  * written, so that bad input leaves no file behind. With --tt-file the
@@ -21,22 +22,11 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "api/cram_tables.h"
+#include "api/cram_session.h"
 #include "common/human.h"
-#include "common/job.h"
 #include "common/number.h"
 #include "common/text_input.h"
-#include "cram/cram_board.h"
-#include "cram/cram_solver.h"
-#include "cram/cram_tt.h"
-#include "cram/cram_window.h"
-
-#define MAX_TABLE_DIRS 16
-#define DEFAULT_TT_MB 1024
-/* The entries a --tt-digest keeps by default: those that cost 2^24 nodes
- * or more (about 20 s of one thread), a few thousand in a solve of 10^10
- * nodes. */
-#define DIGEST_LOG2 24
+#include "retrodb/position.h"
 
 enum {
     OPT_METHOD = 1,
@@ -120,40 +110,26 @@ static rdb_status read_position(const char *path, int *rows, int *cols, cram_wse
     rdb_status st = rdb_read_file(path, &text, err);
     if (st != RDB_OK)
         return st;
-    st = cram_diagram_parse_wide(text, name, rows, cols, covered, err);
+    uint64_t half[2];
+    st = rdb_cram_parse_diagram_wide(text, name, rows, cols, half, err);
     free(text);
+    *covered = (cram_wset)half[1] << 64 | half[0];
     return st;
 }
-
-/* For each k below the nimber, a move to a position of nimber k: its two
- * cells (r * cols + c). */
-typedef struct {
-    int n;                 /* 0: no certificate asked for */
-    int cell[128][2];
-} certificate;
-
-/* The nimber of each move (--first-moves): the position after covering
- * the two cells of domino d (cram_domino_cells' numbers). */
-typedef struct {
-    int asked;
-    int n;
-    int domino[127];
-    int nimber[127];
-} move_values;
 
 /* The moves as a picture of the board: each domino's nimber between its
  * two cells (horizontal ones on the cells' row, vertical ones on the line
  * between the rows, ending under the upper cell), blank where no move is;
  * the gaps as wide as the widest nimber needs. */
-static void print_moves_text(int rows, int cols, cram_wset covered, const move_values *mv)
+static void print_moves_text(int rows, int cols, cram_wset covered, const rdb_cram_session_result *mv)
 {
     const int nh = rows * (cols - 1);
     char value[2 * 128][8];
     int w = 1; /* the widest nimber's digits */
     for (int d = 0; d < nh + (rows - 1) * cols; d++)
         value[d][0] = '\0';
-    for (int i = 0; i < mv->n; i++) {
-        const int len = snprintf(value[mv->domino[i]], sizeof value[0], "%d", mv->nimber[i]);
+    for (int i = 0; i < mv->nmoves; i++) {
+        const int len = snprintf(value[mv->domino[i]], sizeof value[0], "%d", mv->move_nimber[i]);
         if (len > w)
             w = len;
     }
@@ -173,42 +149,44 @@ static void print_moves_text(int rows, int cols, cram_wset covered, const move_v
         printf("\n");
     }
     int wins = 0, cell[2];
-    for (int i = 0; i < mv->n; i++) {
-        if (mv->nimber[i] != 0)
+    for (int i = 0; i < mv->nmoves; i++) {
+        if (mv->move_nimber[i] != 0)
             continue;
         cram_domino_cells(rows, cols, mv->domino[i], cell);
         printf("%s (%d,%d)-(%d,%d)", wins++ ? "" : "winning moves:", cell[0] / cols, cell[0] % cols,
                cell[1] / cols, cell[1] % cols);
     }
-    printf(wins ? "\n" : mv->n ? "no winning move\n" : "no move\n");
+    printf(wins ? "\n" : mv->nmoves ? "no winning move\n" : "no move\n");
 }
 
-static void print_moves_json(int rows, int cols, const move_values *mv)
+static void print_moves_json(int rows, int cols, const rdb_cram_session_result *mv)
 {
     printf(",\"moves\":[");
     int cell[2];
-    for (int i = 0; i < mv->n; i++) {
+    for (int i = 0; i < mv->nmoves; i++) {
         cram_domino_cells(rows, cols, mv->domino[i], cell);
         printf("%s{\"cells\":[[%d,%d],[%d,%d]],\"nimber\":%d}", i ? "," : "", cell[0] / cols,
-               cell[0] % cols, cell[1] / cols, cell[1] % cols, mv->nimber[i]);
+               cell[0] % cols, cell[1] / cols, cell[1] % cols, mv->move_nimber[i]);
     }
     printf("]");
 }
 
-static void print_certificate_json(int cols, const certificate *c)
+static void print_certificate_json(int cols, const rdb_cram_session_result *c)
 {
     printf(",\"certificate\":[");
-    for (int k = 0; k < c->n; k++) {
-        const int *cell = c->cell[k];
+    for (int k = 0; k < c->ncertificate; k++) {
+        const int *cell = c->certificate[k];
         printf("%s{\"nimber\":%d,\"cells\":[[%d,%d],[%d,%d]]}", k ? "," : "", k, cell[0] / cols,
                cell[0] % cols, cell[1] / cols, cell[1] % cols);
     }
     printf("]");
 }
 
-static void print_json(int rows, int cols, int nimber, cram_method m, const cram_stats *st,
-                       const certificate *c, const move_values *mv)
+static void print_json(int rows, int cols, cram_method m, const rdb_cram_session_result *r,
+                       int first_moves)
 {
+    const cram_stats *st = &r->stats;
+    const int nimber = r->nimber;
     printf("{\"game\":\"cram\",\"rows\":%d,\"cols\":%d,\"nimber\":%d,\"method\":\"%s\","
            "\"nodes\":%llu,\"expanded\":%llu,\"tt_hits\":%llu,\"db_hits\":%llu,\"cuts\":%llu,"
            "\"twins\":%llu,\"mirror_zero\":%llu,\"helped\":%llu,\"helper_first\":%llu,"
@@ -231,16 +209,18 @@ static void print_json(int rows, int cols, int nimber, cram_method m, const cram
     if (st->from_ledger || st->to_ledger)
         printf(",\"from_ledger\":%llu,\"to_ledger\":%llu", (unsigned long long)st->from_ledger,
                (unsigned long long)st->to_ledger);
-    if (c->n)
-        print_certificate_json(cols, c);
-    if (mv->asked)
-        print_moves_json(rows, cols, mv);
+    if (r->ncertificate)
+        print_certificate_json(cols, r);
+    if (first_moves)
+        print_moves_json(rows, cols, r);
     printf("}\n");
 }
 
-static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_method m,
-                       const cram_stats *st, const certificate *c, const move_values *mv)
+static void print_text(int rows, int cols, cram_wset covered, cram_method m,
+                       const rdb_cram_session_result *r, int first_moves)
 {
+    const cram_stats *st = &r->stats;
+    const int nimber = r->nimber;
     cram_diagram_print_wide(stdout, rows, cols, covered);
     char words[64];
     printf("nimber %d: %s\n", nimber, rdb_tool_cram_outcome(nimber, "the player to move", words, sizeof words));
@@ -273,55 +253,23 @@ static void print_text(int rows, int cols, cram_wset covered, int nimber, cram_m
     if (st->wide_tt_bytes)
         printf(", wide parts' tt %.0f MB %.0f%% full", st->wide_tt_bytes / 1048576.0, 100.0 * st->wide_tt_fill);
     printf("\n");
-    for (int k = 0; k < c->n; k++) {
-        const int *cell = c->cell[k];
+    for (int k = 0; k < r->ncertificate; k++) {
+        const int *cell = r->certificate[k];
         printf("to nimber %d: cover (%d,%d) and (%d,%d)\n", k, cell[0] / cols, cell[0] % cols,
                cell[1] / cols, cell[1] % cols);
     }
-    if (mv->asked)
-        print_moves_text(rows, cols, covered, mv);
-}
-
-/* Saving the table while the search runs (cram_solver_set_hook). */
-typedef struct {
-    const char *path;   /* --tt-file, or NULL */
-    const char *digest; /* --tt-digest, or NULL */
-    int digest_log2;    /* what it keeps: entries of 2^digest_log2 nodes or more */
-    int quiet;
-} table_saver;
-
-/* Save the table and its digest (either may be absent); RDB_OK, or the
- * first failure. */
-static rdb_status save_both(cram_solver *s, const table_saver *t, rdb_error *err)
-{
-    rdb_status st = t->path ? cram_solver_save_tt(s, t->path, err) : RDB_OK;
-    if (st == RDB_OK && t->digest)
-        st = cram_solver_save_dear(s, t->digest, t->digest_log2, err);
-    return st;
-}
-
-static void save_table(cram_solver *s, void *ctx)
-{
-    const table_saver *t = ctx;
-    double t0 = rdb_now();
-    rdb_error err;
-    if (save_both(s, t, &err) != RDB_OK)
-        fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
-    else if (!t->quiet)
-        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path ? t->path : t->digest,
-                rdb_now() - t0);
+    if (first_moves)
+        print_moves_text(rows, cols, covered, r);
 }
 
 int rdb_cmd_solve_cram(int argc, char **argv)
 {
     const rdb_tool_command *cmd = &rdb_solve_cram_command;
-    cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = DEFAULT_TT_MB};
-    const char *position = NULL, *tt_file = NULL, *board = NULL, *ledger_file = NULL, *digest = NULL;
-    const char *dirs[MAX_TABLE_DIRS];
-    int ndirs = 0, json = 0, quiet = 0, progress = 0, want_certificate = 0;
-    move_values moves = {0};
-    long save_minutes = 0;
-    int digest_log2 = DIGEST_LOG2;
+    rdb_cram_session o;
+    rdb_cram_session_defaults(&o);
+    cram_solver_options *const opt = &o.solver;
+    const char *position = NULL, *board = NULL;
+    int json = 0, progress = 0;
     rdb_tool_args args;
     rdb_tool_args_init(&args, cmd, argc, argv);
     int id;
@@ -333,71 +281,71 @@ int rdb_cmd_solve_cram(int argc, char **argv)
             int m = cram_method_from_name(v);
             if (m < 0)
                 return rdb_tool_bad(cmd, "unknown method '%s'", v);
-            opt.method = (cram_method)m;
+            opt->method = (cram_method)m;
             break;
         }
         case OPT_TT_MB:
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
-            opt.tt_mb = n;
+            opt->tt_mb = n;
             break;
         case OPT_TT_WIDE_MB:
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --tt-wide-mb '%s' (want megabytes, 1 to 1048576)", v);
-            opt.wide_tt_mb = n;
+            opt->wide_tt_mb = n;
             break;
         case OPT_THREADS:
             if (rdb_parse_long(v, 1, CRAM_MAX_THREADS, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --threads '%s' (want 1 to %d)", v, CRAM_MAX_THREADS);
-            opt.threads = (int)n;
+            opt->threads = (int)n;
             break;
         case OPT_TT_FILE:
-            tt_file = v;
+            o.tt_file = v;
             break;
         case OPT_TT_DIGEST:
-            digest = v;
+            o.digest = v;
             break;
         case OPT_TT_DIGEST_LOG2:
             if (rdb_parse_long(v, 1, 60, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --tt-digest-log2 '%s' (want 1 to 60)", v);
-            digest_log2 = (int)n;
+            o.digest_log2 = (int)n;
             break;
         case OPT_TT_SAVE_MINUTES:
             if (rdb_parse_long(v, 1, 100000, &n) != 0)
                 return rdb_tool_bad(cmd, "bad --tt-save-minutes '%s' (want 1 to 100000)", v);
-            save_minutes = n;
+            o.save_minutes = n;
             break;
         case OPT_POSITION:
             position = v;
             break;
         case OPT_DB:
-            if (ndirs == MAX_TABLE_DIRS)
-                return rdb_tool_bad(cmd, "too many --db (at most %d): '%s'", MAX_TABLE_DIRS, v);
-            dirs[ndirs++] = v;
+            if (o.ntables == RDB_CRAM_SESSION_TABLES)
+                return rdb_tool_bad(cmd, "too many --db (at most %d): '%s'", RDB_CRAM_SESSION_TABLES, v);
+            o.table[o.ntables++] = v;
             break;
         case OPT_CERTIFICATE:
-            want_certificate = 1;
+            o.certificate = 1;
             break;
         case OPT_FIRST_MOVES:
-            moves.asked = 1;
+            o.first_moves = 1;
             break;
         case OPT_LEDGER:
-            ledger_file = v;
+            o.ledger = v;
             break;
         case OPT_JSON:
             json = 1;
             break;
         case OPT_QUIET:
-            quiet = 1;
+            o.quiet = 1;
             break;
         case OPT_PROGRESS:
             progress = 1;
             break;
         case OPT_BOARD_ORDER:
-            opt.board_order = 1;
+            opt->board_order = 1;
             break;
         case OPT_NO_MIRROR:
-            opt.no_mirror = 1;
+            opt->no_mirror = 1;
             break;
         }
     }
@@ -411,14 +359,14 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE, not both (got '%s' too)", board);
     if (!board && !position)
         return rdb_tool_bad(cmd, "give a board RxC or --position FILE");
-    if (save_minutes && !tt_file && !digest)
+    if (o.save_minutes && !o.tt_file && !o.digest)
         return rdb_tool_bad(cmd, "--tt-save-minutes goes with --tt-file or --tt-digest");
-    if (tt_file && digest && strcmp(tt_file, digest) == 0)
+    if (o.tt_file && o.digest && strcmp(o.tt_file, o.digest) == 0)
         return rdb_tool_bad(cmd, "--tt-file and --tt-digest name one file, '%s': the digest is a file of its own",
-                            digest);
-    if (ledger_file && opt.method != CRAM_ASPIRATION)
+                            o.digest);
+    if (o.ledger && opt->method != CRAM_ASPIRATION)
         return rdb_tool_bad(cmd, "--ledger records the root's trials of the aspiration method only (method %s)",
-                            cram_method_name(opt.method));
+                            cram_method_name(opt->method));
 
     rdb_error err;
     int rows, cols;
@@ -433,135 +381,32 @@ int rdb_cmd_solve_cram(int argc, char **argv)
         if (st != RDB_OK)
             return rdb_tool_report(st, &err);
     }
-    opt.progress = !quiet && (progress || isatty(STDERR_FILENO));
-    const int ncells = rows * cols;
-    if (ncells > CRAM_WIDE_MAX_CELLS)
-        return rdb_tool_bad(cmd, "cram board %dx%d has %d cells; at most %d fit", rows, cols, ncells,
-                            CRAM_WIDE_MAX_CELLS);
-    const cram_wset all = ncells == 128 ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
-    /* the solver's board: this one, or on a board more than 8 cells
-     * across both ways the box of the position's free dominoes, whose
-     * moves are printed back on this board */
-    cram_window win;
-    cram_wset box_free;
-    rdb_status st = cram_window_fit(rows, cols, all & ~covered, &win, &box_free, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-
-    cram_solver *s;
-    st = cram_solver_new(win.height, win.width, &opt, &s, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    /* a position the search refuses is refused before any file is touched */
-    if ((st = cram_solver_check_position(s, box_free, moves.asked, &err)) != RDB_OK) {
-        cram_solver_free(s);
-        return rdb_tool_report(st, &err);
-    }
-    for (int i = 0; i < ndirs && st == RDB_OK; i++) {
-        cram_table_source table;
-        if ((st = cram_table_open(dirs[i], &table, &err)) == RDB_OK)
-            st = cram_solver_add_table(s, &table, &err);
-    }
-    table_saver saver = {tt_file, digest, digest_log2, quiet};
-    /* the files saved every few minutes, the table file and the digest,
-     * are this run's alone: two runs with their own tables and one digest
-     * would each write it over the other's */
-    int lock_fd[2] = {-1, -1};
-    if (st == RDB_OK && tt_file)
-        st = cram_tt_file_claim(tt_file, &lock_fd[0], &err);
-    if (st == RDB_OK && digest)
-        st = cram_tt_file_claim(digest, &lock_fd[1], &err);
-    cram_ledger ledger = {0};
-    if (st == RDB_OK && ledger_file) {
-        st = cram_ledger_open(&ledger, ledger_file, win.height, win.width, &err);
-        cram_solver_set_ledger(s, &ledger);
-    }
-    /* the digest first: the table file, when there is one, holds all of it */
-    const char *const load[2] = {digest, tt_file};
-    for (int i = 0; i < 2 && st == RDB_OK; i++) {
-        if (!load[i])
-            continue;
-        double t0 = rdb_now();
-        cram_stats before;
-        cram_solver_stats(s, &before);
-        if ((st = cram_solver_load_tt(s, load[i], &err)) == RDB_E_MISSING) {
-            st = RDB_OK;
-        } else if (st == RDB_OK && !quiet) {
-            /* what a resumed run starts from, where an operator sees it */
-            cram_stats after;
-            cram_solver_stats(s, &after);
-            fprintf(stderr, "solve: %llu entries read from '%s' (%.1f s); the table holds %llu\n",
-                    (unsigned long long)(after.tt_loaded - before.tt_loaded), load[i],
-                    rdb_now() - t0, (unsigned long long)after.tt_entries);
-            /* the parts of more than 64 cells are in F.wide: a copy of F
-             * alone loads, and those parts, the dearest, start again */
-            char wide[PATH_MAX];
-            if (win.height * win.width > 64 && snprintf(wide, sizeof wide, "%s.wide", load[i]) < (int)sizeof wide &&
-                access(wide, F_OK) != 0)
-                fprintf(stderr, "solve: no '%s' beside it: the parts of more than 64 cells start from nothing\n",
-                        wide);
-        }
-    }
-    if (st == RDB_OK && (tt_file || digest))
-        cram_solver_set_hook(s, 60.0 * (save_minutes ? save_minutes : 30), save_table, &saver);
-    if (st != RDB_OK) {
-        cram_solver_free(s);
-        cram_ledger_close(&ledger);
-        cram_tt_file_release(lock_fd[0]);
-        cram_tt_file_release(lock_fd[1]);
-        return rdb_tool_report(st, &err);
-    }
+    opt->progress = !o.quiet && (progress || isatty(STDERR_FILENO));
+    if (rows * cols > CRAM_WIDE_MAX_CELLS)
+        return rdb_tool_bad(cmd, "cram board %dx%d has %d cells; at most %d fit", rows, cols,
+                            rows * cols, CRAM_WIDE_MAX_CELLS);
 
     rdb_tool_catch_signals();
-    int nimber = -1;
-    certificate cert = {0};
-    st = cram_solver_solve_wide(s, box_free, &nimber, &err);
-    if (st == RDB_OK && want_certificate) {
-        cert.n = nimber;
-        st = cram_solver_certificate(s, box_free, nimber, cert.cell, &err);
-        for (int k = 0; st == RDB_OK && k < cert.n; k++)
-            for (int i = 0; i < 2; i++)
-                cert.cell[k][i] = cram_window_board_cell(&win, cert.cell[k][i]);
-    }
-    if (st == RDB_OK && moves.asked) {
-        st = cram_solver_move_nimbers(s, box_free, moves.domino, moves.nimber, &moves.n, &err);
-        for (int i = 0; st == RDB_OK && i < moves.n; i++)
-            moves.domino[i] = cram_window_board_domino(&win, moves.domino[i]);
-    }
-    /* Every entry of the table is true (cram_search.c), so it is saved
-     * whatever ended the search (a signal, a ledger that could not be
-     * appended to or grown in memory, a nimber table that could not be
-     * read), except something false read: a damaged nimber table, a
-     * contradiction in the table or the ledger (RDB_E_CORRUPT). */
-    const int keep_table = st != RDB_E_CORRUPT;
-    rdb_status save_st = RDB_OK;
-    if ((tt_file || digest) && keep_table) {
-        rdb_error save_err;
-        save_st = save_both(s, &saver, &save_err);
-        if (save_st != RDB_OK) {
-            /* a finished search still gives its answer below: the file
-             * keeps its last save, the exit status tells of the failure */
-            rdb_tool_report(save_st, &save_err);
-            if (st == RDB_OK)
-                fprintf(stderr, "retrodb: the answer is complete; only the table could not be saved\n");
-        } else if (st != RDB_OK && !quiet) {
-            fprintf(stderr, "retrodb: transposition table saved in '%s'; run the same command to resume%s\n",
-                    tt_file ? tt_file : digest, st == RDB_E_STOPPED ? "" : " once the error below is mended");
-        }
+    rdb_cram_session_result *r = malloc(sizeof *r);
+    if (!r)
+        return rdb_tool_report(rdb_fail(&err, RDB_E_NOMEM, "out of memory"), &err);
+    rdb_status st = rdb_cram_session_run(&o, rows, cols, covered, r, &err);
+    if (r->saved != RDB_OK) {
+        /* a finished search still gives its answer below: the file keeps
+         * its last save, the exit status tells of the failure */
+        rdb_tool_report(r->saved, &r->save_err);
+        if (st == RDB_OK)
+            fprintf(stderr, "retrodb: the answer is complete; only the table could not be saved\n");
     }
     if (st == RDB_OK) {
-        cram_stats stats;
-        cram_solver_stats(s, &stats);
         if (json)
-            print_json(rows, cols, nimber, opt.method, &stats, &cert, &moves);
+            print_json(rows, cols, opt->method, r, o.first_moves);
         else
-            print_text(rows, cols, covered, nimber, opt.method, &stats, &cert, &moves);
+            print_text(rows, cols, covered, opt->method, r, o.first_moves);
     }
-    cram_solver_free(s);
-    cram_ledger_close(&ledger);
-    cram_tt_file_release(lock_fd[0]);
-    cram_tt_file_release(lock_fd[1]);
-    if (st == RDB_OK && save_st != RDB_OK)
-        return rdb_tool_exit_code(save_st);
+    const rdb_status saved = r->saved;
+    free(r);
+    if (st == RDB_OK && saved != RDB_OK)
+        return rdb_tool_exit_code(saved);
     return rdb_tool_report(st, &err);
 }
