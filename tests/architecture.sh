@@ -14,11 +14,10 @@
 #     folder holds comes through the engine (engine/report.h), durable file
 #     writes through common/fsutil.h; nor a game's entry in the table of
 #     games (dots.h, cram.h): the games' ids are game.h's; nor any game's
-#     header but in the command that still drives a solver's own
-#     machinery (solve_dots.c: its options, tables and ledgers): a
-#     position's forms, its answer, its perfect game, its diagram, a
-#     build's start and a Cram search's session are the library's
-#     (src/api/position_forms.h, answer.h, dots_start.h, cram_session.h);
+#     header: a position's forms, its answer, its perfect game, its
+#     diagram, a build's start and a search's session are the library's
+#     (src/api/position_forms.h, answer.h, dots_start.h, dots_session.h,
+#     cram_session.h), which tools/ calls and prints;
 #   - the program's subcommand files include the shared helpers (cli.h),
 #     never the dispatcher, and no header of tools/ includes a tools/ file
 #     that includes it back.
@@ -60,11 +59,7 @@ rule "game.h includes a game, the engine or the entry points" 'engine/.*|dots/.*
 rule "a public header includes an internal one" '(common|layout|store|engine|dots|cram)/.*|game\.h' include/retrodb/*.h
 rule "the program includes the store's internals (the library answers what they hold: engine/report.h)" 'store/.*' tools/*.[ch] tools/mpi/*.[ch]
 rule "the program includes a game's table entry (the games' ids are game.h's)" 'dots/dots\.h|cram/cram\.h' tools/*.[ch] tools/mpi/*.[ch]
-# the command that still reaches a game's own headers, until the Dots
-# solver's session is the library's too, as Cram's is
-game_drivers='tools/solve_dots.c'
-mapfile -t not_drivers < <(ls tools/*.[ch] tools/mpi/*.[ch] 2>/dev/null | grep -v -E "^($game_drivers)$")
-rule "the program includes a game's header outside the game drivers (the library answers: src/api/)" 'dots/.*|cram/.*' "${not_drivers[@]}"
+rule "the program includes a game's header (the library answers: src/api/)" 'dots/.*|cram/.*' tools/*.[ch] tools/mpi/*.[ch]
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
 rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
 

@@ -281,7 +281,7 @@ static rdb_status make_info(rdb_serve_site *site, rdb_error *err)
     if (db->game != RDB_GAME_CRAM) {
         /* the board's lines, as open_spiel numbers them, and each box's
          * four (top, bottom, left, right) */
-        const int nlines = 2 * db->rows * db->cols + db->rows + db->cols;
+        const int nlines = rdb_form_dots_nlines(db->rows, db->cols);
         fprintf(out, ",\"start\":\"");
         for (int l = 0; l < nlines; l++)
             fputc(db->start >> l & 1 ? '1' : '0', out);

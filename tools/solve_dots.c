@@ -1,8 +1,8 @@
 /*
  * solve_dots.c — `retrodb solve dots RxC`, `--position FILE` and
  * `--problem FILE`: the value of a Dots-and-Boxes position by search
- * (src/dots/dots_solver.h), its best moves or the value of every move,
- * and the search's statistics.
+ * (the library's session, src/api/dots_session.h), its best moves or the
+ * value of every move, and the search's statistics.
  *
  * Every argument is checked, and the position read, before the search
  * starts. A position is any diagram `query` reads (with an optional A/B
@@ -22,19 +22,11 @@
 #include "commands.h"
 #include "retrodb/probe.h"
 
-#include "common/job.h"
+#include "api/dots_session.h"
+#include "api/dots_start.h"
+#include "api/position_forms.h"
 #include "common/number.h"
 #include "common/text_input.h"
-#include "dots/dots_board.h"
-#include "dots/dots_diagram.h"
-#include "dots/dots_ledger.h"
-#include "dots/dots_proof.h"
-#include "dots/dots_solver.h"
-#include "dots/dots_tt_file.h"
-#include "dots/problem.h"
-
-#define DEFAULT_TT_MB 1024
-#define HELD_PRELOAD_MB 4096 /* --db-memory's default */
 
 enum {
     OPT_TT_MB = 1,
@@ -113,6 +105,7 @@ const rdb_tool_command rdb_solve_dots_command = {
 typedef struct {
     const char *board, *variant, *position, *problem, *ledger, *tt_file, *db;
     long db_memory_mb;
+    int db_memory_given;
     long tt_save_minutes;
     int first_moves, value_only, json, quiet, progress;
     int prove, has_prove, split_depth_given;
@@ -173,6 +166,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case OPT_DB_MEMORY:
             if (rdb_parse_long(v, 0, 1L << 30, &a->db_memory_mb))
                 return bad("bad --db-memory '%s' (megabytes)", v);
+            a->db_memory_given = 1;
             break;
         case OPT_TT_FILE:
             a->tt_file = v;
@@ -258,7 +252,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return bad("--part and --split-depth go with --prove");
     if (a->tt_save_minutes && !a->tt_file)
         return bad("--tt-save-minutes goes with --tt-file");
-    if (a->db_memory_mb != HELD_PRELOAD_MB && !a->db)
+    if (a->db_memory_given && !a->db)
         return bad("--db-memory goes with --db");
     if (a->variant && (!a->board || files))
         return bad("--variant '%s' goes with a board RxC alone (a file's diagram shows the lines "
@@ -276,18 +270,11 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
     if (a->board && rdb_parse_board(a->board, RDB_TOOL_MAX_SIDE, &rows, &cols))
         return rdb_fail(err, RDB_E_INPUT, "bad board '%s' (want RxC, e.g. 3x5)", a->board);
     if (a->board && !a->position && !a->problem) {
-        dots_board b;
-        rdb_status st = dots_board_init(&b, rows, cols, err);
-        if (st != RDB_OK)
-            return st;
         pr->diagram.rows = rows;
         pr->diagram.cols = cols;
-        const char *variant = a->variant ? a->variant : "empty";
-        if (dots_variant_lines(&b, variant, &pr->diagram.drawn) != 0)
-            return rdb_fail(err, RDB_E_INPUT, "unknown variant '%s' (empty, swedish, icelandic)",
-                            variant);
         memset(pr->diagram.owner, ' ', sizeof pr->diagram.owner);
-        return RDB_OK;
+        return rdb_dots_start_variant(rows, cols, a->variant ? a->variant : "empty",
+                                      &pr->diagram.drawn, err);
     }
     const char *path = a->problem ? a->problem : a->position;
     const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
@@ -295,8 +282,8 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
     rdb_status st = rdb_read_file(path, &text, err);
     if (st != RDB_OK)
         return st;
-    st = a->problem ? rdb_problem_parse(text, name, pr, err)
-                    : rdb_problem_parse_position(text, name, pr, err);
+    st = a->problem ? rdb_dots_start_problem(text, name, pr, err)
+                    : rdb_dots_start_position(text, name, pr, err);
     free(text);
     if (st == RDB_OK && a->board && (pr->diagram.rows != rows || pr->diagram.cols != cols))
         st = rdb_fail(err, RDB_E_INPUT, "the board is %dx%d but the diagram in %s is %dx%d", rows,
@@ -304,14 +291,21 @@ static rdb_status read_input(const solve_args *a, rdb_problem *pr, rdb_error *er
     return st;
 }
 
-static void print_line_list(const dots_board *b, uint64_t lines, int json)
+/* The name of line l of the position's board. */
+static const char *line_name(const rdb_problem *pr, int l, char name[RDB_LINE_NAME_MAX])
+{
+    rdb_error ignored;
+    if (rdb_dots_line_name(pr->diagram.rows, pr->diagram.cols, l, name, RDB_LINE_NAME_MAX, &ignored) != RDB_OK)
+        name[0] = '\0';
+    return name;
+}
+
+static void print_line_list(const rdb_problem *pr, uint64_t lines, int json)
 {
     int first = 1;
-    for (int l = 0; l < b->nlines; l++) {
-        if (!(lines >> l & 1))
-            continue;
-        char name[32];
-        dots_line_name(b, l, name);
+    for (uint64_t m = lines; m; m &= m - 1) {
+        char name[RDB_LINE_NAME_MAX];
+        line_name(pr, __builtin_ctzll(m), name);
         printf(json ? "%s\"%s\"" : "%s%s", first ? "" : json ? "," : " ", name);
         first = 0;
     }
@@ -322,13 +316,13 @@ static const char *rules_name(dots_rules_mode r)
     return r == DOTS_RULES_FULL ? "full" : r == DOTS_RULES_CAPTURES ? "captures" : "none";
 }
 
-static void print_json(const dots_board *b, const rdb_problem *pr, int scores, int value,
-                       uint64_t best, const int *move_value, const dots_solver_options *opt,
+static void print_json(const rdb_problem *pr, int scores, int value, uint64_t best,
+                       const int *move_value, const dots_solver_options *opt, int with_db,
                        const dots_solver_stats *st)
 {
-    printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"best\":[", b->rows, b->cols,
-           value);
-    print_line_list(b, best, 1);
+    printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"value\":%d,\"best\":[", pr->diagram.rows,
+           pr->diagram.cols, value);
+    print_line_list(pr, best, 1);
     printf("]");
     if (scores)
         printf(",\"to_move\":\"%c\",\"score_a\":%d,\"score_b\":%d", pr->to_move,
@@ -336,17 +330,17 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
     if (move_value) {
         printf(",\"moves\":[");
         int first = 1;
-        for (int l = 0; l < b->nlines; l++) {
+        for (int l = 0; l < rdb_form_dots_nlines(pr->diagram.rows, pr->diagram.cols); l++) {
             if (pr->diagram.drawn >> l & 1)
                 continue;
-            char name[32];
-            dots_line_name(b, l, name);
-            printf("%s{\"line\":\"%s\",\"value\":%d}", first ? "" : ",", name, move_value[l]);
+            char name[RDB_LINE_NAME_MAX];
+            printf("%s{\"line\":\"%s\",\"value\":%d}", first ? "" : ",", line_name(pr, l, name),
+                   move_value[l]);
             first = 0;
         }
         printf("]");
     }
-    if (opt->stored)
+    if (with_db)
         printf(",\"db_hits\":%llu", (unsigned long long)st->db_hits);
     printf(",\"rules\":\"%s\",\"threads\":%d,\"nodes\":%llu,\"endgames\":%llu,\"etc_cuts\":%llu,"
            "\"tt_hits\":%llu,\"tests\":%llu,\"tt_entries\":%llu,\"seconds\":%.3f,\"tt_mb\":%.1f}\n",
@@ -357,13 +351,17 @@ static void print_json(const dots_board *b, const rdb_problem *pr, int scores, i
            (double)st->tt_bytes / 1048576.0);
 }
 
-static void print_text(const dots_board *b, const rdb_problem *pr, int scores, int value,
-                       uint64_t best, const int *move_value, const dots_solver_stats *st)
+static void print_text(const rdb_problem *pr, int scores, int value, uint64_t best,
+                       const int *move_value, const dots_solver_stats *st)
 {
-    if (move_value)
-        dots_diagram_print_values(stdout, b, pr->diagram.drawn, pr->diagram.owner, move_value);
-    else
-        dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
+    if (move_value) {
+        char label[64][RDB_FORM_LABEL_MAX];
+        for (int l = 0; l < rdb_form_dots_nlines(pr->diagram.rows, pr->diagram.cols); l++)
+            snprintf(label[l], sizeof label[l], "%d", move_value[l]);
+        rdb_form_dots_print(stdout, pr, label);
+    } else {
+        rdb_form_dots_print(stdout, pr, NULL);
+    }
     char words[64];
     printf("value for the player to move: %s (net future boxes): %s from here\n",
            rdb_tool_signed(value, (char[RDB_TOOL_SIGNED_MAX]){0}),
@@ -375,7 +373,7 @@ static void print_text(const dots_board *b, const rdb_problem *pr, int scores, i
                pr->to_move);
     if (best) {
         printf("best moves: ");
-        print_line_list(b, best, 0);
+        print_line_list(pr, best, 0);
         printf("\n");
     }
     /* counts with separators, as build prints them */
@@ -395,140 +393,35 @@ static const char *claim_word(int r)
     return r > 0 ? "proved" : r == 0 ? "disproved" : "not decided yet";
 }
 
-static int run_proof(const solve_args *a, const dots_board *b, const rdb_problem *pr,
-                     dots_solver *s, dots_ledger *l)
+static void print_proof(const solve_args *a, const rdb_problem *pr, const dots_proof_result *r,
+                        double seconds)
 {
-    rdb_error err;
-    dots_proof_result r;
-    dots_proof_options po = a->proof;
-    po.verbose = !a->quiet;
-    double t0 = rdb_now();
-    rdb_status st = dots_prove(s, l, pr->diagram.drawn, a->prove, &po, &r, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    double seconds = rdb_now() - t0;
     int v = a->prove;
     if (a->json) {
         printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"prove\":%d,\"at_least\":%d,"
                "\"at_most\":%d,\"searched\":%d,\"from_ledger\":%d,\"skipped\":%d,"
                "\"nodes\":%llu,\"seconds\":%.3f}\n",
-               b->rows, b->cols, v, r.at_least, r.at_most, r.searched, r.from_ledger, r.skipped,
-               (unsigned long long)r.nodes, seconds);
-        return 0;
+               pr->diagram.rows, pr->diagram.cols, v, r->at_least, r->at_most, r->searched,
+               r->from_ledger, r->skipped, (unsigned long long)r->nodes, seconds);
+        return;
     }
-    dots_diagram_print(stdout, b, pr->diagram.drawn, pr->diagram.owner);
-    printf("value >= %d: %s\nvalue <= %d: %s\n", v, claim_word(r.at_least), v,
-           claim_word(r.at_most));
-    if (r.at_least == 1 && r.at_most == 1)
+    rdb_form_dots_print(stdout, pr, NULL);
+    printf("value >= %d: %s\nvalue <= %d: %s\n", v, claim_word(r->at_least), v,
+           claim_word(r->at_most));
+    if (r->at_least == 1 && r->at_most == 1)
         printf("the value for the player to move is %s\n", rdb_tool_signed(v, (char[RDB_TOOL_SIGNED_MAX]){0}));
-    else if (r.at_least == 0 || r.at_most == 0)
+    else if (r->at_least == 0 || r->at_most == 0)
         printf("the value for the player to move is not %s\n", rdb_tool_signed(v, (char[RDB_TOOL_SIGNED_MAX]){0}));
     printf("proof: %d searches now, %d claims from the ledger '%s', %d left to other parts; "
            "%llu nodes in %.1f s\n",
-           r.searched, r.from_ledger, a->ledger, r.skipped, (unsigned long long)r.nodes, seconds);
-    return 0;
-}
-
-/* Saving the table while the search runs (dots_solver_set_hook). */
-typedef struct {
-    const dots_board *b;
-    int full_value, quiet;
-    const char *path;
-} table_saver;
-
-static rdb_status save_table_now(dots_solver *s, const table_saver *t, rdb_error *err)
-{
-    double t0 = rdb_now();
-    rdb_status st = dots_tt_save(s, t->b, t->full_value, t->path, err);
-    if (st == RDB_OK && !t->quiet)
-        fprintf(stderr, "solve: table saved in '%s' (%.1f s)\n", t->path, rdb_now() - t0);
-    return st;
-}
-
-/* The periodic save: a failure is reported and the search goes on. */
-static void save_table(dots_solver *s, void *ctx)
-{
-    rdb_error err;
-    if (save_table_now(s, ctx, &err) != RDB_OK)
-        fprintf(stderr, "retrodb: %s (the search goes on)\n", err.msg);
-}
-
-/* --db: the database the search asks for the positions it holds. A level
- * the database does not hold (not built yet, or deleted) answers
- * RDB_E_MISSING once and is not asked again. */
-typedef struct {
-    rdb_probe *probe;
-    uint64_t start;
-    int start_lines;
-    int missing[65];    /* levels the database does not hold */
-    int failed;         /* a lookup failed otherwise: the message, once */
-    rdb_status status;
-    rdb_error err;
-} held_db;
-
-static int held_value(void *ctx, uint64_t lines, int *value)
-{
-    held_db *h = ctx;
-    const int level = __builtin_popcountll(lines) - h->start_lines;
-    if ((lines & h->start) != h->start || __atomic_load_n(&h->missing[level], __ATOMIC_RELAXED))
-        return 0;
-    rdb_error err;
-    rdb_status st = rdb_probe_value(h->probe, lines, value, &err);
-    if (st == RDB_OK)
-        return 1;
-    if (st == RDB_E_MISSING) {
-        __atomic_store_n(&h->missing[level], 1, __ATOMIC_RELAXED);
-    } else if (!__atomic_exchange_n(&h->failed, 1, __ATOMIC_RELAXED)) {
-        h->err = err;
-        h->status = st;
-        rdb_stop_requested = SIGTERM; /* the search stops; the message says why */
-    }
-    return 0;
-}
-
-/* Open --db and check that it is a Dots-and-Boxes database of this board,
- * penalty and a start the position holds. */
-static rdb_status open_held(const char *dir, long memory_mb, const dots_board *b,
-                            const rdb_problem *pr, held_db *h, rdb_error *err)
-{
-    memset(h, 0, sizeof *h);
-    rdb_status st = rdb_probe_open(dir, &h->probe, err);
-    if (st != RDB_OK)
-        return st;
-    rdb_db_info info;
-    rdb_probe_info(h->probe, &info);
-    const int full_value = pr->has_value ? pr->full_value : 0;
-    if (strcmp(info.game, "dots") != 0 || info.rows != b->rows || info.cols != b->cols)
-        st = rdb_fail(err, RDB_E_INPUT, "--db '%s' is a %s %dx%d database, not dots %dx%d", dir,
-                      info.game, info.rows, info.cols, b->rows, b->cols);
-    else if (info.full_value != full_value)
-        st = rdb_fail(err, RDB_E_INPUT, "--db '%s' has the full board worth %d, not %d", dir,
-                      info.full_value, full_value);
-    else if ((pr->diagram.drawn & info.start) != info.start)
-        st = rdb_fail(err, RDB_E_INPUT,
-                      "--db '%s' starts from lines the position does not have drawn", dir);
-    else if (info.loony || info.chains)
-        st = rdb_fail(err, RDB_E_INPUT,
-                      "--db '%s' holds loony marks or chain pseudo-lines: give a plain database",
-                      dir);
-    if (st != RDB_OK) {
-        rdb_probe_close(h->probe);
-        h->probe = NULL;
-        return st;
-    }
-    h->start = info.start;
-    h->start_lines = __builtin_popcountll(info.start);
-    /* The search asks for positions all over the levels: a database that
-     * fits is read into memory once (a lookup in a file decodes a frame of
-     * 128 K values); a bigger one is read frame by frame. */
-    rdb_error ignored;
-    (void)rdb_probe_preload(h->probe, (uint64_t)memory_mb << 20, &ignored);
-    return RDB_OK;
+           r->searched, r->from_ledger, a->ledger, r->skipped, (unsigned long long)r->nodes, seconds);
 }
 
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    solve_args a = {.db_memory_mb = HELD_PRELOAD_MB, .proof = {.depth = 2, .nparts = 1}, .opt = {.tt_min_open = 6, .etc_min_open = DOTS_ETC_MIN_OPEN, .tt_bytes = (uint64_t)DEFAULT_TT_MB << 20, .threads = 1, .rules = DOTS_RULES_FULL}};
+    rdb_dots_session o;
+    rdb_dots_session_defaults(&o);
+    solve_args a = {.db_memory_mb = o.db_memory_mb, .proof = o.proof, .opt = o.solver};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -537,116 +430,32 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     rdb_status st = read_input(&a, &pr, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    dots_board b;
-    st = dots_board_init(&b, pr.diagram.rows, pr.diagram.cols, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
     a.opt.progress = !a.quiet && (a.progress || isatty(STDERR_FILENO));
-    held_db held;
-    if (a.db) {
-        st = open_held(a.db, a.db_memory_mb, &b, &pr, &held, &err);
-        if (st != RDB_OK)
-            return rdb_tool_report(st, &err);
-        a.opt.stored = held_value;
-        a.opt.stored_ctx = &held;
-    }
+    o.solver = a.opt;
+    o.db = a.db;
+    o.db_memory_mb = a.db_memory_mb;
+    o.tt_file = a.tt_file;
+    o.save_minutes = a.tt_save_minutes;
+    o.ledger = a.ledger;
+    o.has_prove = a.has_prove;
+    o.prove = a.prove;
+    o.proof = a.proof;
+    o.first_moves = a.first_moves;
+    o.value_only = a.value_only;
+    o.quiet = a.quiet;
 
-    dots_solver *s;
-    st = dots_solver_new(&b, pr.has_value ? pr.full_value : 0, &a.opt, &s, &err);
-    if (st != RDB_OK)
-        return rdb_tool_report(st, &err);
-    int full_value = pr.has_value ? pr.full_value : 0;
-    table_saver saver = {&b, full_value, a.quiet, a.tt_file};
-    /* the table file is this search's alone: two searches saving one
-     * file would each write it over the other's */
-    int lock_fd = -1;
-    if (a.tt_file) {
-        uint64_t loaded = 0;
-        st = dots_tt_file_claim(a.tt_file, &lock_fd, &err);
-        if (st == RDB_OK)
-            st = dots_tt_load(s, &b, full_value, a.tt_file, &loaded, &err);
-        if (st == RDB_E_MISSING) {
-            st = RDB_OK;
-        } else if (st != RDB_OK) {
-            dots_solver_free(s);
-            dots_tt_file_release(lock_fd);
-            return rdb_tool_report(st, &err);
-        } else if (!a.quiet) {
-            fprintf(stderr, "solve: %llu table entries loaded from '%s'\n",
-                    (unsigned long long)loaded, a.tt_file);
-        }
-        dots_solver_set_hook(s, 60.0 * (a.tt_save_minutes ? a.tt_save_minutes : 30), save_table,
-                             &saver);
-    }
-    dots_ledger ledger = {0};
-    if (a.ledger) {
-        st = dots_ledger_open(&ledger, a.ledger, &b, pr.has_value ? pr.full_value : 0, &err);
-        if (st == RDB_OK)
-            st = dots_proof_use_ledger(s, &ledger, &err);
-        if (st != RDB_OK) {
-            dots_ledger_close(&ledger);
-            dots_solver_free(s);
-            dots_tt_file_release(lock_fd);
-            return rdb_tool_report(st, &err);
-        }
-    }
     rdb_tool_catch_signals();
-    if (a.has_prove) {
-        int rc = run_proof(&a, &b, &pr, s, &ledger);
-        dots_ledger_close(&ledger);
-        if (a.tt_file && (rc == 0 || rc == 130 || rc == 143) &&
-            (st = save_table_now(s, &saver, &err)) != RDB_OK && rc == 0)
-            rc = rdb_tool_report(st, &err);
-        dots_solver_free(s);
-        dots_tt_file_release(lock_fd);
-        return rc;
-    }
-    dots_ledger_close(&ledger);
-    int value = 0, move_value[DOTS_MAX_LINES];
-    uint64_t best = 0;
-    uint64_t lines = pr.diagram.drawn;
-    if (a.first_moves) {
-        st = dots_solver_move_values(s, lines, move_value, &err);
-        if (st == RDB_OK) {
-            value = lines == dots_all_lines(&b) ? (pr.has_value ? pr.full_value : 0) : INT32_MIN;
-            for (int l = 0; l < b.nlines; l++)
-                if (!(lines >> l & 1) && move_value[l] > value)
-                    value = move_value[l];
-            for (int l = 0; l < b.nlines; l++)
-                if (!(lines >> l & 1) && move_value[l] == value)
-                    best |= 1ULL << l;
-        }
-    } else {
-        st = dots_solver_value(s, lines, &value, &err);
-        if (st == RDB_OK && !a.value_only)
-            st = dots_solver_best_moves(s, lines, value, &best, &err);
-    }
-    if (a.tt_file && (st == RDB_OK || st == RDB_E_STOPPED)) {
-        rdb_error save_err;
-        rdb_status sst = save_table_now(s, &saver, &save_err);
-        if (sst != RDB_OK && st == RDB_OK)
-            st = sst, err = save_err;
-        else if (sst != RDB_OK)
-            rdb_tool_report(sst, &save_err);
-    }
-    dots_tt_file_release(lock_fd);
-    if (st == RDB_OK) {
-        dots_solver_stats stats;
-        dots_solver_stats_get(s, &stats);
+    rdb_dots_session_result r;
+    st = rdb_dots_session_run(&o, &pr, &r, &err);
+    if (st == RDB_OK && a.has_prove) {
+        print_proof(&a, &pr, &r.proof, r.proof_seconds);
+    } else if (st == RDB_OK) {
         int scores = a.problem || pr.has_to_move || pr.taken_a || pr.taken_b;
-        const int *mv = a.first_moves ? move_value : NULL;
+        const int *mv = a.first_moves ? r.move_value : NULL;
         if (a.json)
-            print_json(&b, &pr, scores, value, best, mv, &a.opt, &stats);
+            print_json(&pr, scores, r.value, r.best, mv, &a.opt, a.db != NULL, &r.stats);
         else
-            print_text(&b, &pr, scores, value, best, mv, &stats);
-    }
-    dots_solver_free(s);
-    if (a.db) {
-        if (held.failed) { /* the search was stopped for it */
-            st = held.status;
-            err = held.err;
-        }
-        rdb_probe_close(held.probe);
+            print_text(&pr, scores, r.value, r.best, mv, &r.stats);
     }
     return rdb_tool_report(st, &err);
 }

@@ -47,6 +47,12 @@ rdb_status rdb_dots_start_problem(const char *text, const char *source, rdb_prob
     return rdb_problem_parse(text, source, prob, err);
 }
 
+rdb_status rdb_dots_start_position(const char *text, const char *source, rdb_problem *pos,
+                                   rdb_error *err)
+{
+    return rdb_problem_parse_position(text, source, pos, err);
+}
+
 rdb_status rdb_dots_problem_keep(const char *dir, const rdb_params *params, const char *text,
                                  const rdb_problem *prob, rdb_error *err)
 {

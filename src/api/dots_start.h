@@ -29,6 +29,12 @@ rdb_status rdb_dots_start_diagram(const char *text, const char *source, int *row
 rdb_status rdb_dots_start_problem(const char *text, const char *source, rdb_problem *prob,
                                   rdb_error *err);
 
+/* A position as query reads one: a diagram with an optional A/B line
+ * (dots/problem.h); the defaults for what it does not say (A to move, no
+ * penalty, nothing taken). RDB_E_INPUT for a malformed one. */
+rdb_status rdb_dots_start_position(const char *text, const char *source, rdb_problem *pos,
+                                   rdb_error *err);
+
 /* Keep the problem file `text` (prob, read) in dir as PROBLEM before a
  * build of `params`. A folder that already holds this build (the same
  * PARAMS) keeps its PROBLEM unless only the budgets or comments differ:

@@ -122,6 +122,11 @@ int rdb_form_dots_play(rdb_problem *pos, int l)
     return play_on(&b, pos, l);
 }
 
+int rdb_form_dots_nlines(int rows, int cols)
+{
+    return 2 * rows * cols + rows + cols;
+}
+
 int rdb_form_dots_full(const rdb_problem *pos)
 {
     dots_board b;

@@ -71,6 +71,9 @@ rdb_status rdb_form_dots_moves(const rdb_forms_db *db, const char *text, const c
  * passes. Returns the boxes taken (0, 1 or 2). */
 int rdb_form_dots_play(rdb_problem *pos, int l);
 
+/* The lines of a rows x cols board (2rc + r + c). */
+int rdb_form_dots_nlines(int rows, int cols);
+
 /* Whether every line of the position's board is drawn. */
 int rdb_form_dots_full(const rdb_problem *pos);
 
