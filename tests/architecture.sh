@@ -48,6 +48,21 @@ rule() {
     fi
 }
 
+# only NAME ALLOWED FILES...: every include of FILES must match ALLOWED
+only() {
+    local name=$1 allowed=$2
+    shift 2
+    local bad
+    bad=$(includes "$@" | grep -v -E ": ($allowed)$")
+    if [ -z "$bad" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $name:"
+        echo "$bad" | sed 's/^/  /'
+    fi
+}
+
 rule "the engine includes a game's own header or the entry points" 'dots/.*|cram/.*|api/.*' src/engine/*
 rule "dots includes the engine, cram, the entry points or the public API" 'engine/.*|cram/.*|api/.*|retrodb/.*' src/dots/*
 rule "cram includes the engine, dots, the entry points or the public API" 'engine/.*|dots/.*|api/.*|retrodb/.*' src/cram/*
@@ -60,6 +75,16 @@ rule "a public header includes an internal one" '(common|layout|store|engine|dot
 rule "the program includes the store's internals (the library answers what they hold: engine/report.h)" 'store/.*' tools/*.[ch] tools/mpi/*.[ch]
 rule "the program includes a game's table entry (the games' ids are game.h's)" 'dots/dots\.h|cram/cram\.h' tools/*.[ch] tools/mpi/*.[ch]
 rule "the program includes a game's header (the library answers: src/api/)" 'dots/.*|cram/.*' tools/*.[ch] tools/mpi/*.[ch]
+# What the program may include at all: the public API, the library's
+# internal API (src/api/: positions, answers, a build's start, the
+# searches' sessions; the engine's front: a build and its plan, what a
+# folder says of itself, verify, export, the parameters; the MPI ranks'
+# distribution), the games' ids (game.h), the common helpers, and its own
+# headers. Nothing of the layout, the store, the search runtime or a
+# game's internals.
+only "the program includes a header beyond the public and internal API" \
+    'retrodb/[a-z_]+\.h|api/[a-z_]+\.h|engine/(builder|plan|report|verify|export|db|distribution)\.h|game\.h|common/[a-z_]+\.h|[a-z_]+\.h' \
+    tools/*.[ch] tools/mpi/*.[ch]
 rule "a tools header includes another tools header" 'cli\.h|commands\.h' tools/*.h
 rule "the shared helpers include a subcommand's entry points" 'commands\.h' tools/cli.c
 

@@ -158,12 +158,6 @@ rdb_status rdb_tool_start_value(const char *dir, int *value, rdb_error *err)
     return st;
 }
 
-static int cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
  * overlong forms, no surrogates, nothing above U+10FFFF), or 0. */
 static int utf8_length(const unsigned char *s)
@@ -215,21 +209,6 @@ void rdb_tool_json_string(const char *s)
     rdb_tool_json_string_to(stdout, s);
 }
 
-/* A rough guide to a build's time: positions a second per thread, as
- * measured on 3x5 Dots-and-Boxes and 4x6 Cram on one machine; analyses
- * of loony moves and chains do more per position. */
-static double positions_per_second(const rdb_params *p, int threads, int open)
-{
-    /* A quiet database looks each move up through its index and follows
-     * every capture run: 1.5 M a second a thread with 31 open lines (3x4),
-     * slower as positions get more moves and longer runs (1.2 M with 38 on
-     * 3x5, 0.9-1.0 M with 40 on 4x4). */
-    double quiet = 1.6e6 * (31.0 / open) * (31.0 / open);
-    double per_thread = p->store ? quiet : p->game == RDB_GAME_CRAM ? 20e6
-                        : (p->loony || p->chains) ? 15e6 : 40e6;
-    return per_thread * (threads > 0 ? threads : cpu_count());
-}
-
 /* Whether --memory asks for more than the machine has free now (its
  * MemAvailable, or a container's limit): a build that takes it will swap
  * or be killed. Says so, and how much there is, in buf. */
@@ -253,15 +232,11 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         return rdb_tool_report(st, &err);
     rdb_build_plan_disk(opt, &plan);
     const rdb_params *p = &opt->params;
-    const int threads = opt->threads > 0 ? opt->threads : cpu_count();
-    double seconds = (double)plan.positions / positions_per_second(p, opt->threads, plan.nbits);
-    /* a quiet build is timed on a sample of its own positions, as its
-     * speed varies with the board (the rough guide is kept for a board
-     * whose index cannot be made here) */
-    double sample_ns = 0;
-    uint64_t sampled = 0;
-    if (p->store && rdb_build_plan_sample(opt, &sample_ns, &sampled, &err) == RDB_OK && sampled)
-        seconds = (double)plan.positions * sample_ns * 1e-9 / threads;
+    rdb_build_time time;
+    rdb_build_plan_time(opt, &plan, &time);
+    const double seconds = time.seconds, sample_ns = time.sample_ns;
+    const uint64_t sampled = time.sampled;
+    const int threads = time.threads;
     uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;
     if (out->json) {
         printf("{\"dir\":");
@@ -349,7 +324,7 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
                "            a second a thread)\n",
                rdb_human_duration(seconds, a, sizeof a), threads,
-               rdb_human_count((uint64_t)(positions_per_second(p, 1, plan.nbits)), c, sizeof c));
+               rdb_human_count((uint64_t)time.guide_rate, c, sizeof c));
     return 0;
 }
 

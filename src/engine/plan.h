@@ -52,6 +52,24 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
 rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_position,
                                  uint64_t *sampled, rdb_error *err);
 
+/* How long a build computes, estimated (rdb_build_plan_time). */
+typedef struct {
+    double seconds;        /* of computing with `threads` threads */
+    int threads;
+    double sample_ns;      /* a quiet build: a stored position's time for one
+                              thread, measured on a sample (0: no sample) */
+    uint64_t sampled;      /* the sample's positions */
+    double guide_rate;     /* else a rough guide: positions a second a thread */
+} rdb_build_time;
+
+/* The plan's time: a quiet build's from a sample of its own positions
+ * timed here (rdb_build_plan_sample: its speed varies with the board),
+ * any other's (or a quiet one whose index cannot be made here) from a
+ * rough guide of positions a second a thread, measured on 3x5
+ * Dots-and-Boxes and 4x6 Cram on one machine. */
+void rdb_build_plan_time(const rdb_build_options *opt, const rdb_build_plan *plan,
+                         rdb_build_time *t);
+
 /* The free space of the folder's file system and what the folder holds
  * now (disk_known, free_disk_bytes, held_disk_bytes), for `build --plan`
  * to set beside the peak; disk_known 0 when either cannot be read. A
