@@ -131,9 +131,10 @@ START_TEST(test_threads_and_tiny_table)
 }
 END_TEST
 
-/* A table that starts at one bucket and grows (the searchers stop, the
- * entries move to a table four times the size, the test starts again)
- * gives the same values, with one searcher or several. */
+/* A table that starts at one bucket and grows (the searchers park at
+ * their next poll, each moves a part of the entries to a table four times
+ * the size, the search goes on: search/table_growth.h) gives the same
+ * values, with one searcher or several. */
 START_TEST(test_table_growth)
 {
     tt_start = 64;

@@ -204,10 +204,7 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
     {
         int id = omp_get_thread_num();
         cram_worker *w = &s->workers[id];
-        /* joining: a growth under way must count this worker */
-        __atomic_fetch_add(&s->active, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
-            cram_search_wait_for_growth(s);
+        rdb_table_growth_join(&s->growth);
         for (;;) {
             int o = -1, helper = 0;
 #pragma omp critical(cram_root_claim)
@@ -249,7 +246,7 @@ static void ask_children(cram_solver *s, const cram_child *ch, const uint8_t *or
             if (v == r || w->stopped)
                 __atomic_store_n(&s->trial_over, 1, __ATOMIC_RELAXED);
         }
-        __atomic_fetch_sub(&s->active, 1, __ATOMIC_SEQ_CST);
+        rdb_table_growth_leave(&s->growth);
     }
     s->trial_over = 0;
 }
@@ -500,8 +497,7 @@ static void start_solve(cram_solver *s)
         s->workers[i].root_move = 0;
     }
     s->trial_over = 0;
-    s->active = s->parked = s->growing = 0;
-    s->grow_next = s->grow_done = GROW_CHUNKS;
+    cram_search_growth_init(s);
     s->start = rdb_now();
     rdb_search_clock_start(&s->clock, s->opt.progress);
     s->root_moves = 0;

@@ -45,7 +45,6 @@
 #include "common/job.h"
 
 #include <omp.h>
-#include <sched.h>
 
 /* ---- looking components up ---- */
 
@@ -511,63 +510,36 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
     rdb_search_clock_set_hook(&s->clock, hook != NULL, every);
 }
 
-/* A shared table grows while no worker probes it: the first worker to see
- * it due waits until every other active worker has parked here (all do at
- * their next node, where none holds a bucket or a pointer into the table),
- * maps the bigger table, and then every worker, parked ones too, moves
- * chunks of the old buckets until none is left. Moving with one thread
- * while the others waited took 3x20 about 10 s of both cores at its
- * doubling to 4 GB, 4x13 25 s at 8 GB (much of it the kernel clearing the
- * new pages, which the threads now share too). */
-
-/* Move chunks of the old table's buckets while any is left. A chunk is
- * claimed by a counter that a growth resets only after it has mapped its
- * tables, and that stays exhausted in between, so a late claim finds no
- * chunk or a chunk of the growth under way. */
-static void move_chunks(cram_solver *s)
+/* The shared table grows by the runtime's protocol
+ * (search/table_growth.h): these are its three steps for the Cram table,
+ * each made by one worker while the others wait. */
+static uint64_t growth_begin(void *ctx)
 {
-    for (;;) {
-        unsigned c = __atomic_fetch_add(&s->grow_next, 1, __ATOMIC_ACQ_REL);
-        if (c >= GROW_CHUNKS)
-            return;
-        uint64_t n = s->grow_from.nbuckets;
-        cram_tt_grow_move(&s->tt, &s->grow_from, n * c / GROW_CHUNKS, n * (c + 1) / GROW_CHUNKS);
-        __atomic_fetch_add(&s->grow_done, 1, __ATOMIC_ACQ_REL);
-    }
+    cram_solver *s = ctx;
+    if (!__atomic_load_n(&s->tt.want_grow, __ATOMIC_ACQUIRE)) /* grown already, just before */
+        return 0;
+    return cram_tt_grow_begin(&s->tt, &s->grow_from) == CRAM_TT_GROW_MOVE ? s->grow_from.nbuckets : 0;
 }
 
-void cram_search_wait_for_growth(cram_solver *s)
+static void growth_move(void *ctx, uint64_t from, uint64_t to)
 {
-    __atomic_fetch_add(&s->parked, 1, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(&s->growing, __ATOMIC_SEQ_CST))
-        if (__atomic_load_n(&s->grow_next, __ATOMIC_ACQUIRE) < GROW_CHUNKS)
-            move_chunks(s);
-        else
-            sched_yield();
-    __atomic_fetch_sub(&s->parked, 1, __ATOMIC_SEQ_CST);
+    cram_solver *s = ctx;
+    cram_tt_grow_move(&s->tt, &s->grow_from, from, to);
 }
 
-static void grow_table(cram_solver *s)
+static void growth_end(void *ctx, int moved)
 {
-    if (__atomic_exchange_n(&s->growing, 1, __ATOMIC_SEQ_CST)) {
-        cram_search_wait_for_growth(s);
-        return;
-    }
-    while (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) <
-           __atomic_load_n(&s->active, __ATOMIC_SEQ_CST) - 1)
-        sched_yield();
-    if (cram_tt_grow_begin(&s->tt, &s->grow_from) == CRAM_TT_GROW_MOVE) {
-        __atomic_store_n(&s->grow_done, 0, __ATOMIC_SEQ_CST);
-        __atomic_store_n(&s->grow_next, 0, __ATOMIC_SEQ_CST);
-        move_chunks(s);
-        while (__atomic_load_n(&s->grow_done, __ATOMIC_SEQ_CST) < GROW_CHUNKS)
-            sched_yield();
+    cram_solver *s = ctx;
+    if (moved)
         cram_tt_grow_end(&s->tt, &s->grow_from);
-    }
-    /* every other worker waits: the table is this one's to walk */
     RDB_INVARIANT(cram_tt_consistent(&s->tt), "a table grown by the workers holds every entry it held");
     __atomic_store_n(&s->tt.want_grow, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&s->growing, 0, __ATOMIC_SEQ_CST);
+}
+
+void cram_search_growth_init(cram_solver *s)
+{
+    const rdb_growth_ops ops = {growth_begin, growth_move, growth_end, s};
+    rdb_table_growth_init(&s->growth, &ops);
 }
 
 /* Counts a node; 0 when the worker must unwind: stopped, its trial at the
@@ -576,7 +548,7 @@ static void grow_table(cram_solver *s)
 static inline int count_node(cram_worker *w)
 {
     if (__atomic_load_n(&w->s->tt.want_grow, __ATOMIC_RELAXED))
-        grow_table(w->s);
+        rdb_table_growth_run(&w->s->growth);
     if ((++w->stats.nodes & POLL_MASK) == 0)
         poll(w);
     return !w->stopped && !__atomic_load_n(&w->s->trial_over, __ATOMIC_RELAXED) &&

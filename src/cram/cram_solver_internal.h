@@ -30,8 +30,7 @@
 #include "cram/cram_wide.h"
 #include "cram/cram_wide_tt.h"
 #include "search/search_clock.h"
-
-#include <sched.h>
+#include "search/table_growth.h"
 
 /* A move's two cells touch at most six others, so removing it from a
  * connected component leaves at most six components. */
@@ -159,13 +158,9 @@ struct cram_solver {
 
     /* the state of the current solve */
     int trial_over;       /* a worker found the root's trial decided */
-    int active;           /* workers searching the root's children */
-    int parked;           /* of those, the ones waiting for the table to grow */
-    int growing;          /* a worker is growing the table */
+    rdb_table_growth growth; /* the table's growth, the workers searching the
+                             root's children its active ones */
     cram_tt grow_from;    /* the table being grown from, while it is */
-    unsigned grow_next;   /* the next chunk of it to move (GROW_CHUNKS or
-                             more: none) */
-    unsigned grow_done;   /* chunks moved */
     double start;
     rdb_search_clock clock; /* progress lines and the hook */
     void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */
@@ -268,9 +263,6 @@ static inline int work_since(cram_worker *w, uint64_t nodes_before)
     return 64 - __builtin_clzll(n);
 }
 
-/* Workers move the old table's buckets in this many chunks when the
- * table grows (cram_search.c). */
-#define GROW_CHUNKS 256
 /* A whole board's parts: at most one for every two of its 128 cells. */
 #define ROOT_PARTS 64
 
@@ -303,8 +295,8 @@ int cram_search_sum_value(cram_worker *w, const uint64_t *comp, int n, nimset wa
 int cram_search_contradiction(cram_worker *w);
 /* Progress on stderr at t seconds. */
 void cram_search_report_progress(cram_solver *s, double t);
-/* Wait at a node while another worker grows the table, moving chunks. */
-void cram_search_wait_for_growth(cram_solver *s);
+/* The table's growth made ready for a solve (search/table_growth.h). */
+void cram_search_growth_init(cram_solver *s);
 
 /* cram_root.c: the board's free cells as the root's parts (see there);
  * -1 with err when the position is refused. */
