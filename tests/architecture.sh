@@ -33,34 +33,29 @@ includes() {
     grep -H '^#include "' "$@" 2>/dev/null | sed 's/:#include "\([^"]*\)".*/: \1/'
 }
 
+# verdict NAME BAD: a pass when BAD (the offending includes) is empty
+verdict() {
+    if [ -z "$2" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $1:"
+        echo "$2" | sed 's/^/  /'
+    fi
+}
+
 # rule NAME PATTERN FILES...: no include of FILES may match PATTERN
 rule() {
     local name=$1 pattern=$2
     shift 2
-    local bad
-    bad=$(includes "$@" | grep -E ": ($pattern)$")
-    if [ -z "$bad" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $name:"
-        echo "$bad" | sed 's/^/  /'
-    fi
+    verdict "$name" "$(includes "$@" | grep -E ": ($pattern)$")"
 }
 
 # only NAME ALLOWED FILES...: every include of FILES must match ALLOWED
 only() {
     local name=$1 allowed=$2
     shift 2
-    local bad
-    bad=$(includes "$@" | grep -v -E ": ($allowed)$")
-    if [ -z "$bad" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $name:"
-        echo "$bad" | sed 's/^/  /'
-    fi
+    verdict "$name" "$(includes "$@" | grep -v -E ": ($allowed)$")"
 }
 
 rule "the engine includes a game's own header or the entry points" 'dots/.*|cram/.*|api/.*' src/engine/*

@@ -103,14 +103,9 @@ const rdb_tool_command rdb_solve_dots_command = {
 #define bad(...) rdb_tool_bad(&rdb_solve_dots_command, __VA_ARGS__)
 
 typedef struct {
-    const char *board, *variant, *position, *problem, *ledger, *tt_file, *db;
-    long db_memory_mb;
-    int db_memory_given;
-    long tt_save_minutes;
-    int first_moves, value_only, json, quiet, progress;
-    int prove, has_prove, split_depth_given;
-    dots_solver_options opt;
-    dots_proof_options proof;
+    rdb_dots_session o;    /* what the search does */
+    const char *board, *variant, *position, *problem;
+    int db_memory_given, json, progress, split_depth_given;
 } solve_args;
 
 /* 0, or the exit status after a message (-1 after --help: exit 0). */
@@ -127,62 +122,62 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case OPT_TT_MB:
             if (rdb_parse_long(v, 1, 1L << 20, &n) != 0)
                 return bad("bad --tt-mb '%s' (want megabytes, 1 to 1048576)", v);
-            a->opt.tt_bytes = (uint64_t)n << 20;
+            a->o.solver.tt_bytes = (uint64_t)n << 20;
             break;
         case OPT_TT_MIN_OPEN:
             if (rdb_parse_long(v, 0, 64, &n) != 0)
                 return bad("bad --tt-min-open '%s' (want 0 to 64)", v);
-            a->opt.tt_min_open = (int)n;
+            a->o.solver.tt_min_open = (int)n;
             break;
         case OPT_ETC_MIN_OPEN:
             if (rdb_parse_long(v, 0, 65, &n) != 0)
                 return bad("bad --etc-min-open '%s' (want 0 to 65)", v);
-            a->opt.etc_min_open = (int)n;
+            a->o.solver.etc_min_open = (int)n;
             break;
         case OPT_THREADS:
             if (rdb_parse_long(v, 1, 256, &n) != 0)
                 return bad("bad --threads '%s' (want 1 to 256)", v);
-            a->opt.threads = (int)n;
+            a->o.solver.threads = (int)n;
             break;
         case OPT_RULES:
             if (strcmp(v, "full") == 0)
-                a->opt.rules = DOTS_RULES_FULL;
+                a->o.solver.rules = DOTS_RULES_FULL;
             else if (strcmp(v, "captures") == 0)
-                a->opt.rules = DOTS_RULES_CAPTURES;
+                a->o.solver.rules = DOTS_RULES_CAPTURES;
             else if (strcmp(v, "none") == 0)
-                a->opt.rules = DOTS_RULES_NONE;
+                a->o.solver.rules = DOTS_RULES_NONE;
             else
                 return bad("unknown --rules '%s' (full, captures or none)", v);
             break;
         case OPT_PROVE:
             if (rdb_parse_long(v, -200, 200, &n) != 0)
                 return bad("bad --prove '%s' (want a value, -200 to 200)", v);
-            a->prove = (int)n;
-            a->has_prove = 1;
+            a->o.prove = (int)n;
+            a->o.has_prove = 1;
             break;
         case OPT_DB:
-            a->db = v;
+            a->o.db = v;
             break;
         case OPT_DB_MEMORY:
-            if (rdb_parse_long(v, 0, 1L << 30, &a->db_memory_mb))
+            if (rdb_parse_long(v, 0, 1L << 30, &a->o.db_memory_mb))
                 return bad("bad --db-memory '%s' (megabytes)", v);
             a->db_memory_given = 1;
             break;
         case OPT_TT_FILE:
-            a->tt_file = v;
+            a->o.tt_file = v;
             break;
         case OPT_TT_SAVE_MINUTES:
             if (rdb_parse_long(v, 1, 100000, &n) != 0)
                 return bad("bad --tt-save-minutes '%s' (want 1 to 100000)", v);
-            a->tt_save_minutes = n;
+            a->o.save_minutes = n;
             break;
         case OPT_LEDGER:
-            a->ledger = v;
+            a->o.ledger = v;
             break;
         case OPT_SPLIT_DEPTH:
             if (rdb_parse_long(v, 0, 8, &n) != 0)
                 return bad("bad --split-depth '%s' (want 0 to 8)", v);
-            a->proof.depth = (int)n;
+            a->o.proof.depth = (int)n;
             a->split_depth_given = 1;
             break;
         case OPT_PART: {
@@ -195,8 +190,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (rdb_parse_long(slash + 1, 1, 1024, &parts) != 0 ||
                 rdb_parse_long(first, 0, parts - 1, &k) != 0)
                 return bad("bad --part '%s' (want K/N with 0 <= K < N)", v);
-            a->proof.part = (int)k;
-            a->proof.nparts = (int)parts;
+            a->o.proof.part = (int)k;
+            a->o.proof.nparts = (int)parts;
             break;
         }
         case OPT_VARIANT:
@@ -209,19 +204,19 @@ static int parse_args(int argc, char **argv, solve_args *a)
             a->problem = v;
             break;
         case OPT_FIRST_MOVES:
-            a->first_moves = 1;
+            a->o.first_moves = 1;
             break;
         case OPT_VALUE_ONLY:
-            a->value_only = 1;
+            a->o.value_only = 1;
             break;
         case OPT_ROW_ORDER:
-            a->opt.row_order = 1;
+            a->o.solver.row_order = 1;
             break;
         case OPT_JSON:
             a->json = 1;
             break;
         case OPT_QUIET:
-            a->quiet = 1;
+            a->o.quiet = 1;
             break;
         case OPT_PROGRESS:
             a->progress = 1;
@@ -242,17 +237,17 @@ static int parse_args(int argc, char **argv, solve_args *a)
     if (files > 1 || (files == 0 && !a->board))
         return bad("give a board RxC, --position FILE or --problem FILE (a board with a file "
                    "is the size the file's diagram must have)");
-    if (a->first_moves && a->value_only)
+    if (a->o.first_moves && a->o.value_only)
         return bad("--first-moves and --value-only exclude each other");
-    if (a->has_prove && (a->first_moves || a->value_only))
+    if (a->o.has_prove && (a->o.first_moves || a->o.value_only))
         return bad("--prove excludes --first-moves and --value-only");
-    if (a->has_prove && !a->ledger)
+    if (a->o.has_prove && !a->o.ledger)
         return bad("--prove needs a --ledger FILE to record its sub-proofs in");
-    if ((a->proof.nparts > 1 || a->split_depth_given) && !a->has_prove)
+    if ((a->o.proof.nparts > 1 || a->split_depth_given) && !a->o.has_prove)
         return bad("--part and --split-depth go with --prove");
-    if (a->tt_save_minutes && !a->tt_file)
+    if (a->o.save_minutes && !a->o.tt_file)
         return bad("--tt-save-minutes goes with --tt-file");
-    if (a->db_memory_given && !a->db)
+    if (a->db_memory_given && !a->o.db)
         return bad("--db-memory goes with --db");
     if (a->variant && (!a->board || files))
         return bad("--variant '%s' goes with a board RxC alone (a file's diagram shows the lines "
@@ -396,7 +391,7 @@ static const char *claim_word(int r)
 static void print_proof(const solve_args *a, const rdb_problem *pr, const dots_proof_result *r,
                         double seconds)
 {
-    int v = a->prove;
+    int v = a->o.prove;
     if (a->json) {
         printf("{\"game\":\"dots\",\"rows\":%d,\"cols\":%d,\"prove\":%d,\"at_least\":%d,"
                "\"at_most\":%d,\"searched\":%d,\"from_ledger\":%d,\"skipped\":%d,"
@@ -414,14 +409,13 @@ static void print_proof(const solve_args *a, const rdb_problem *pr, const dots_p
         printf("the value for the player to move is not %s\n", rdb_tool_signed(v, (char[RDB_TOOL_SIGNED_MAX]){0}));
     printf("proof: %d searches now, %d claims from the ledger '%s', %d left to other parts; "
            "%llu nodes in %.1f s\n",
-           r->searched, r->from_ledger, a->ledger, r->skipped, (unsigned long long)r->nodes, seconds);
+           r->searched, r->from_ledger, a->o.ledger, r->skipped, (unsigned long long)r->nodes, seconds);
 }
 
 int rdb_cmd_solve_dots(int argc, char **argv)
 {
-    rdb_dots_session o;
-    rdb_dots_session_defaults(&o);
-    solve_args a = {.db_memory_mb = o.db_memory_mb, .proof = o.proof, .opt = o.solver};
+    solve_args a = {0};
+    rdb_dots_session_defaults(&a.o);
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -430,30 +424,18 @@ int rdb_cmd_solve_dots(int argc, char **argv)
     rdb_status st = read_input(&a, &pr, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    a.opt.progress = !a.quiet && (a.progress || isatty(STDERR_FILENO));
-    o.solver = a.opt;
-    o.db = a.db;
-    o.db_memory_mb = a.db_memory_mb;
-    o.tt_file = a.tt_file;
-    o.save_minutes = a.tt_save_minutes;
-    o.ledger = a.ledger;
-    o.has_prove = a.has_prove;
-    o.prove = a.prove;
-    o.proof = a.proof;
-    o.first_moves = a.first_moves;
-    o.value_only = a.value_only;
-    o.quiet = a.quiet;
+    a.o.solver.progress = !a.o.quiet && (a.progress || isatty(STDERR_FILENO));
 
     rdb_tool_catch_signals();
     rdb_dots_session_result r;
-    st = rdb_dots_session_run(&o, &pr, &r, &err);
-    if (st == RDB_OK && a.has_prove) {
+    st = rdb_dots_session_run(&a.o, &pr, &r, &err);
+    if (st == RDB_OK && a.o.has_prove) {
         print_proof(&a, &pr, &r.proof, r.proof_seconds);
     } else if (st == RDB_OK) {
         int scores = a.problem || pr.has_to_move || pr.taken_a || pr.taken_b;
-        const int *mv = a.first_moves ? r.move_value : NULL;
+        const int *mv = a.o.first_moves ? r.move_value : NULL;
         if (a.json)
-            print_json(&pr, scores, r.value, r.best, mv, &a.opt, a.db != NULL, &r.stats);
+            print_json(&pr, scores, r.value, r.best, mv, &a.o.solver, a.o.db != NULL, &r.stats);
         else
             print_text(&pr, scores, r.value, r.best, mv, &r.stats);
     }
