@@ -237,6 +237,8 @@ int rdb_cmd_build_dots(int argc, char **argv)
     } else {
         if (!board_seen)
             return rdb_tool_bad(cmd, "which board? (e.g. retrodb build dots 3x3)");
+        if (!rdb_dots_variant_named(variant))
+            return rdb_tool_bad(cmd, "unknown variant '%s' (empty, swedish, icelandic)", variant);
         rdb_status st =
             rdb_dots_start_variant(opt.params.rows, opt.params.cols, variant, &opt.params.start, &err);
         if (st != RDB_OK)

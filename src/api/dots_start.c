@@ -15,6 +15,14 @@
 #include "dots/dots_diagram.h"
 #include "engine/report.h"
 
+int rdb_dots_variant_named(const char *variant)
+{
+    dots_board b;
+    rdb_error ignored;
+    uint64_t start;
+    return dots_board_init(&b, 1, 1, &ignored) == RDB_OK && dots_variant_lines(&b, variant, &start) == 0;
+}
+
 rdb_status rdb_dots_start_variant(int rows, int cols, const char *variant, uint64_t *start,
                                   rdb_error *err)
 {

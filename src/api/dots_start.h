@@ -14,6 +14,9 @@
 #include "dots/problem.h"
 #include "engine/db.h"
 
+/* Whether `variant` names a variant ("empty", "swedish", "icelandic"). */
+int rdb_dots_variant_named(const char *variant);
+
 /* The lines drawn at the start of variant `variant` ("empty", "swedish",
  * "icelandic") of the rows x cols board. RDB_E_INPUT for another name or
  * a board of more than 64 lines. */
