@@ -11,8 +11,6 @@
  * the same command again resumes a long solve; with --ledger the root's
  * answers are kept too, in a small text file (src/cram/cram_ledger.h).
  */
-#define _GNU_SOURCE
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
