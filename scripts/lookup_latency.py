@@ -6,9 +6,11 @@ time (the first one's includes opening the database). Prints the median,
 the 90th, 99th and 99.9th percentiles and the worst of those times, the
 first answer's time, the whole run's and the process's peak memory.
 
-usage: scripts/lookup_latency.py DIR [N] [--memory MB]
+usage: scripts/lookup_latency.py DIR [N] [--memory MB] [--least-lines K]
        (RETRODB=path, default bin/retrodb; N default 10000; --memory is
-       query's: 0 reads every value from the files)
+       query's: 0 reads every value from the files; --least-lines draws
+       positions of K lines or more alike, all a build still under way
+       answers once its level K is done)
 """
 import json
 import os
@@ -23,9 +25,14 @@ import time
 def main():
     args = sys.argv[1:]
     memory = None
+    least = 0
     if "--memory" in args:
         i = args.index("--memory")
         memory = args[i + 1]
+        del args[i:i + 2]
+    if "--least-lines" in args:
+        i = args.index("--least-lines")
+        least = int(args[i + 1])
         del args[i:i + 2]
     if not args:
         sys.exit(__doc__)
@@ -39,7 +46,7 @@ def main():
     rng = random.Random(1)
     positions = []
     for _ in range(n):
-        k = rng.randint(0, nlines)
+        k = rng.randint(min(least, nlines), nlines)
         drawn = set(rng.sample(range(nlines), k))
         positions.append("".join("1" if l in drawn else "0" for l in range(nlines)))
     cmd = [retrodb, "query", "--dir", folder, "--batch", "--json"]
@@ -71,7 +78,8 @@ def main():
     def pct(p):
         return gaps[min(len(gaps) - 1, int(p / 100 * len(gaps)))] * 1e3
 
-    print(f"{folder}: {n} random positions of {rows}x{cols}, one query --batch process"
+    print(f"{folder}: {n} random positions of {rows}x{cols}"
+          f"{f' with {least} lines or more' if least else ''}, one query --batch process"
           f"{'' if memory is None else f', --memory {memory}'}")
     print(f"first answer {(stamps[0] - t0):.3f} s (opening the database), all {end - t0:.2f} s, "
           f"peak memory {peak:.0f} MB, {errors} refused")
