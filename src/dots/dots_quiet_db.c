@@ -316,6 +316,10 @@ typedef struct {
     int8_t cut_of[DOTS_MAX_LINES];
     int ncuts;
     int cut[FRAME_CUTS];
+    /* Moves that lead where a lower line of their class leads
+     * (dots_quiet_twin_moves), the same for every position of the frame
+     * state: skipped (on 4x5, 2.4% of the quiet children) */
+    uint64_t twins;
 } level_work;
 
 static int value_from_moves(level_work *w, uint64_t canonical);
@@ -576,6 +580,7 @@ static void frame_children_ready(level_work *w, uint64_t lines)
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index), frame = lines & ~inside;
     w->ncuts = 0;
+    w->twins = dots_quiet_twin_moves(r->index, lines);
     for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = frame | (m & -m);
@@ -661,7 +666,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
      * knot's box with the line's, or the next box of the corridor), and
      * inside, two boxes get their third side. So each goes through the
      * capture rules whole. */
-    for (uint64_t m = in_knots; m; m &= m - 1) {
+    for (uint64_t m = in_knots & ~w->twins; m; m &= m - 1) {
         int v;
         dots_capture_value_memo(&r->graph, r->all, r->full_value, lines | (m & -m), fetch_leaf,
                                 &leaf_memo, w, &v);
@@ -672,7 +677,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     /* every other line gives no box a third side (and so completes none,
      * and does not fill the board): a quiet child of the position's class
      * (its slot's) */
-    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~in_knots;
+    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~in_knots & ~w->twins;
     for (uint64_t m = quiet & inside; m; m &= m - 1) {
         const int v = -inside_value(w, lines | (m & -m));
         if (v > best)

@@ -224,6 +224,20 @@ int dots_quiet_transform(const dots_quiet_index *q, uint64_t lines)
     return q->canon_t[x];
 }
 
+uint64_t dots_quiet_twin_moves(const dots_quiet_index *q, uint64_t lines)
+{
+    /* Interchangeable lines touch the same boxes and no other: the
+     * position with one of them drawn and the position with another
+     * drawn instead are the same up to the swap of the two, which maps
+     * the game onto itself (and normalise makes them one). */
+    uint64_t twins = 0;
+    for (int c = 0; c < q->nclasses; c++) {
+        const uint64_t open = q->class_mask[c] & ~lines;
+        twins |= open & (open - 1);
+    }
+    return twins;
+}
+
 uint64_t dots_quiet_image(const dots_quiet_index *q, int t, uint64_t lines)
 {
     return t ? apply(q, t, lines) : lines;

@@ -85,6 +85,13 @@ uint64_t dots_quiet_image(const dots_quiet_index *q, int t, uint64_t lines);
  * symmetry that makes it canonical): its own canonical form. */
 uint64_t dots_quiet_inside_lines(const dots_quiet_index *q);
 
+/* The open lines of `lines` whose move leads to the same position as a
+ * move by a lower open line of their class (interchangeable lines, which
+ * touch the same boxes: the two outer lines of a corner box): a
+ * position's best move is found without them. All frame lines, so the
+ * same for every position of a frame state. */
+uint64_t dots_quiet_twin_moves(const dots_quiet_index *q, uint64_t lines);
+
 /* Positions stored at a level, and in all levels. */
 uint64_t dots_quiet_level_size(const dots_quiet_index *q, int level);
 uint64_t dots_quiet_total(const dots_quiet_index *q);
