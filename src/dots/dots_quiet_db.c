@@ -678,8 +678,10 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
      * and does not fill the board): a quiet child of the position's class
      * (its slot's) */
     const uint64_t quiet = r->all & ~lines & ~by_corridor & ~in_knots & ~w->twins;
+    const int child_level = __builtin_popcountll(lines & r->open) + 1;
     for (uint64_t m = quiet & inside; m; m &= m - 1) {
-        const int v = -inside_value(w, lines | (m & -m));
+        const uint64_t at = dots_quiet_inside_child(r->index, path, lines, __builtin_ctzll(m));
+        const int v = -value_above(w, child_level, w->class, at, lines | (m & -m));
         if (v > best)
             best = v;
     }

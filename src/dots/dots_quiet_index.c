@@ -643,6 +643,21 @@ uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *
     return path->sum[q->nsteps] - path->sum[cut];
 }
 
+uint64_t dots_quiet_inside_child(const dots_quiet_index *q, const dots_quiet_path *p,
+                                 uint64_t lines, int line)
+{
+    /* dots_quiet_inside_rank's first case: a quiet child completes no box,
+     * so it keeps the slot */
+    const uint64_t r = q->first[p->level + 1][p->slot] + p->sum[q->nsteps] -
+                       p->sum[q->last_read[line] + 1] + p->sum_more[q->line_step[line]] +
+                       p->middle[line];
+    RDB_INVARIANT(r == dots_quiet_rank(q, lines | 1ULL << line) &&
+                      p->slot == slot_of(q, lines | 1ULL << line,
+                                         completed_boxes(q, lines | 1ULL << line)),
+                  "the rank of a quiet child by an inside line from the enumeration's path");
+    return r;
+}
+
 uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *p,
                                 uint64_t lines, uint64_t added, int *slot)
 {

@@ -182,6 +182,12 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int frame, dots_quiet
 uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path *path,
                                 uint64_t lines, uint64_t added, int *slot);
 
+/* The same for the commonest such position, the quiet child by one open
+ * inside line `line` of the position being visited (`lines`): no table
+ * read, its entries all summed by the walk. */
+uint64_t dots_quiet_inside_child(const dots_quiet_index *q, const dots_quiet_path *path,
+                                 uint64_t lines, int line);
+
 /* A stored position that holds every line of the position being visited
  * and some more (`added`: frame lines, inside lines, or both; in another
  * frame state, then): its table entries of the steps after the last that
