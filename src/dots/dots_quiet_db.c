@@ -311,6 +311,7 @@ typedef struct {
     int frame_ready;
     uint64_t frame_part[DOTS_MAX_LINES];
     int8_t transform[DOTS_MAX_LINES];
+    int child_slot[DOTS_MAX_LINES]; /* and its slot */
     /* For a line whose child keeps the inside lines as they are, the
      * number of its cut among the frame state's (-1: ranked whole) */
     int8_t cut_of[DOTS_MAX_LINES];
@@ -543,21 +544,22 @@ static void flush_children(level_work *w)
     uint64_t lines_met = 0;
     for (int i = 0; i < w->nbatch; i++)
         lines_met |= w->batch->quiet[i];
+    /* the batch's positions are of one frame state and level: so are
+     * their children by one frame line */
+    const int level = w->nbatch ? __builtin_popcountll(w->batch->lines[0] & r->open) + 1 : 0;
     for (; lines_met; lines_met &= lines_met - 1) {
-        const int line = __builtin_ctzll(lines_met);
+        const int line = __builtin_ctzll(lines_met), c = w->cut_of[line];
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
-        const int c = w->cut_of[line];
         for (int i = 0; i < w->nbatch; i++) {
             if (!(w->batch->quiet[i] >> line & 1))
                 continue;
-            const uint64_t lines = w->batch->lines[i];
             const uint64_t canonical =
-                inside >> line & 1
-                    ? lines | 1ULL << line
-                    : w->frame_part[line] |
-                          dots_quiet_image(r->index, w->transform[line], lines & inside);
-            const int v = c < 0 ? -lookup_ranked(w, rk, canonical, -1, 0)
-                                : -lookup_ranked(w, rk, canonical, w->cut[c], w->batch->tail[i][c]);
+                w->frame_part[line] |
+                dots_quiet_image(r->index, w->transform[line], w->batch->lines[i] & inside);
+            const uint64_t at =
+                dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
+                                   c < 0 ? 0 : w->batch->tail[i][c], w->child_slot[line], level);
+            const int v = -value_above(w, level, w->class, at, canonical);
             if (v > w->batch->best[i])
                 w->batch->best[i] = v;
         }
@@ -586,6 +588,8 @@ static void frame_children_ready(level_work *w, uint64_t lines)
         const uint64_t child = frame | (m & -m);
         w->frame_part[line] = dots_quiet_canonical(r->index, child);
         w->transform[line] = (int8_t)dots_quiet_transform(r->index, child);
+        /* a quiet child completes no box: the position's class */
+        w->child_slot[line] = dots_quiet_frame_slot(r->index, w->frame_part[line], w->class);
         w->cut_of[line] = -1;
         /* the identity's image keeps the inside lines as they are */
         if (w->transform[line] != 0 || (w->frame_part[line] & frame) != frame)

@@ -460,20 +460,19 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
     rk->known = 0;
 }
 
-/* Make rk's entries those of `canonical` for the steps before `to` (at
- * least): the steps where it differs from the position ranked last, and
- * those not known yet. */
-static void ranker_update(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
-                          int to)
+/* Make rk's entries those of `canonical`, of slot `slot` and level
+ * `level`, for the steps before `to` (at least): the steps where it
+ * differs from the position ranked last, and those not known yet. `done`
+ * is its completed boxes, or -1 when not counted yet: they are counted
+ * only when a step is read. */
+static inline void ranker_steps(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                                uint64_t canonical, int to, int slot, int level, int64_t done)
 {
     /* split: step u's entry reads the parity owed before it, the class's
      * less the boxes steps < u complete; within one slot (one class) it
      * depends on the lines of steps up to u and the inside lines of the
      * steps after, as above (another class is another slot, ranked from
      * the start) */
-    const uint32_t done = completed_boxes(q, canonical);
-    const int slot = slot_of(q, canonical, done), f = slot_frame(q, slot);
-    const int level = __builtin_popcountll(canonical & q->open);
     int from = q->nsteps, last = -1; /* the steps that differ: from..last */
     if (slot != rk->frame || level != rk->level || !rk->lines) {
         rk->frame = slot;
@@ -490,28 +489,44 @@ static void ranker_update(const dots_quiet_index *q, dots_quiet_ranker *rk, uint
         }
     }
     rk->lines = canonical;
-    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    int changed = rk->known; /* the first entry changed */
+    /* the steps read: [lo, hi) and [lo2, hi2) */
+    int lo, hi, lo2 = 0, hi2 = 0, known = rk->known;
+    const int changed = from < known ? from : known; /* the first entry changed */
     if (last >= to) {
         /* the stretch runs on past `to`: the entries beyond are stale */
-        changed = from < rk->known ? from : rk->known;
-        for (int u = changed; u < to; u++)
-            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
-        rk->known = to;
+        lo = changed;
+        hi = to;
+        known = to;
     } else {
         /* the stretch that differs, where known; then the steps not known */
-        const int end = last < rk->known ? last + 1 : rk->known;
-        for (int u = from; u < end; u++)
-            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
-        for (int u = rk->known; u < to; u++)
-            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, done)];
-        changed = from < changed ? from : changed;
-        if (to > rk->known)
-            rk->known = to;
+        lo = from;
+        hi = last < known ? last + 1 : known;
+        lo2 = known;
+        hi2 = to;
+        if (to > known)
+            known = to;
     }
+    if (lo < hi || lo2 < hi2) {
+        const uint32_t boxes = done < 0 ? completed_boxes(q, canonical) : (uint32_t)done;
+        const uint32_t *at = q->block_at + (size_t)slot_frame(q, slot) * (size_t)(q->nsteps + 1);
+        for (int u = lo; u < hi; u++)
+            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, boxes)];
+        for (int u = lo2; u < hi2; u++)
+            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, boxes)];
+    }
+    rk->known = known;
     /* the sums after the first entry changed (additions: no table read) */
-    for (int u = changed; u < rk->known; u++)
+    for (int u = changed; u < known; u++)
         rk->sum[u + 1] = rk->sum[u] + rk->entry[u];
+}
+
+/* The same for a position whose slot is not known. */
+static void ranker_update(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                          int to)
+{
+    const uint32_t done = completed_boxes(q, canonical);
+    ranker_steps(q, rk, canonical, to, slot_of(q, canonical, done),
+                 __builtin_popcountll(canonical & q->open), done);
 }
 
 uint64_t dots_quiet_rank_next(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical)
@@ -538,6 +553,29 @@ uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, 
     const uint64_t r = rk->first + rk->sum[cut] + tail;
     RDB_INVARIANT(r == dots_quiet_rank(q, canonical),
                   "a rank from the tail of a position it holds is its rank");
+    return r;
+}
+
+int dots_quiet_frame_slot(const dots_quiet_index *q, uint64_t canonical, int class)
+{
+    return q->frame_of[frame_pack(q, canonical)] + (q->split ? class * q->nframes : 0);
+}
+
+uint64_t dots_quiet_rank_at(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                            int cut, uint64_t tail, int slot, int level)
+{
+    RDB_INVARIANT(slot == slot_of(q, canonical, completed_boxes(q, canonical)) &&
+                      level == __builtin_popcountll(canonical & q->open),
+                  "a position ranked in the slot and level the caller says is of them");
+    if (cut < 0) {
+        ranker_steps(q, rk, canonical, q->nsteps, slot, level, -1);
+        cut = q->nsteps;
+        tail = 0;
+    } else {
+        ranker_steps(q, rk, canonical, cut, slot, level, -1);
+    }
+    const uint64_t r = rk->first + rk->sum[cut] + tail;
+    RDB_INVARIANT(r == dots_quiet_rank(q, canonical), "a ranker ranks as a rank from the position");
     return r;
 }
 

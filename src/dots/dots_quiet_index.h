@@ -207,6 +207,18 @@ uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *
 uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                               int cut, uint64_t tail);
 
+/* The slot of a canonical position's frame state in class `class` (0 in
+ * an index not split). */
+int dots_quiet_frame_slot(const dots_quiet_index *q, uint64_t canonical, int class);
+
+/* dots_quiet_rank_head (cut >= 0) or dots_quiet_rank_next (cut < 0) of a
+ * position whose slot and level the caller knows, so that they are not
+ * found again for each: the children by one frame line of a frame
+ * state's positions share theirs. Its completed boxes are counted only
+ * when a step is read. */
+uint64_t dots_quiet_rank_at(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
+                            int cut, uint64_t tail, int slot, int level);
+
 /* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
 
