@@ -567,13 +567,11 @@ uint64_t dots_quiet_rank_at(const dots_quiet_index *q, dots_quiet_ranker *rk, ui
     RDB_INVARIANT(slot == slot_of(q, canonical, completed_boxes(q, canonical)) &&
                       level == __builtin_popcountll(canonical & q->open),
                   "a position ranked in the slot and level the caller says is of them");
-    if (cut < 0) {
-        ranker_steps(q, rk, canonical, q->nsteps, slot, level, -1);
+    if (cut < 0) { /* ranked whole: every step is the ranker's */
         cut = q->nsteps;
         tail = 0;
-    } else {
-        ranker_steps(q, rk, canonical, cut, slot, level, -1);
     }
+    ranker_steps(q, rk, canonical, cut, slot, level, -1);
     const uint64_t r = rk->first + rk->sum[cut] + tail;
     RDB_INVARIANT(r == dots_quiet_rank(q, canonical), "a ranker ranks as a rank from the position");
     return r;
