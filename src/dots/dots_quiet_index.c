@@ -679,14 +679,22 @@ uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *
     return path->sum[q->nsteps] - path->sum[cut];
 }
 
+/* The rank of the quiet child by open inside line `line` of the position
+ * at p: its entries all summed by the walk (the position's after the
+ * line's last read, those with one line more to place before its step,
+ * its middle in between); a quiet child completes no box, so it keeps the
+ * slot. */
+static inline uint64_t child_by_inside_line(const dots_quiet_index *q, const dots_quiet_path *p,
+                                            int line)
+{
+    return q->first[p->level + 1][p->slot] + p->sum[q->nsteps] - p->sum[q->last_read[line] + 1] +
+           p->sum_more[q->line_step[line]] + p->middle[line];
+}
+
 uint64_t dots_quiet_inside_child(const dots_quiet_index *q, const dots_quiet_path *p,
                                  uint64_t lines, int line)
 {
-    /* dots_quiet_inside_rank's first case: a quiet child completes no box,
-     * so it keeps the slot */
-    const uint64_t r = q->first[p->level + 1][p->slot] + p->sum[q->nsteps] -
-                       p->sum[q->last_read[line] + 1] + p->sum_more[q->line_step[line]] +
-                       p->middle[line];
+    const uint64_t r = child_by_inside_line(q, p, line);
     RDB_INVARIANT(r == dots_quiet_rank(q, lines | 1ULL << line) &&
                       p->slot == slot_of(q, lines | 1ULL << line,
                                          completed_boxes(q, lines | 1ULL << line)),
@@ -715,10 +723,11 @@ uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path
     }
     const int more = __builtin_popcountll(added);
     *slot = flipped ? (p->slot < q->nframes ? p->slot + q->nframes : p->slot - q->nframes) : p->slot;
-    uint64_t r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
-    if (more == 1 && !flipped) { /* a child by one line: all summed by the walk */
-        r += p->sum_more[from] + p->middle[__builtin_ctzll(added)];
+    uint64_t r;
+    if (more == 1 && !flipped) { /* a quiet child by one line */
+        r = child_by_inside_line(q, p, __builtin_ctzll(added));
     } else {
+        r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
         for (int u = 0; u < from; u++)
             r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
         const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
