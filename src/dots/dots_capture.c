@@ -59,7 +59,13 @@ void dots_box_graph_fill(const dots_board *b, uint64_t *box_mask, int8_t (*acros
     for (int i = 0; i < b->rows; i++)
         for (int j = 0; j < b->cols; j++)
             vleft |= 1ULL << (dots_vline(b, i, j) - hlines);
-    *g = (dots_box_graph){b->nboxes, box_mask, (const int8_t(*)[2])across, b->cols, hlines, vleft};
+    uint64_t has_left = 0, has_right = 0;
+    for (int x = 0; x < b->nboxes; x++) {
+        has_left |= (uint64_t)(x % b->cols > 0) << x;
+        has_right |= (uint64_t)(x % b->cols < b->cols - 1) << x;
+    }
+    *g = (dots_box_graph){b->nboxes, box_mask, (const int8_t(*)[2])across, b->cols, hlines, vleft,
+                          has_left, has_right};
 }
 
 /* Box x = row i, column j is numbered i x cols + j, as its top line is:
@@ -96,6 +102,18 @@ uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
     const uint64_t one_of_lr = s.left ^ s.right, both_lr = s.left & s.right;
     const uint64_t none_lr = ~(s.left | s.right), none_tb = ~(s.top | s.bottom);
     return (both_tb & none_lr) | (both_lr & none_tb) | (one_of_tb & one_of_lr);
+}
+
+uint64_t dots_capture_two_linked(const dots_box_graph *g, uint64_t drawn, uint64_t *linked)
+{
+    const uint64_t two = dots_capture_two(g, drawn);
+    const box_sides s = sides_of(g, drawn);
+    /* box x's neighbours: x - cols above, x + cols below, x - 1 left and
+     * x + 1 right (in its row); the line between two boxes is open for
+     * both or neither */
+    *linked = two & ((~s.top & two << g->cols) | (~s.bottom & two >> g->cols) |
+                     (~s.left & g->has_left & two << 1) | (~s.right & g->has_right & two >> 1));
+    return two;
 }
 
 int dots_capture_boxes_complete(const dots_box_graph *g, uint64_t drawn)

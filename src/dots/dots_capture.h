@@ -49,6 +49,10 @@ uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn);
 /* The boxes of `drawn` with exactly two sides, the same way. */
 uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn);
 
+/* The same, and in *linked those of them that an open line joins to
+ * another of them (the others are corridors of one box each). */
+uint64_t dots_capture_two_linked(const dots_box_graph *g, uint64_t drawn, uint64_t *linked);
+
 /* The box graph of board b in the caller's arrays: box_mask[x] the lines
  * of box x, across[l] the boxes on either side of line l (-1 for the
  * edge), and g pointing at them. */

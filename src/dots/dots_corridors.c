@@ -1,9 +1,14 @@
 /*
  * dots_corridors.c — a quiet position's corridors; see dots_corridors.h.
  *
- * Each box with two sides is met once: from it the corridor is followed
- * through one open line to its end (or round to the box again: a cycle),
- * then through the other.
+ * Each box with two sides is met once. One that no open line joins to
+ * another (found for all boxes at once, dots_capture_two_linked) is a
+ * corridor of its own; from any other the corridor is followed through
+ * one open line to its end (or round to the box again: a cycle), then
+ * through the other. In the middle of a game most corridors are single
+ * boxes (4x5 around 20 lines: 3.8 of a position's 5.3), and a quiet
+ * build's position there takes about 0.77 of the time it took when each
+ * was followed (docs/building.md).
  */
 #include "dots/dots_corridors.h"
 
@@ -40,7 +45,16 @@ static int follow(const dots_box_graph *g, uint64_t drawn, uint64_t *two, int fr
 int dots_corridors(const dots_box_graph *g, uint64_t drawn, dots_corridor *out)
 {
     int n = 0;
-    for (uint64_t two = dots_capture_two(g, drawn); two;) {
+    uint64_t linked;
+    const uint64_t all_two = dots_capture_two_linked(g, drawn, &linked);
+    /* a box with two sides whose open lines lead to no other such box
+     * (most of them, in the middle of a game) is a path of one box, both
+     * its lines its ends */
+    for (uint64_t alone = all_two & ~linked; alone; alone &= alone - 1) {
+        const uint64_t open = g->box_mask[__builtin_ctzll(alone)] & ~drawn;
+        out[n++] = (dots_corridor){open, open, 1, DOTS_CORRIDOR_PATH};
+    }
+    for (uint64_t two = linked; two;) {
         const int b = __builtin_ctzll(two);
         two &= two - 1;
         const uint64_t open = g->box_mask[b] & ~drawn;

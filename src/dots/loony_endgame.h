@@ -27,6 +27,7 @@ typedef struct {
     const int8_t (*across)[2];
     int cols, hlines;  /* boxes in a row; horizontal lines, numbered first */
     uint64_t vleft;    /* the vertical lines left of a box, from the first */
+    uint64_t has_left, has_right; /* the boxes with a box left (right) of them */
 } dots_box_graph;
 
 /* Whether `drawn`, whose boxes have cnt[] sides drawn, is a simple loony
