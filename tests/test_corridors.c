@@ -8,10 +8,11 @@
  * closed form, whatever those values, the corridors must hold exactly the
  * capture moves, each once, and the best of a corridor's lines must be
  * what dots_corridor_best says. Each kind of corridor (paths of one, two
- * and more boxes, cycles, knots) must have been met often enough for
- * this to mean something. Knots have no closed form: the capture rules
- * with a memo (dots_capture_value_memo) must give their lines the values
- * the rules without one give.
+ * and more boxes, cycles, knots, knots whose run goes on into another
+ * corridor) must have been met often enough for this to mean something.
+ * On knots, whose capture runs are the most tangled, the capture rules
+ * with a memo (dots_capture_value_memo) must also give the values the
+ * rules without one give.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static int ends_at_one_box(const dots_box_graph *g, uint64_t drawn, const dots_c
 START_TEST(test_closed_forms)
 {
     static const int shapes[][2] = {{1, 6}, {2, 2}, {2, 5}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5, 5}};
-    long met[3] = {0}, paths_of[4] = {0}, looped = 0, moves = 0;
+    long met[3] = {0}, paths_of[4] = {0}, looped = 0, knots_on = 0, moves = 0;
     static memo_table memo;
     const dots_capture_memo memo_spec = {memo_known, memo_remember};
     memo.hits = 0;
@@ -146,9 +147,10 @@ START_TEST(test_closed_forms)
                 covered |= c[i].lines;
                 met[c[i].kind]++;
                 if (c[i].kind == DOTS_CORRIDOR_KNOT) {
-                    /* no closed form: the rules with a memo must agree
-                     * with the rules without (the memo lives while the
-                     * quiet values stay: the position's knots share it) */
+                    /* the rules with a memo must agree with the rules
+                     * without (the memo lives while the quiet values
+                     * stay: the position's knots share it) */
+                    knots_on += c[i].run > c[i].boxes + 1;
                     for (uint64_t m = c[i].lines; m; m &= m - 1) {
                         int plain, remembered;
                         ck_assert_int_eq(dots_capture_value(&g, all, full_value, drawn | (m & -m),
@@ -161,13 +163,12 @@ START_TEST(test_closed_forms)
                                          0);
                         ck_assert_int_eq(remembered, plain);
                     }
-                    continue;
                 }
                 if (c[i].kind == DOTS_CORRIDOR_PATH) {
                     paths_of[c[i].boxes < 3 ? c[i].boxes : 3]++;
                     looped += ends_at_one_box(&g, drawn, &c[i]);
                 }
-                const uint64_t x = drawn | c[i].lines;
+                const uint64_t x = drawn | c[i].taken;
                 int vx = x == all ? full_value : hashed(hv.seed, x);
                 int best = -1000;
                 for (uint64_t m = c[i].lines; m; m &= m - 1) {
@@ -178,9 +179,10 @@ START_TEST(test_closed_forms)
                                      0);
                     ck_assert_msg(-v == dots_corridor_line(&c[i], line, vx),
                                   "board %dx%d, lines %llx, line %d: capture rules %d, closed form %d "
-                                  "(kind %d, %d boxes)",
+                                  "(kind %d, %d boxes, a run of %d)",
                                   b.rows, b.cols, (unsigned long long)drawn, line, -v,
-                                  dots_corridor_line(&c[i], line, vx), c[i].kind, c[i].boxes);
+                                  dots_corridor_line(&c[i], line, vx), c[i].kind, c[i].boxes,
+                                  c[i].run);
                     best = -v > best ? -v : best;
                     moves++;
                 }
@@ -191,11 +193,12 @@ START_TEST(test_closed_forms)
         }
     }
     ck_assert_msg(paths_of[1] > 1000 && paths_of[2] > 1000 && paths_of[3] > 1000 && looped > 100 &&
-                      met[DOTS_CORRIDOR_CYCLE] > 100 && met[DOTS_CORRIDOR_KNOT] > 100,
+                      met[DOTS_CORRIDOR_CYCLE] > 100 && met[DOTS_CORRIDOR_KNOT] > 100 &&
+                      knots_on > 100,
                   "too few corridors met: paths of 1, 2, 3+ boxes %ld %ld %ld (%ld with both ends at "
-                  "one box), cycles %ld, knots %ld",
+                  "one box), cycles %ld, knots %ld (%ld going on into another corridor)",
                   paths_of[1], paths_of[2], paths_of[3], looped, met[DOTS_CORRIDOR_CYCLE],
-                  met[DOTS_CORRIDOR_KNOT]);
+                  met[DOTS_CORRIDOR_KNOT], knots_on);
     ck_assert_int_gt(moves, 100000);
     ck_assert_msg(memo.hits > 1000, "the capture rules' memo was used %ld times", memo.hits);
 }

@@ -52,22 +52,44 @@ int dots_corridors(const dots_box_graph *g, uint64_t drawn, dots_corridor *out)
      * its lines its ends */
     for (uint64_t alone = all_two & ~linked; alone; alone &= alone - 1) {
         const uint64_t open = g->box_mask[__builtin_ctzll(alone)] & ~drawn;
-        out[n++] = (dots_corridor){open, open, 1, DOTS_CORRIDOR_PATH};
+        out[n++] = (dots_corridor){open, open, open, 1, 1, DOTS_CORRIDOR_PATH};
     }
     for (uint64_t two = linked; two;) {
         const int b = __builtin_ctzll(two);
         two &= two - 1;
         const uint64_t open = g->box_mask[b] & ~drawn;
         dots_corridor *c = &out[n++];
-        *c = (dots_corridor){0, 0, 1, DOTS_CORRIDOR_PATH};
+        *c = (dots_corridor){0, 0, 0, 1, 0, DOTS_CORRIDOR_PATH};
         const int end1 = follow(g, drawn, &two, b, __builtin_ctzll(open), c);
+        c->taken = c->lines;
+        c->run = c->boxes;
         if (end1 == b) {
             c->kind = DOTS_CORRIDOR_CYCLE;
             continue;
         }
         const int end2 = follow(g, drawn, &two, b, 63 - __builtin_clzll(open), c);
+        c->taken = c->lines;
+        c->run = c->boxes;
         if (end1 >= 0 && end1 == end2 && __builtin_popcountll(drawn & g->box_mask[end1]) == 1)
             c->kind = DOTS_CORRIDOR_KNOT;
+    }
+    /* a knot's capture goes on through its box K and K's third open line
+     * f, into the corridor f ends (a path of boxes with two sides) if
+     * there is one (dots_corridors.h) */
+    for (int i = 0; i < n; i++) {
+        dots_corridor *c = &out[i];
+        if (c->kind != DOTS_CORRIDOR_KNOT)
+            continue;
+        const int end = __builtin_ctzll(c->ends);
+        const int k = all_two >> g->across[end][0] & 1 ? g->across[end][1] : g->across[end][0];
+        const uint64_t f = g->box_mask[k] & ~drawn & ~c->ends;
+        c->taken |= f;
+        c->run++;
+        for (int j = 0; j < n; j++)
+            if (out[j].lines & f) {
+                c->taken |= out[j].lines;
+                c->run += out[j].boxes;
+            }
     }
     return n;
 }

@@ -11,15 +11,17 @@
  * Every capture move of the position is a line of one corridor.
  *
  * The capture rules (dots_capture.h) value every line of a corridor
- * alike, from the value v of X, the position with all the corridor's
- * lines drawn (the boxes of the corridor taken, each end box one side
- * more): for the player who draws the line,
+ * alike, from the value v of X, the position with every line the capture
+ * of the corridor draws (the boxes of the corridor taken, each end box one
+ * side more): for the player who draws the line,
  *
  *   path, L = 1:      -(1 + v)
  *   path, L = 2:      -(2 + v) for the middle line, -|2 + v| for the two
  *                     end lines (never better)
  *   path, L >= 3:     -(L - 2) - |2 + v|, whichever line
  *   cycle:            -(L - 4) - |4 + v|, whichever line
+ *   knot:             -(N - 2) - |2 + v|, whichever line, N = L + 1 + M
+ *                     (below)
  *
  * Why, following dots_capture_value line by line (the opponent moves in
  * the position after the line; -value is the mover's):
@@ -27,8 +29,7 @@
  *    b1, b2, .. up to the far end, which is the edge or a box with at most
  *    one side, even after e0 gave the near end's box one more: so either
  *    the ends differ or they are one box with no side drawn. (A *knot*,
- *    both ends at one box with one side, is left to the capture rules: e0
- *    gives that box its second side and the run goes on through it.) A run of three boxes or more open at one end cannot
+ *    both ends at one box with one side, is the last case.) A run of three boxes or more open at one end cannot
  *    be declined: its first box is taken (one box, the turn kept), L - 2
  *    times, until two are left. Those two are taken (2 + v, every line of
  *    the corridor drawn: X) or declined by drawing the far line, after
@@ -52,13 +53,31 @@
  *    it cannot be declined until four boxes are left, and four are taken
  *    or declined by the middle line (the player then takes both pairs):
  *    (L - 4) + |4 + v|.
+ *  - Knot: both end lines lead to one box K with one side drawn (L is 3
+ *    at least: a grid's boxes share one line at most, and round K they
+ *    close a cycle). K's third open line f leads to the edge, to a box
+ *    with at most one side, or to a box with two: then f is an end line
+ *    of another corridor C, a path (its other end is not K, whose open
+ *    lines are e0, eL and f), of M boxes (M = 0 without one). Once K has
+ *    three sides, the run goes on through f into C to C's far end. Drawn
+ *    at e0 (or eL), K gets its second side and b1 its third: the run b1 ..
+ *    bL, K (eL its third side), C's boxes, N = L + 1 + M boxes open at
+ *    one end, as a path's: (N - 2) + |2 + v|, X with the lines of the
+ *    knot, f and C's all drawn. Drawn inside, at e_i: the runs b_i .. b1
+ *    and b_i+1 .. bL both end against K; whichever is taken first gives K
+ *    its second side, the other its third, and the run goes on through K
+ *    and C: N boxes and the same X whatever the order, the last two of
+ *    them taken or declined, (N - 2) + |2 + v|. Declining earlier (the
+ *    last two boxes of one run, by its line into K) hands the opponent
+ *    those two, K and C's M boxes, 3 + M in all, where the last two
+ *    handed give N - 4 - v: never better.
  * In each case X is quiet: the corridor's boxes are complete and an end
  * box had at most one side drawn and gets one more.
  *
  * So a position's capture moves need one value each corridor, X's,
  * instead of following each line's captures. tests/test_corridors.c
  * checks the closed forms against dots_capture_value with arbitrary
- * values for the quiet positions.
+ * values for the quiet positions, knots among them.
  */
 #ifndef RDB_DOTS_CORRIDORS_H
 #define RDB_DOTS_CORRIDORS_H
@@ -72,13 +91,16 @@ enum {
     DOTS_CORRIDOR_PATH = 0,  /* ends at the edge, at two boxes, or twice at one box with no
                                 side drawn */
     DOTS_CORRIDOR_CYCLE = 1, /* every box of it has two sides, round */
-    DOTS_CORRIDOR_KNOT = 2   /* both ends at one box with one side: not in closed form */
+    DOTS_CORRIDOR_KNOT = 2   /* both ends at one box with one side */
 };
 
 typedef struct {
     uint64_t lines; /* its open lines: L + 1 (path, knot) or L (cycle) */
     uint64_t ends;  /* path, knot: e0 and eL, the lines to its ends */
+    uint64_t taken; /* the lines its capture draws, X's less the position's: its lines, and
+                       a knot's f and the lines of the corridor beyond f */
     int boxes;      /* L */
+    int run;        /* the boxes its capture takes: L, a knot's N = L + 1 + M */
     int kind;       /* DOTS_CORRIDOR_* */
 } dots_corridor;
 
@@ -86,16 +108,16 @@ typedef struct {
  * g->nboxes); returns how many. */
 int dots_corridors(const dots_box_graph *g, uint64_t drawn, dots_corridor *out);
 
-/* The best value of drawing a line of corridor c (not a knot), for the
- * player who draws it, given the value v of the position with every line
- * of c drawn. */
+/* The best value of drawing a line of corridor c, for the player who
+ * draws it, given the value v of X (the position with c->taken drawn
+ * too): from its kind and run alone. */
 static inline int dots_corridor_best(const dots_corridor *c, int v)
 {
     if (c->kind == DOTS_CORRIDOR_CYCLE)
-        return -(c->boxes - 4) - abs(4 + v);
-    if (c->boxes <= 2)
-        return -(c->boxes + v);
-    return -(c->boxes - 2) - abs(2 + v);
+        return -(c->run - 4) - abs(4 + v);
+    if (c->run <= 2)
+        return -(c->run + v);
+    return -(c->run - 2) - abs(2 + v);
 }
 
 /* The same for line `line` of c: differs from the best only for the end

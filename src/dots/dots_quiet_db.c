@@ -273,7 +273,7 @@ typedef struct {
     uint64_t lines, canonical; /* the leaf */
     uint64_t tail;             /* its position's entries from cut on */
     int16_t at;                /* the position's place in the batch */
-    int8_t kind, boxes;        /* its corridor (dots_corridor_best) */
+    int8_t kind, run;          /* its corridor (dots_corridor_best) */
     uint8_t group;             /* the leaf ranker (for_leaves) */
     int8_t cut;                /* -1: ranked whole */
 } pending_leaf;
@@ -410,22 +410,6 @@ static inline void leaf_remember(level_work *w, uint64_t lines, int value)
     w->leaves->value[slot] = (int8_t)value;
 }
 
-/* The leaf table as the capture rules' memo (dots_capture_value_memo):
- * a position with a box of three sides has one value, whoever asks, as a
- * quiet one has. */
-static int memo_known(void *ctx, uint64_t lines, int *value)
-{
-    return leaf_remembered(ctx, lines, value);
-}
-
-static void memo_remember(void *ctx, uint64_t lines, int value)
-{
-    if (value >= INT8_MIN && value <= INT8_MAX)
-        leaf_remember(ctx, lines, value);
-}
-
-static const dots_capture_memo leaf_memo = {memo_known, memo_remember};
-
 /* The canonical form of a leaf of the stored position w->position, and
  * the leaf ranker for it: one picked by level and frame state, so that
  * leaves ranked by one ranker share their frame state's tables. */
@@ -439,24 +423,6 @@ static inline uint64_t leaf_canonical(const level_work *w, uint64_t lines, unsig
     const uint64_t key = (canonical & ~inside) * 0x9e3779b97f4a7c15ULL;
     *group = (unsigned)((key >> 40) ^ (uint64_t)__builtin_popcountll(canonical)) % LEAF_RANKERS;
     return canonical;
-}
-
-/* A leaf's value at once (the capture rules of a knot ask for it so). */
-static int fetch_leaf(void *ctx, uint64_t lines, int *value)
-{
-    level_work *w = ctx;
-    if (leaf_remembered(w, lines, value))
-        return 0;
-    if (inside_descendant(w, lines)) {
-        *value = inside_value(w, lines);
-        leaf_remember(w, lines, *value);
-        return 0;
-    }
-    unsigned group;
-    const uint64_t canonical = leaf_canonical(w, lines, &group);
-    *value = lookup_above(w, &w->leaves->for_leaves[group], canonical);
-    leaf_remember(w, lines, *value);
-    return 0;
 }
 
 /* Any position's quiet value in a level's computation (a child of a
@@ -490,10 +456,8 @@ static int value_from_moves(level_work *w, uint64_t canonical)
     uint64_t by_corridor = 0;
     int best = INT_MIN;
     for (int i = 0; i < ncorridors; i++) {
-        if (corridor[i].kind == DOTS_CORRIDOR_KNOT)
-            continue; /* its lines through the capture rules, below */
         by_corridor |= corridor[i].lines;
-        const uint64_t taken = canonical | corridor[i].lines;
+        const uint64_t taken = canonical | corridor[i].taken;
         if (taken == r->all)
             v = r->full_value;
         else
@@ -503,9 +467,8 @@ static int value_from_moves(level_work *w, uint64_t canonical)
             best = v;
     }
     for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
-        /* a quiet child, or a knot's line; neither fills the board */
-        dots_capture_value_memo(&r->graph, r->all, r->full_value, canonical | (m & -m), fetch_any,
-                                &leaf_memo, w, &v);
+        /* a quiet child: it does not fill the board */
+        fetch_any(w, canonical | (m & -m), &v);
         if (-v > best)
             best = -v;
     }
@@ -535,7 +498,7 @@ static void flush_children(level_work *w)
         const int v =
             lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
         leaf_remember(w, p->lines, v);
-        const dots_corridor c = {.boxes = p->boxes, .kind = p->kind};
+        const dots_corridor c = {.run = p->run, .kind = p->kind};
         const int candidate = dots_corridor_best(&c, v);
         if (candidate > w->batch->best[p->at])
             w->batch->best[p->at] = candidate;
@@ -631,21 +594,16 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         frame_children_ready(w, lines);
     int best = INT_MIN;
     /* The capture moves a corridor at a time (dots_corridors.h): one
-     * lookup for all the lines of each, but a knot's, which the capture
-     * rules follow line by line below. */
+     * lookup for all the lines of each. */
     dots_corridor corridor[DOTS_MAX_BOXES];
     const int ncorridors = dots_corridors(&r->graph, lines, corridor);
-    uint64_t in_knots = 0, by_corridor = 0;
+    uint64_t by_corridor = 0;
     for (int i = 0; i < ncorridors; i++) {
-        if (corridor[i].kind == DOTS_CORRIDOR_KNOT) {
-            in_knots |= corridor[i].lines;
-            continue;
-        }
         by_corridor |= corridor[i].lines;
-        const uint64_t taken = lines | corridor[i].lines;
+        const uint64_t taken = lines | corridor[i].taken;
         int v = r->full_value;
         if (taken != r->all && !leaf_remembered(w, taken, &v)) {
-            if (corridor[i].lines & ~inside) {
+            if (corridor[i].taken & ~inside) {
                 /* in another frame state: looked up with the batch's
                  * (flush_children) */
                 unsigned group;
@@ -654,7 +612,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
                 const int cut = shared_tail(w, canonical, &tail);
                 w->batch->pending[w->npending++] = (pending_leaf){
                     taken, canonical, tail, (int16_t)w->nbatch, (int8_t)corridor[i].kind,
-                    (int8_t)corridor[i].boxes, (uint8_t)group, (int8_t)cut};
+                    (int8_t)corridor[i].run, (uint8_t)group, (int8_t)cut};
                 continue;
             }
             /* in the position's frame state: ranked from the path at once */
@@ -665,23 +623,10 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         if (v > best)
             best = v;
     }
-    /* A knot's line never leaves a run of one box that must be taken:
-     * at an end, the box across the run's last line has two sides (the
-     * knot's box with the line's, or the next box of the corridor), and
-     * inside, two boxes get their third side. So each goes through the
-     * capture rules whole. */
-    for (uint64_t m = in_knots & ~w->twins; m; m &= m - 1) {
-        int v;
-        dots_capture_value_memo(&r->graph, r->all, r->full_value, lines | (m & -m), fetch_leaf,
-                                &leaf_memo, w, &v);
-        /* no box is completed: the position has none with three sides */
-        if (-v > best)
-            best = -v;
-    }
     /* every other line gives no box a third side (and so completes none,
      * and does not fill the board): a quiet child of the position's class
      * (its slot's) */
-    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~in_knots & ~w->twins;
+    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~w->twins;
     const int child_level = __builtin_popcountll(lines & r->open) + 1;
     for (uint64_t m = quiet & inside; m; m &= m - 1) {
         const uint64_t at = dots_quiet_inside_child(r->index, path, lines, __builtin_ctzll(m));
