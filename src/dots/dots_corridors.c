@@ -6,9 +6,9 @@
  * corridor of its own; from any other the corridor is followed through
  * one open line to its end (or round to the box again: a cycle), then
  * through the other. In the middle of a game most corridors are single
- * boxes (4x5 around 20 lines: 3.8 of a position's 5.3), and a quiet
- * build's position there takes about 0.77 of the time it took when each
- * was followed (docs/building.md).
+ * boxes (4x5 around 20 lines: 3.8 of a position's 5.3); the plan's sample
+ * of 4x5's positions took 0.78 of the time it took when each was
+ * followed, the build of its level 21 about 0.9 (docs/building.md).
  */
 #include "dots/dots_corridors.h"
 
@@ -61,17 +61,15 @@ int dots_corridors(const dots_box_graph *g, uint64_t drawn, dots_corridor *out)
         dots_corridor *c = &out[n++];
         *c = (dots_corridor){0, 0, 0, 1, 0, DOTS_CORRIDOR_PATH};
         const int end1 = follow(g, drawn, &two, b, __builtin_ctzll(open), c);
-        c->taken = c->lines;
-        c->run = c->boxes;
         if (end1 == b) {
             c->kind = DOTS_CORRIDOR_CYCLE;
-            continue;
+        } else {
+            const int end2 = follow(g, drawn, &two, b, 63 - __builtin_clzll(open), c);
+            if (end1 >= 0 && end1 == end2 && __builtin_popcountll(drawn & g->box_mask[end1]) == 1)
+                c->kind = DOTS_CORRIDOR_KNOT;
         }
-        const int end2 = follow(g, drawn, &two, b, 63 - __builtin_clzll(open), c);
         c->taken = c->lines;
         c->run = c->boxes;
-        if (end1 >= 0 && end1 == end2 && __builtin_popcountll(drawn & g->box_mask[end1]) == 1)
-            c->kind = DOTS_CORRIDOR_KNOT;
     }
     /* a knot's capture goes on through its box K and K's third open line
      * f, into the corridor f ends (a path of boxes with two sides) if
