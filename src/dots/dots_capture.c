@@ -93,21 +93,26 @@ uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn)
     return (both_tb & one_of_lr) | (one_of_tb & both_lr);
 }
 
-uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
+/* The boxes with exactly two sides, from their sides: two of top and
+ * bottom and neither of left and right, or the other way round, or one
+ * of each. */
+static inline uint64_t two_of(box_sides s)
 {
-    const box_sides s = sides_of(g, drawn);
-    /* two of top and bottom and neither of left and right, or the other
-     * way round, or one of each */
     const uint64_t one_of_tb = s.top ^ s.bottom, both_tb = s.top & s.bottom;
     const uint64_t one_of_lr = s.left ^ s.right, both_lr = s.left & s.right;
     const uint64_t none_lr = ~(s.left | s.right), none_tb = ~(s.top | s.bottom);
     return (both_tb & none_lr) | (both_lr & none_tb) | (one_of_tb & one_of_lr);
 }
 
+uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
+{
+    return two_of(sides_of(g, drawn));
+}
+
 uint64_t dots_capture_two_linked(const dots_box_graph *g, uint64_t drawn, uint64_t *linked)
 {
-    const uint64_t two = dots_capture_two(g, drawn);
     const box_sides s = sides_of(g, drawn);
+    const uint64_t two = two_of(s);
     /* box x's neighbours: x - cols above, x + cols below, x - 1 left and
      * x + 1 right (in its row); the line between two boxes is open for
      * both or neither */
