@@ -387,6 +387,13 @@ bench-quiet-speed: deps
 	@$(MAKE) --no-print-directory all
 	bash scripts/bench_quiet_speed.sh $(or $(BASE),f8151b8) $(SPECS)
 
+# The quiet build on a part of a real database's finished level, against
+# an earlier commit's, every value checked against the stored one
+# (DIR=database, BASE=rev; LEVEL, SLICE, SKIP, COUNT, THREADS, PAIRS as in
+# scripts/bench_quiet_part.sh; about a minute a pair on 4x5).
+bench-quiet-part: deps
+	bash scripts/bench_quiet_part.sh $(DIR) $(BASE)
+
 bench-cram: deps
 	@$(MAKE) --no-print-directory all
 	RETRODB=$(BIN)/retrodb bash scripts/bench_cram.sh

@@ -1,0 +1,75 @@
+#!/bin/bash
+# The quiet build timed on a real database's own level: a part of a
+# finished slice computed again from the levels above, read from the
+# database's files (scripts/quiet_part_bench.c), every value checked
+# against the stored one. With a base commit, that commit's build and
+# this one's take turns on the same part, PAIRS times, and the table
+# gives each one's nanoseconds a position (wall time over positions, all
+# threads together) and the ratio pair by pair (new / base: below 1 is
+# faster), with the median; both must give the stored values.
+#
+# On a big board this is the measure to trust: `build --plan`'s sample
+# reads zeros and takes small frame states, while a 4x5 level's frame
+# states hold a million positions and its lookups spread over gigabytes
+# of chunks. It runs beside a build of the same folder (it only reads).
+#
+# usage: scripts/bench_quiet_part.sh DIR [BASE-REV]
+#   env: LEVEL (default: the lowest level with a finished slice), SLICE
+#        (default 1), SKIP (positions into the slice, default 300000000,
+#        or the slice's middle when it is smaller), COUNT (default
+#        20000000), THREADS (default 2), PAIRS (default 3), CACHE_MB (the
+#        chunk cache, default 2048; each run also loads the board's index)
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: scripts/bench_quiet_part.sh DIR [BASE-REV]" >&2; exit 2; }
+dir=$1 base=${2:-}
+[ -f "$dir/MANIFEST" ] || { echo "bench_quiet_part: $dir holds no database" >&2; exit 2; }
+SLICE=${SLICE:-1} COUNT=${COUNT:-20000000} THREADS=${THREADS:-2} PAIRS=${PAIRS:-3}
+CACHE_MB=${CACHE_MB:-2048}
+if [ -z "${LEVEL:-}" ]; then
+    LEVEL=$(awk '$1 == "slice" { print $2 }' "$dir/MANIFEST" | sort -n | head -1)
+fi
+SKIP=${SKIP:-300000000}
+
+T=$(mktemp -d /var/tmp/retrodb-bench-quiet-part.XXXXXX)
+cleanup() { [ -n "$base" ] && git worktree remove --force "$T/base" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+harness() { # tree out: the harness linked with that tree's library
+    make -s -C "$1" build/libretrodb.a
+    gcc -std=gnu11 -O3 -march=native -fopenmp -I"$1/include" -I"$1/src" scripts/quiet_part_bench.c \
+        "$1/build/libretrodb.a" $(pkg-config --libs libzstd) -fopenmp -o "$2"
+}
+harness . "$T/new"
+programs=(new)
+if [ -n "$base" ]; then
+    git worktree add -q --detach "$T/base" "$base"
+    harness "$T/base" "$T/old"
+    programs=(old new)
+    echo "comparing $(git rev-parse --short HEAD) (new) with $(git -C "$T/base" rev-parse --short HEAD) (base)"
+fi
+echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $THREADS threads, warm cache of $CACHE_MB MB"
+run() { # program -> "positions seconds ns hash"
+    OMP_NUM_THREADS=$THREADS "$T/$1" "$dir" "$LEVEL" "$SLICE" "$SKIP" "$COUNT" 1 "$CACHE_MB"
+}
+printf '%-5s %-5s %12s %9s %9s  %s\n' pair prog positions seconds ns/pos values
+ratios=()
+for i in $(seq "$PAIRS"); do
+    hashes=() ns=()
+    for p in "${programs[@]}"; do
+        read -r n s x h < <(run "$p") || { echo "bench_quiet_part: the $p build failed" >&2; exit 1; }
+        printf '%-5s %-5s %12d %9.3f %9.1f  %s\n' "$i" "$p" "$n" "$s" "$x" "$h"
+        hashes+=("$h") ns+=("$x")
+    done
+    if [ -n "$base" ]; then
+        [ "${hashes[0]}" = "${hashes[1]}" ] || { echo "bench_quiet_part: the two builds differ" >&2; exit 1; }
+        ratios+=("$(awk -v a="${ns[0]}" -v b="${ns[1]}" 'BEGIN { printf "%.3f", b / a }')")
+        echo "      new / base ${ratios[-1]}"
+    fi
+done
+if [ -n "$base" ]; then
+    printf '%s\n' "${ratios[@]}" | sort -n |
+        awk '{ r[NR] = $1 } END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2;
+              printf "median new / base: %.3f over %d pairs (every value as stored)\n", m, NR }'
+else
+    echo "every value as stored"
+fi
