@@ -11,7 +11,8 @@
 # query and verify and redone by the same build command; verify --full;
 # hostile files (a bad PARAMS, a level's file in another's place, a
 # missing level); levels cut into slices (--slice-positions): the same
-# answers, verify --full, a damaged slice redone.
+# answers, verify --full, a damaged slice redone and computed again by
+# scripts/bench_quiet_part.sh.
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 RETRODB=${RETRODB:-bin/retrodb}
@@ -42,6 +43,13 @@ expect 1 "quiet-3.zst' is damaged" -- "$RETRODB" verify --dir "$T/p34"
 expect 0 "redoing a damaged slice" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/p34"
 expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/p34"
 same_answers "3x4 in slices, a damaged slice redone" "$T/34-full" "$T/p34" 31 0 1000
+# the benchmark on a real level's part (scripts/bench_quiet_part.sh)
+# computes level 11's slice 3 again from the files and finds every value
+# as stored (with the program's own library: not under the sanitizers)
+if [ "$RETRODB" = bin/retrodb ]; then
+    expect 0 "every value as stored" -- env LEVEL=11 SLICE=3 SKIP=0 COUNT=100000 PAIRS=1 \
+        bash scripts/bench_quiet_part.sh "$T/p34"
+fi
 expect 2 "positions a slice" -- "$RETRODB" build dots 3x4 --store quiet --slice-positions 300000 --dir "$T/p34"
 expect 2 "for --store quiet" -- "$RETRODB" build dots 3x4 --slice-positions 300000 --dir "$T/r5"
 expect 2 "bad --slice-positions" -- "$RETRODB" build dots 3x4 --store quiet --slice-positions 0 --dir "$T/r5"
