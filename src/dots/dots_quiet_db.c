@@ -255,9 +255,19 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
  * (scripts/bench_quiet_part.sh, three pairs, every pair faster). */
 #define LEAF_RANKERS 64
 
+/* An entry is one word, so that a lookup reads one cache line: the
+ * leaf's lines times an odd constant (a one-to-one map of 64-bit words),
+ * whose top bits are its slot and whose other bits are kept, so that
+ * slot and entry give the lines back exactly; then its value, and a bit
+ * set when the entry is used. */
+#define LEAF_HASH 0x9e3779b97f4a7c15ULL
+#define LEAF_HASH_BITS 48
+#define LEAF_LOW ((1ULL << LEAF_HASH_BITS) - 1)
+#define LEAF_USED (1ULL << 63)
+_Static_assert(64 - LEAF_SLOTS_LOG2 <= LEAF_HASH_BITS, "a slot and an entry's bits hold the lines");
+
 typedef struct {
-    uint64_t lines[1 << LEAF_SLOTS_LOG2]; /* 0: empty (a leaf has lines drawn) */
-    int8_t value[1 << LEAF_SLOTS_LOG2];
+    uint64_t entry[1 << LEAF_SLOTS_LOG2];
     dots_quiet_ranker by_line[DOTS_MAX_LINES];
     dots_quiet_ranker for_leaves[LEAF_RANKERS];
     dots_quiet_ranker for_moves; /* a half database's positions valued from their moves */
@@ -405,16 +415,17 @@ static inline int inside_value(level_work *w, uint64_t lines)
 /* Whether leaf `lines` is in the leaf table, and its value. */
 static inline int leaf_remembered(const level_work *w, uint64_t lines, int *value)
 {
-    const unsigned slot = memo_slot(lines, LEAF_SLOTS_LOG2);
-    *value = w->leaves->value[slot];
-    return w->leaves->lines[slot] == lines;
+    const uint64_t h = lines * LEAF_HASH;
+    const uint64_t e = w->leaves->entry[h >> (64 - LEAF_SLOTS_LOG2)];
+    *value = (int8_t)(e >> LEAF_HASH_BITS);
+    return (e & (LEAF_LOW | LEAF_USED)) == ((h & LEAF_LOW) | LEAF_USED);
 }
 
 static inline void leaf_remember(level_work *w, uint64_t lines, int value)
 {
-    const unsigned slot = memo_slot(lines, LEAF_SLOTS_LOG2);
-    w->leaves->lines[slot] = lines;
-    w->leaves->value[slot] = (int8_t)value;
+    const uint64_t h = lines * LEAF_HASH;
+    w->leaves->entry[h >> (64 - LEAF_SLOTS_LOG2)] =
+        (h & LEAF_LOW) | (uint64_t)(uint8_t)value << LEAF_HASH_BITS | LEAF_USED;
 }
 
 /* The canonical form of a leaf of the stored position w->position, and
