@@ -251,11 +251,13 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
  * differs from the one it ranked last, all of them when that one was of
  * another frame state: with 16 rankers, the leaves of a batch's few
  * frame states shared them and 4x5's level 20 read 6.9 steps a leaf;
- * with 64, 4.3 (256, 4.3), and the level took 5% less time
- * (scripts/bench_quiet_part.sh, three pairs, every pair faster). */
+ * with 64, 4.3 (256, 4.3). With the one-word entries below, the level
+ * took 4% less time (scripts/bench_quiet_part.sh against 4e8b330: the
+ * median of 7 pairs, 0.93 to 1.05). */
 #define LEAF_RANKERS 64
 
-/* An entry is one word, so that a lookup reads one cache line: the
+/* An entry is one word, so that a lookup reads one cache line (two
+ * arrays, lines and values, took two): the
  * leaf's lines times an odd constant (a one-to-one map of 64-bit words),
  * whose top bits are its slot and whose other bits are kept, so that
  * slot and entry give the lines back exactly; then its value, and a bit
