@@ -5,8 +5,10 @@
 # against the stored one. With a base commit, that commit's build and
 # this one's take turns on the same part, PAIRS times, and the table
 # gives each one's nanoseconds a position (wall time over positions, all
-# threads together) and the ratio pair by pair (new / base: below 1 is
-# faster), with the median; both must give the stored values.
+# threads together: the fastest of RUNS computations of the part, in
+# each turn after one that warms the cache) and the ratio pair by pair (new /
+# base: below 1 is faster), with the median; both must give the stored
+# values.
 #
 # On a big board this is the measure to trust: `build --plan`'s sample
 # reads zeros and takes small frame states, while a 4x5 level's frame
@@ -17,14 +19,15 @@
 #   env: LEVEL (default: the lowest level with a finished slice), SLICE
 #        (default 1), SKIP (positions into the slice, default 300000000,
 #        or the slice's middle when it is smaller), COUNT (default
-#        20000000), THREADS (default 2), PAIRS (default 3), CACHE_MB (the
-#        chunk cache, default 2048; each run also loads the board's index)
+#        20000000), THREADS (default 2), PAIRS (default 3), RUNS (timed
+#        computations a program's turn, default 3), CACHE_MB (the chunk
+#        cache, default 2048; each turn also loads the board's index)
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/bench_quiet_part.sh DIR [BASE-REV]" >&2; exit 2; }
 dir=$1 base=${2:-}
 [ -f "$dir/MANIFEST" ] || { echo "bench_quiet_part: $dir holds no database" >&2; exit 2; }
-SLICE=${SLICE:-1} COUNT=${COUNT:-20000000} THREADS=${THREADS:-2} PAIRS=${PAIRS:-3}
+SLICE=${SLICE:-1} COUNT=${COUNT:-20000000} THREADS=${THREADS:-2} PAIRS=${PAIRS:-3} RUNS=${RUNS:-3}
 CACHE_MB=${CACHE_MB:-2048}
 if [ -z "${LEVEL:-}" ]; then
     LEVEL=$(awk '$1 == "slice" { print $2 }' "$dir/MANIFEST" | sort -n | head -1)
@@ -47,9 +50,9 @@ if [ -n "$base" ]; then
     programs=(old new)
     echo "comparing $(git rev-parse --short HEAD) (new) with $(git -C "$T/base" rev-parse --short HEAD) (base)"
 fi
-echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $THREADS threads, warm cache of $CACHE_MB MB"
+echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $THREADS threads, the fastest of $RUNS runs a turn, warm cache of $CACHE_MB MB"
 run() { # program -> "positions seconds ns hash"
-    OMP_NUM_THREADS=$THREADS "$T/$1" "$dir" "$LEVEL" "$SLICE" "$SKIP" "$COUNT" 1 "$CACHE_MB"
+    OMP_NUM_THREADS=$THREADS "$T/$1" "$dir" "$LEVEL" "$SLICE" "$SKIP" "$COUNT" "$RUNS" "$CACHE_MB"
 }
 printf '%-5s %-5s %12s %9s %9s  %s\n' pair prog positions seconds ns/pos values
 ratios=()
