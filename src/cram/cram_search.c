@@ -161,12 +161,23 @@ static inline void add_part(cram_worker *w, cram_child *c, uint64_t comp)
         c->known ^= 1;
         return;
     }
-    int zero = 0;
-    uint64_t key = s->opt.no_mirror ? cram_canonical(&s->g, comp, NULL, NULL)
-                                    : cram_canonical_zero(&s->g, comp, NULL, NULL, &zero);
+    part_memo_entry *memo =
+        &w->part_memo[(comp * 0x9e3779b97f4a7c15ULL) >> (64 - PART_MEMO_LOG2)];
+    uint64_t key;
+    if (memo->cells == comp) {
+        key = memo->key;
+    } else {
+        int zero = 0;
+        key = s->opt.no_mirror ? cram_canonical(&s->g, comp, NULL, NULL)
+                               : cram_canonical_zero(&s->g, comp, NULL, NULL, &zero);
+        if (zero)
+            key = 0;
+        memo->cells = comp;
+        memo->key = key;
+    }
     /* A part the half turn maps onto itself, no domino meeting its
      * image, is 0: the second player copies (cram_component.h). */
-    if (zero) {
+    if (!key) {
         w->stats.mirror_zero++;
         return;
     }

@@ -102,7 +102,8 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     for (int i = 0; ok && i < threads; i++) {
         s->workers[i].s = s;
         s->workers[i].ply = calloc(MAX_PLY, sizeof *s->workers[i].ply);
-        ok = s->workers[i].ply != NULL;
+        s->workers[i].part_memo = calloc(1u << PART_MEMO_LOG2, sizeof *s->workers[i].part_memo);
+        ok = s->workers[i].ply != NULL && s->workers[i].part_memo != NULL;
         if (ok && s->wide) {
             s->workers[i].wide_key = calloc(MAX_PLY, sizeof *s->workers[i].wide_key);
             ok = s->workers[i].wide_key != NULL;
@@ -142,6 +143,7 @@ void cram_solver_free(cram_solver *s)
     free(s->boxes);
     for (int i = 0; s->workers && i < s->nworkers; i++) {
         free(s->workers[i].ply);
+        free(s->workers[i].part_memo);
         free(s->workers[i].wide_key);
     }
     free(s->workers);
