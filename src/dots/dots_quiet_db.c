@@ -530,9 +530,20 @@ static void flush_children(level_work *w)
     /* the batch's positions are of one frame state and level: so are
      * their children by one frame line */
     const int level = w->nbatch ? __builtin_popcountll(w->batch->lines[0] & r->open) + 1 : 0;
+    /* and of its class: stored at that level unless a half database has
+     * dropped that class there (value_above) */
+    const int stored = !r->half || w->class == kept_class(r, level) || level >= 64 ||
+                       !(w->dropped >> level & 1);
     for (; lines_met; lines_met &= lines_met - 1) {
         const int line = __builtin_ctzll(lines_met), c = w->cut_of[line];
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
+        /* the line's children come in order (under the identity) and
+         * mostly in one chunk: read from it while they are (4x5's level
+         * 20: 3% less time, scripts/bench_quiet_part.sh, the median of 5
+         * pairs, 0.90 to 1.05; reading none of these values at all would
+         * save 8%) */
+        uint64_t held = UINT64_MAX;
+        const int8_t *data = NULL;
         for (int i = 0; i < w->nbatch; i++) {
             if (!(w->batch->quiet[i] >> line & 1))
                 continue;
@@ -542,7 +553,17 @@ static void flush_children(level_work *w)
             const uint64_t at =
                 dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
                                    c < 0 ? 0 : w->batch->tail[i][c], w->child_slot[line], level);
-            const int v = -value_above(w, level, w->class, at, canonical);
+            int v;
+            if (stored) {
+                if (at >> RDB_CHUNK_SHIFT != held) {
+                    held = at >> RDB_CHUNK_SHIFT;
+                    data = rdb_chunk_data(w->above, level, held);
+                }
+                const int byte = data ? data[at & (RDB_CHUNK_ENTRIES - 1)] : 0;
+                v = -byte_value(r, w->class, byte);
+            } else {
+                v = -value_from_moves(w, canonical);
+            }
             if (v > w->batch->best[i])
                 w->batch->best[i] = v;
         }

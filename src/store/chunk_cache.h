@@ -100,4 +100,19 @@ static inline int rdb_chunk_value(rdb_chunk_view *v, int level, uint64_t index)
     return rdb_chunk_view_miss(v, level, index);
 }
 
+/* The bytes of chunk `chunk` of `level` (RDB_CHUNK_ENTRIES of them, fewer
+ * in a level's last chunk), loaded if need be; NULL after a failed load.
+ * They stay the view's until its next lookup of another chunk: a run of
+ * lookups in one chunk reads them directly. */
+static inline const int8_t *rdb_chunk_data(rdb_chunk_view *v, int level, uint64_t chunk)
+{
+    const unsigned s = rdb_chunk_slot(level, chunk);
+    if (v->key[s] != ((uint64_t)level << 32 | chunk) + 1) {
+        rdb_chunk_view_miss(v, level, chunk << RDB_CHUNK_SHIFT);
+        if (v->failed)
+            return NULL;
+    }
+    return v->data[s];
+}
+
 #endif
