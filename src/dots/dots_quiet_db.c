@@ -256,12 +256,12 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
  * median of 7 pairs, 0.93 to 1.05). */
 #define LEAF_RANKERS 64
 
-/* An entry is one word, so that a lookup reads one cache line (two
- * arrays, lines and values, took two): the
- * leaf's lines times an odd constant (a one-to-one map of 64-bit words),
- * whose top bits are its slot and whose other bits are kept, so that
- * slot and entry give the lines back exactly; then its value, and a bit
- * set when the entry is used. */
+/* A leaf table entry is one word, so that a lookup reads one cache line
+ * (two arrays, lines and values, took two): the leaf's lines times an
+ * odd constant (a one-to-one map of 64-bit words), whose top bits are
+ * its slot and whose other bits are kept, so that slot and entry give
+ * the lines back exactly; then its value, and a bit set when the entry
+ * is used. */
 #define LEAF_HASH 0x9e3779b97f4a7c15ULL
 #define LEAF_HASH_BITS 48
 #define LEAF_LOW ((1ULL << LEAF_HASH_BITS) - 1)

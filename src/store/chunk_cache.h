@@ -102,8 +102,9 @@ static inline int rdb_chunk_value(rdb_chunk_view *v, int level, uint64_t index)
 
 /* The bytes of chunk `chunk` of `level` (RDB_CHUNK_ENTRIES of them, fewer
  * in a level's last chunk), loaded if need be; NULL after a failed load.
- * They stay the view's until its next lookup of another chunk: a run of
- * lookups in one chunk reads them directly. */
+ * They stay the view's until it next loads a chunk into that slot (a
+ * lookup of another chunk may): a run of lookups in one chunk reads them
+ * directly. */
 static inline const int8_t *rdb_chunk_data(rdb_chunk_view *v, int level, uint64_t chunk)
 {
     const unsigned s = rdb_chunk_slot(level, chunk);
