@@ -50,7 +50,8 @@ static int fail(const rdb_error *err)
 int main(int argc, char **argv)
 {
     if (argc < 6 || argc > 8)
-        return fprintf(stderr, "usage: quiet_part_bench DIR LEVEL SLICE SKIP COUNT [RUNS [CACHE-MB]]\n"),
+        return fprintf(stderr,
+                       "usage: quiet_part_bench DIR LEVEL SLICE SKIP COUNT [RUNS [CACHE-MB]]\n"),
                2;
     const char *dir = argv[1];
     const int level = atoi(argv[2]), slice = atoi(argv[3]);
@@ -71,16 +72,19 @@ int main(int argc, char **argv)
         return fail(&err);
     rdb_sparse_levels_set_dropped(levels, man.dropped);
     rdb_slice *slices = NULL;
-    const int nslices = rdb_db_level_slices(&db, level, &slices);
-    if (level < 0 || level > db.lay.nbits || slice < 0 || slice >= nslices)
+    const int nslices =
+        level < 0 || level > db.lay.nbits ? 0 : rdb_db_level_slices(&db, level, &slices);
+    if (slice < 0 || slice >= nslices)
         return fprintf(stderr, "quiet_part_bench: level %d has no slice %d\n", level, slice), 2;
-    if (!rdb_manifest_find(&man, &slices[slice]) || rdb_db_slice_dropped(&db, man.dropped, &slices[slice]))
+    if (!rdb_manifest_find(&man, &slices[slice]) ||
+        rdb_db_slice_dropped(&db, man.dropped, &slices[slice]))
         return fprintf(stderr, "quiet_part_bench: level %d's slice %d is not finished and kept\n",
                        level, slice), 2;
     /* whole frame states (the build's parts), within the slice */
-    const uint64_t first = rdb_db_slice_first(&db, &slices[slice]), end = first + slices[slice].size;
-    const uint64_t from =
-        db.game->sparse_part_end(db.sparse, level, first, skip < slices[slice].size ? skip : slices[slice].size / 2);
+    const uint64_t first = rdb_db_slice_first(&db, &slices[slice]);
+    const uint64_t end = first + slices[slice].size;
+    const uint64_t into = skip < slices[slice].size ? skip : slices[slice].size / 2;
+    const uint64_t from = db.game->sparse_part_end(db.sparse, level, first, into);
     uint64_t to = db.game->sparse_part_end(db.sparse, level, from, count);
     to = to < end ? to : end;
     if (from >= to)
@@ -117,7 +121,8 @@ int main(int argc, char **argv)
     printf("%" PRIu64 " %.3f %.1f %016" PRIx64 "\n", to - from, seconds,
            seconds * 1e9 / (double)(to - from), hash);
     if (differ)
-        fprintf(stderr, "quiet_part_bench: %" PRIu64 " values differ from the stored ones\n", differ);
+        fprintf(stderr, "quiet_part_bench: %" PRIu64 " values differ from the stored ones\n",
+                differ);
     free(values);
     free(slices);
     rdb_sparse_levels_close(levels);
