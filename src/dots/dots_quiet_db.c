@@ -344,18 +344,23 @@ typedef struct {
 
 static int value_from_moves(level_work *w, uint64_t canonical);
 
+/* Whether the values of a class at a level above are read from it: not
+ * in a half database once that level's other class is gone. */
+static inline int stored_above(const level_work *w, int level, int class)
+{
+    const dots_quiet_rules *r = w->r;
+    return !r->half || class == kept_class(r, level) || level >= 64 || !(w->dropped >> level & 1);
+}
+
 /* The value of canonical position `index` of a level above, of a class;
  * in a half database, a position of the class a level keeps not, once
  * that level's are gone, from its moves. */
 static inline int value_above(level_work *w, int level, int class, uint64_t index,
                               uint64_t canonical)
 {
-    const dots_quiet_rules *r = w->r;
-    if (!r->half)
-        return rdb_chunk_value(w->above, level, index);
-    if (class != kept_class(r, level) && level < 64 && (w->dropped >> level & 1))
+    if (!stored_above(w, level, class))
         return value_from_moves(w, canonical);
-    return byte_value(r, class, rdb_chunk_value(w->above, level, index));
+    return byte_value(w->r, class, rdb_chunk_value(w->above, level, index));
 }
 
 /* A canonical position's value from the levels above, ranked by rk:
@@ -530,10 +535,9 @@ static void flush_children(level_work *w)
     /* the batch's positions are of one frame state and level: so are
      * their children by one frame line */
     const int level = w->nbatch ? __builtin_popcountll(w->batch->lines[0] & r->open) + 1 : 0;
-    /* and of its class: stored at that level unless a half database has
-     * dropped that class there (value_above) */
-    const int stored = !r->half || w->class == kept_class(r, level) || level >= 64 ||
-                       !(w->dropped >> level & 1);
+    /* and of its class, whose values are read unless a half database
+     * has dropped them at that level */
+    const int stored = stored_above(w, level, w->class);
     for (; lines_met; lines_met &= lines_met - 1) {
         const int line = __builtin_ctzll(lines_met), c = w->cut_of[line];
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
