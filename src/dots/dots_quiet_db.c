@@ -135,11 +135,16 @@ typedef struct {
     lookup_memo *memo;
 } fetch_quiet;
 
-/* A position's slot in a direct-mapped table of 2^log2 entries (the
- * lookup's memo here, a build's leaf table below). */
+/* A position's lines times an odd constant: a one-to-one map of 64-bit
+ * words whose top bits make a slot of a direct-mapped table (the
+ * lookup's memo here, a build's leaf table below, which keeps the other
+ * bits to give the lines back). */
+#define LEAF_HASH 0x9e3779b97f4a7c15ULL
+
+/* A position's slot in a direct-mapped table of 2^log2 entries. */
 static inline unsigned memo_slot(uint64_t lines, int log2)
 {
-    return (unsigned)((lines * 0x9e3779b97f4a7c15ULL) >> (64 - log2));
+    return (unsigned)((lines * LEAF_HASH) >> (64 - log2));
 }
 
 static int lookup_known(void *ctx, uint64_t lines, int *value)
@@ -262,7 +267,6 @@ static int fetch_above(void *ctx, int level, uint64_t index, int *value)
  * its slot and whose other bits are kept, so that slot and entry give
  * the lines back exactly; then its value, and a bit set when the entry
  * is used. */
-#define LEAF_HASH 0x9e3779b97f4a7c15ULL
 #define LEAF_HASH_BITS 48
 #define LEAF_LOW ((1ULL << LEAF_HASH_BITS) - 1)
 #define LEAF_USED (1ULL << 63)
