@@ -191,6 +191,14 @@ if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && "$PYTHON" -c 'imp
         bad "the browser test: $(grep -v '^#' "$T/browser.log" | tail -20)"
     fi
     tail -1 "$T/browser.log"
+    # scripts/explorer_shot.py, which takes the 4x5 opening's picture:
+    # a position's values checked against query, the picture written
+    if "$PYTHON" "$(dirname "$0")/../scripts/explorer_shot.py" "$T/d33" "$T/shot.png" --moves "h0,0 v1,1" \
+        --retrodb "$R" > "$T/shot.log" 2>&1 && [ -s "$T/shot.png" ]; then
+        ok
+    else
+        bad "explorer_shot.py: $(tail -5 "$T/shot.log")"
+    fi
 else
     bad "chromium, chromium-driver or python3-selenium is missing (scripts/install-deps.sh installs them)"
 fi
