@@ -11,15 +11,17 @@ Prints one line a check and "web browser: N passed, M failed"; exits 1 on
 any failure.
 """
 import json
+import os
 import subprocess
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+# headless Chromium as scripts/explorer_shot.py opens it
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from explorer_shot import browser  # noqa: E402
 
 RETRODB, URL, DOTS_DIR, CRAM_URL, CRAM_DIR = sys.argv[1:6]
 SHOTS = sys.argv[6] if len(sys.argv) > 6 else None
@@ -40,15 +42,6 @@ def query(db, moves, pv=False):
     if pv:
         args.append("--pv")
     return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-
-
-def browser(width, height):
-    opts = Options()
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--window-size={width},{height}"):
-        opts.add_argument(a)
-    opts.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
 
 
 def shown_moves(d, attr, value_attr):
