@@ -327,10 +327,12 @@ void cram_make_box_moves(const cram_geom *g, int h, int w, box_moves *b)
             }
     order_by_dist(dist, n, order);
     b->n = (uint8_t)n;
+    memset(b->rank, 0, sizeof b->rank);
     for (int j = 0; j < n; j++) {
         b->cell[j] = cell[order[j]];
         b->vertical[j] = vertical[order[j]];
         b->dist[j] = dist[order[j]];
+        b->rank[b->vertical[j]][b->cell[j]] = (uint8_t)j;
     }
 }
 
@@ -432,23 +434,38 @@ static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nim
     const int nh = __builtin_popcountll(hm), n = nh + __builtin_popcountll(vm);
     *p = ns_upto(n);
     /* made in the box's order (box_moves), each at its place in the
-     * order of the cells: the horizontal dominoes, then the vertical */
+     * order of the cells: the horizontal dominoes, then the vertical. The
+     * moves there are marked by their places in the box's order, and the
+     * marks read in order: walking the box's whole list instead, testing
+     * each domino, mispredicted a branch on most dominoes (a tenth of
+     * the search's time on 4x11). */
     const box_moves *b = &s->boxes[(h - 1) * st + (width - 1)];
+    uint64_t there[2] = {0, 0}; /* bit j of the 128: the box's j-th move is a move of x */
+    for (uint64_t m = hm; m; m &= m - 1) {
+        const int j = b->rank[0][__builtin_ctzll(m)];
+        there[j >> 6] |= 1ULL << (j & 63);
+    }
+    for (uint64_t m = vm; m; m &= m - 1) {
+        const int j = b->rank[1][__builtin_ctzll(m)];
+        there[j >> 6] |= 1ULL << (j & 63);
+    }
     uint8_t made[MAX_MOVES];
     int k = 0;
-    for (int j = 0; k < n; j++) {
-        assert(j < b->n);
-        const int v = b->vertical[j];
-        const uint64_t bit = 1ULL << b->cell[j], below = bit - 1;
-        if (!((v ? vm : hm) & bit))
-            continue;
-        const int slot = v ? nh + __builtin_popcountll(vm & below) : __builtin_popcountll(hm & below);
-        make_child(w, x, b->cell[j], v, &ch[slot]);
-        ch[slot].dist = b->dist[j];
-        made[k++] = (uint8_t)slot;
-        if (k > ETC_LAG && want && etc_cuts(w, &ch[made[k - 1 - ETC_LAG]], want, p))
-            return -1;
-    }
+    for (int half = 0; half < 2; half++)
+        for (uint64_t m = there[half]; m; m &= m - 1) {
+            const int j = half * 64 + __builtin_ctzll(m);
+            assert(j < b->n);
+            const int v = b->vertical[j];
+            const uint64_t bit = 1ULL << b->cell[j], below = bit - 1;
+            assert((v ? vm : hm) & bit);
+            const int slot = v ? nh + __builtin_popcountll(vm & below) : __builtin_popcountll(hm & below);
+            make_child(w, x, b->cell[j], v, &ch[slot]);
+            ch[slot].dist = b->dist[j];
+            made[k++] = (uint8_t)slot;
+            if (k > ETC_LAG && want && etc_cuts(w, &ch[made[k - 1 - ETC_LAG]], want, p))
+                return -1;
+        }
+    assert(k == n);
     return etc_rest(w, ch, made, n, want, p);
 }
 

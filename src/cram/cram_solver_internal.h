@@ -196,6 +196,9 @@ struct cram_solver {
 typedef struct box_moves {
     uint8_t n;
     uint8_t cell[MAX_BOX_MOVES], vertical[MAX_BOX_MOVES], dist[MAX_BOX_MOVES];
+    /* rank[v][cell]: the place j in that order of the domino whose top
+     * left cell is `cell` (vertical when v), for the dominoes of the box */
+    uint8_t rank[2][64];
 } box_moves;
 
 /* ---- wide parts ----
