@@ -114,6 +114,8 @@ typedef struct {
     uint8_t done;               /* valued by the transposition cutoff */
     uint8_t size;               /* cells of the largest unknown part */
     uint8_t dist;               /* the move's distance from the centre */
+    uint8_t new_parts;          /* parts whose canonical form the part memo
+                                   did not hold (see likely_cached) */
 } cram_child;
 
 typedef cram_table_source table_ref;
