@@ -122,9 +122,13 @@ typedef cram_table_source table_ref;
 
 /* The canonical forms of the components a thread met last, by the
  * component's cells, direct-mapped: most components a child has are
- * met again soon (on 4x11, 67% of them within the last 2^18; 49% within
- * 2^12 slots, a table that stays in the processor's nearer caches). */
-#define PART_MEMO_LOG2 12
+ * met again soon (on 4x11, 67% of them within the last 2^18; 53% within
+ * 2^14 slots, 256 KB a thread, which stays in the processor's nearer
+ * caches; 47% within 2^12). A hit also says that the component's table
+ * bucket was read lately (likely_cached, in cram_search.c). 2^14 slots
+ * took 2% less time than 2^12 on 4x11 and 3% on 5x8, 2^16 no less than
+ * 2^14, 2^11 2% more (`farm-bench --vs`, the median of 5 pairs). */
+#define PART_MEMO_LOG2 14
 
 typedef struct {
     uint64_t cells; /* 0: empty */
