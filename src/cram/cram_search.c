@@ -394,15 +394,14 @@ static inline int likely_cached(const cram_child *c)
     return c->size <= ETC_AT_ONCE_CELLS || c->new_parts == 0;
 }
 
-/* The cutoff for the last ETC_LAG of the n children made, the i-th made
- * at ch[made[i]] (at ch[i] when made is NULL); returns n, or -1 when it
- * ended the node. */
+/* The cutoff for the last ETC_LAG of the n children of a wide part, the
+ * i-th made at ch[made[i]]; returns n, or -1 when it ended the node. */
 static inline int etc_rest(cram_worker *w, cram_child *ch, const uint8_t *made, int n, nimset want,
                            nimset *p)
 {
     if (want)
         for (int i = n > ETC_LAG ? n - ETC_LAG : 0; i < n; i++)
-            if (etc_cuts(w, &ch[made ? made[i] : i], want, p))
+            if (etc_cuts(w, &ch[made[i]], want, p))
                 return -1;
     return n;
 }
