@@ -394,16 +394,32 @@ static inline int likely_cached(const cram_child *c)
     return c->size <= ETC_AT_ONCE_CELLS || c->new_parts == 0;
 }
 
-/* The cutoff for the last ETC_LAG of the n children of a wide part, the
- * i-th made at ch[made[i]]; returns n, or -1 when it ended the node. */
-static inline int etc_rest(cram_worker *w, cram_child *ch, const uint8_t *made, int n, nimset want,
+/* The children the cutoff has yet to look up, in the order made:
+ * slot[first..last). */
+typedef struct {
+    uint8_t slot[MAX_MOVES];
+    int first, last;
+} etc_queue;
+
+/* The cutoff for the child just made at ch[slot]: looked up at once when
+ * at_once, else queued and looked up ETC_LAG queued children later.
+ * Returns 1 when the cutoff ended the node. */
+static inline int etc_made(cram_worker *w, cram_child *ch, etc_queue *q, int slot, int at_once, nimset want,
                            nimset *p)
 {
-    if (want)
-        for (int i = n > ETC_LAG ? n - ETC_LAG : 0; i < n; i++)
-            if (etc_cuts(w, &ch[made[i]], want, p))
-                return -1;
-    return n;
+    if (at_once)
+        return etc_cuts(w, &ch[slot], want, p);
+    q->slot[q->last++] = (uint8_t)slot;
+    return q->last - q->first > ETC_LAG && etc_cuts(w, &ch[q->slot[q->first++]], want, p);
+}
+
+/* The cutoff for the children still queued; 1 when it ended the node. */
+static inline int etc_flush(cram_worker *w, cram_child *ch, etc_queue *q, nimset want, nimset *p)
+{
+    while (q->first < q->last)
+        if (etc_cuts(w, &ch[q->slot[q->first++]], want, p))
+            return 1;
+    return 0;
 }
 
 /* The children of the wide part x (its canonical form) in ch, their wide
@@ -437,15 +453,16 @@ static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset 
             dist[k++] = (uint8_t)(d > 255 ? 255 : d);
         }
     order_by_dist(dist, n, order);
+    etc_queue q = {.first = 0, .last = 0};
     for (k = 0; k < n; k++) {
         const int slot = order[k], i = cell[slot];
         make_wide_child(w, x, cram_wbit(i) | cram_wbit(slot < nh ? i + 1 : i + st), &ch[slot],
                         keys[slot]);
         ch[slot].dist = dist[slot];
-        if (k + 1 > ETC_LAG && want && etc_cuts(w, &ch[order[k - ETC_LAG]], want, p))
+        if (want && etc_made(w, ch, &q, slot, 0, want, p))
             return -1;
     }
-    return etc_rest(w, ch, order, n, want, p);
+    return want && etc_flush(w, ch, &q, want, p) ? -1 : n;
 }
 
 /* List the children of x in ch (one of the worker's plies); returns how
@@ -478,10 +495,8 @@ static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nim
             const int j = b->rank[v][__builtin_ctzll(m)];
             there[j >> 6] |= 1ULL << (j & 63);
         }
-    /* the children the cutoff looks up ETC_LAG children later, in the
-     * order made: waiting[first..last) */
-    uint8_t waiting[MAX_MOVES];
-    int k = 0, first = 0, last = 0;
+    etc_queue q = {.first = 0, .last = 0};
+    int k = 0;
     for (int half = 0; half < 2; half++)
         for (uint64_t m = there[half]; m; m &= m - 1) {
             const int j = half * 64 + __builtin_ctzll(m);
@@ -493,22 +508,11 @@ static int children(cram_worker *w, uint64_t x, cram_child *ch, nimset want, nim
             make_child(w, x, b->cell[j], v, &ch[slot]);
             ch[slot].dist = b->dist[j];
             k++;
-            if (!want)
-                continue;
-            if (likely_cached(&ch[slot])) {
-                if (etc_cuts(w, &ch[slot], want, p))
-                    return -1;
-            } else {
-                waiting[last++] = (uint8_t)slot;
-                if (last - first > ETC_LAG && etc_cuts(w, &ch[waiting[first++]], want, p))
-                    return -1;
-            }
+            if (want && etc_made(w, ch, &q, slot, likely_cached(&ch[slot]), want, p))
+                return -1;
         }
     assert(k == n);
-    while (first < last)
-        if (etc_cuts(w, &ch[waiting[first++]], want, p))
-            return -1;
-    return n;
+    return want && etc_flush(w, ch, &q, want, p) ? -1 : n;
 }
 
 /* ---- progress and stopping ---- */
