@@ -447,8 +447,8 @@ printf '%s' "$out" | grep -q '"tt_mb":128,' && ! printf '%s' "$out" | grep -q tt
     bad "4x11 with the memory there is: $out"
 expect 0 "tt 16 MB (held there: memory was short)" -- env RDB_MEMORY_AVAILABLE_MB=40 $S 4x11 --tt-mb 1024 --quiet
 # With 560 MB left (a margin of 512 beside the table) the table doubles
-# beside itself to 32 MB, then where it lies to 64 (only the new half must
-# fit), and stops there, on one thread and on two
+# where it lies to 32 MB, then to 64 (only the new half must fit, 32 MB),
+# and stops there, on one thread and on two
 for th in 1 2; do
     expect 0 '"nimber":1,.*"tt_mb":64,.*"tt_held":true' -- env RDB_MEMORY_AVAILABLE_MB=560 $S 4x11 --tt-mb 1024 --json --threads $th
 done

@@ -1114,6 +1114,15 @@ START_TEST(test_tt_keys_round_trip)
 }
 END_TEST
 
+/* Every entry of a table found again, with its value. */
+static uint64_t entries_found(const cram_tt *t, int n)
+{
+    uint64_t kept = 0;
+    for (int k = 1; k <= n; k++)
+        kept += cram_tt_get((cram_tt *)t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
+    return kept;
+}
+
 /* The table starts small and doubles as it fills, losing nothing, also
  * when the doubling is done in steps over ranges of buckets. */
 START_TEST(test_tt_growth)
@@ -1130,100 +1139,83 @@ START_TEST(test_tt_growth)
     /* a bucket may fill before the table is a quarter full: a few go */
     TU_ASSERT_MSG(t.replaced < (uint64_t)n / 100, "%llu replaced", (unsigned long long)t.replaced);
     TU_ASSERT_EQ(t.entries + t.replaced, (uint64_t)n);
-    int kept = 0;
-    for (int k = 1; k <= n; k++)
-        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
-    TU_ASSERT_EQ((uint64_t)kept, t.entries);
+    TU_ASSERT_EQ(entries_found(&t, n), t.entries);
 
     /* grown in steps, as threads share it: the old buckets moved in
-     * ranges, in no particular order */
+     * ranges, in no particular order, then the rest */
     uint64_t entries = t.entries, before = t.nbuckets;
     cram_tt old;
-    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_GROW_MOVE);
+    const uint64_t top = cram_tt_grow_begin(&t, &old);
+    TU_ASSERT_EQ(top, before / 2);
     TU_ASSERT_EQ(t.nbuckets, 2 * before);
     const uint64_t parts = 7;
     for (uint64_t p = 0; p < parts; p++) {
         uint64_t q = (p * 3) % parts; /* 0, 3, 6, 2, 5, 1, 4 */
-        cram_tt_grow_move(&t, &old, before * q / parts, before * (q + 1) / parts);
+        cram_tt_grow_move(&t, &old, top * q / parts, top * (q + 1) / parts);
     }
     cram_tt_grow_end(&t, &old);
     TU_ASSERT_EQ(t.entries, entries);
-    kept = 0;
-    for (int k = 1; k <= n; k++)
-        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
-    TU_ASSERT_EQ((uint64_t)kept, entries);
+    TU_ASSERT(cram_tt_consistent(&t));
+    TU_ASSERT_EQ(entries_found(&t, n), entries);
     /* at its full size it cannot grow, and stays as it is */
     while (t.nbuckets < t.max_buckets)
         cram_tt_grow(&t);
     before = t.nbuckets;
-    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_NOT_GROWN);
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), 0);
     TU_ASSERT_EQ(t.nbuckets, before);
-    kept = 0;
-    for (int k = 1; k <= n; k++)
-        kept += cram_tt_get(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
-    TU_ASSERT_EQ((uint64_t)kept, entries);
+    TU_ASSERT_EQ(entries_found(&t, n), entries);
     cram_tt_free(&t);
 }
 END_TEST
 
-/* A table that cannot double beside itself doubles where it lies (the
- * memory for its new half is enough), into exactly the buckets the
- * doubling beside gives; with less memory than that it stays as it is. */
+/* A table doubles where it lies, so the memory for its new half is all it
+ * needs; with less it stays as it is, every entry kept. */
 START_TEST(test_tt_grow_in_place)
 {
-    cram_tt beside, in_place;
+    cram_tt t;
     rdb_error err;
-    TU_ASSERT_EQ(cram_tt_init(&beside, 1024, 0, &err), RDB_OK);
-    TU_ASSERT_EQ(cram_tt_init(&in_place, 1024, 0, &err), RDB_OK);
-    for (int k = 1; k <= 2000000; k++) {
-        const uint64_t key = (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1;
-        cram_tt_put(&beside, key, k % 7, 1 + k % 5);
-        cram_tt_put(&in_place, key, k % 7, 1 + k % 5);
-    }
-    TU_ASSERT_EQ(beside.bytes, in_place.bytes);
-    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
-    const uint64_t bytes = beside.bytes, entries = beside.entries;
-    cram_tt old;
-    TU_ASSERT_EQ(cram_tt_grow_begin(&beside, &old), CRAM_TT_GROW_MOVE);
-    cram_tt_grow_move(&beside, &old, 0, old.nbuckets);
-    cram_tt_grow_end(&beside, &old);
-    /* memory for the new half and the margin, not for a new table */
+    const int n = 2000000;
+    TU_ASSERT_EQ(cram_tt_init(&t, 1024, 0, &err), RDB_OK);
+    for (int k = 1; k <= n; k++)
+        cram_tt_put(&t, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1, k % 7, 1 + k % 5);
+    const uint64_t bytes = t.bytes, entries = t.entries;
+    TU_ASSERT_EQ(entries_found(&t, n), entries);
+    /* memory for the new half and the margin */
     char mb[32];
-    snprintf(mb, sizeof mb, "%llu", (unsigned long long)((bytes + bytes / 2) >> 20) + 512);
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)(bytes >> 20) + 512);
     setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
-    TU_ASSERT_EQ(cram_tt_grow_begin(&in_place, &old), CRAM_TT_GROWN_IN_PLACE);
-    TU_ASSERT(old.bucket == NULL);
-    TU_ASSERT_EQ(in_place.bytes, 2 * bytes);
-    TU_ASSERT(!in_place.held);
-    TU_ASSERT_EQ(in_place.entries, entries);
-    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
-    int kept = 0;
-    for (int k = 1; k <= 2000000; k++)
-        kept += cram_tt_get(&in_place, (uint64_t)k * 0x9e3779b97f4a7c15ULL | 1) == k % 7;
-    TU_ASSERT_EQ((uint64_t)kept, entries);
-    /* not even the new half fits: held */
-    snprintf(mb, sizeof mb, "%llu", (unsigned long long)(bytes >> 20) + 511);
+    cram_tt_grow(&t);
+    TU_ASSERT_EQ(t.bytes, 2 * bytes);
+    TU_ASSERT(!t.held);
+    TU_ASSERT_EQ(t.entries, entries);
+    TU_ASSERT(cram_tt_consistent(&t));
+    TU_ASSERT_EQ(entries_found(&t, n), entries);
+    /* a megabyte short of the next new half: held */
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)(2 * bytes >> 20) + 511);
     setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
-    TU_ASSERT_EQ(cram_tt_grow_begin(&in_place, &old), CRAM_TT_NOT_GROWN);
+    cram_tt old;
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), 0);
     unsetenv("RDB_MEMORY_AVAILABLE_MB");
-    TU_ASSERT_EQ(in_place.bytes, 2 * bytes);
-    TU_ASSERT(in_place.held);
-    TU_ASSERT(memcmp(beside.bucket, in_place.bucket, beside.bytes) == 0);
-    cram_tt_free(&beside);
-    cram_tt_free(&in_place);
+    TU_ASSERT_EQ(t.bytes, 2 * bytes);
+    TU_ASSERT(t.held);
+    TU_ASSERT_EQ(entries_found(&t, n), entries);
+    cram_tt_free(&t);
 
     /* memory another table of the process may still take (the wide
      * parts') is left to it: the room for a new half then does not do */
-    cram_tt t;
     TU_ASSERT_EQ(cram_tt_init(&t, 1024, 0, &err), RDB_OK);
-    snprintf(mb, sizeof mb, "%llu", (unsigned long long)((t.bytes + t.bytes / 2) >> 20) + 512);
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)(t.bytes >> 20) + 512);
     setenv("RDB_MEMORY_AVAILABLE_MB", mb, 1);
     t.reserve = t.bytes;
-    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_NOT_GROWN);
+    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), 0);
     t.max_buckets *= 2;
     t.reserve = 0;
-    TU_ASSERT_EQ(cram_tt_grow_begin(&t, &old), CRAM_TT_GROWN_IN_PLACE);
+    const uint64_t top = cram_tt_grow_begin(&t, &old);
     unsetenv("RDB_MEMORY_AVAILABLE_MB");
+    TU_ASSERT(top > 0);
+    cram_tt_grow_move(&t, &old, 0, top);
+    cram_tt_grow_end(&t, &old);
+    TU_ASSERT(cram_tt_consistent(&t));
     cram_tt_free(&t);
 }
 END_TEST

@@ -585,14 +585,15 @@ void cram_solver_set_hook(cram_solver *s, double every, void (*hook)(cram_solver
 }
 
 /* The shared table grows by the runtime's protocol
- * (search/table_growth.h): these are its three steps for the Cram table,
- * each made by one worker while the others wait. */
+ * (search/table_growth.h): these are its three steps for the Cram table
+ * (cram_tt.h), the first and the last made by one worker while the others
+ * wait, the middle one shared by them all. */
 static uint64_t growth_begin(void *ctx)
 {
     cram_solver *s = ctx;
     if (!__atomic_load_n(&s->tt.want_grow, __ATOMIC_ACQUIRE)) /* grown already, just before */
         return 0;
-    return cram_tt_grow_begin(&s->tt, &s->grow_from) == CRAM_TT_GROW_MOVE ? s->grow_from.nbuckets : 0;
+    return cram_tt_grow_begin(&s->tt, &s->grow_from);
 }
 
 static void growth_move(void *ctx, uint64_t from, uint64_t to)

@@ -178,7 +178,7 @@ struct cram_solver {
     int trial_over;       /* a worker found the root's trial decided */
     rdb_table_growth growth; /* the table's growth, the workers searching the
                              root's children its active ones */
-    cram_tt grow_from;    /* the table being grown from, while it is */
+    cram_tt grow_from;    /* the table as it was before a growth under way */
     double start;
     rdb_search_clock clock; /* progress lines and the hook */
     void (*hook)(cram_solver *, void *); /* cram_solver_set_hook */

@@ -86,19 +86,16 @@ void cram_tt_free(cram_tt *t);
 void cram_tt_grow(cram_tt *t);
 
 /* The same in three steps, so that the threads that share the table can
- * share the moving: cram_tt_grow_begin maps a table twice as big and keeps
- * the old one in *old (CRAM_TT_GROW_MOVE); cram_tt_grow_move moves the old
- * buckets [from, to) (ranges that do not overlap may be moved at once by
- * different threads); and cram_tt_grow_end frees the old table once every
- * bucket is moved (the caller then clears want_grow). When the new table
- * beside the old would not fit in memory, cram_tt_grow_begin doubles the
- * table where it lies, itself (CRAM_TT_GROWN_IN_PLACE: nothing to move);
- * when even that would not fit, the table stays as it is and grows no
- * more (CRAM_TT_NOT_GROWN). */
-enum { CRAM_TT_NOT_GROWN, CRAM_TT_GROW_MOVE, CRAM_TT_GROWN_IN_PLACE };
-int cram_tt_grow_begin(cram_tt *t, cram_tt *old);
+ * share the work: cram_tt_grow_begin makes the table twice as big where it
+ * lies, keeping its old size in *old, and returns how many old buckets
+ * cram_tt_grow_move splits (0: the table did not grow, memory being short
+ * or the table at its most, and grows no more); cram_tt_grow_move splits
+ * [from, to) of those (ranges that do not overlap may be split at once by
+ * different threads); cram_tt_grow_end, once every range is split, splits
+ * the rest (the caller then clears want_grow). */
+uint64_t cram_tt_grow_begin(cram_tt *t, cram_tt *old);
 void cram_tt_grow_move(cram_tt *t, const cram_tt *old, uint64_t from, uint64_t to);
-void cram_tt_grow_end(cram_tt *t, cram_tt *old);
+void cram_tt_grow_end(cram_tt *t, const cram_tt *old);
 
 /* Whether the table is whole, for RDB_INVARIANT (a walk over every
  * bucket: a check, not for the search): the entries in use number

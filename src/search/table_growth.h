@@ -4,22 +4,24 @@
  * probes it. The first worker to find it due (rdb_table_growth_run) waits
  * until every other active worker has parked (each does at its next node,
  * where none holds a bucket or a pointer into the table:
- * rdb_table_growth_run again, or rdb_table_growth_park), maps the bigger
- * table, and then every worker, parked ones too, moves chunks of the old
- * table's buckets until none is left; the grower then frees the old
- * table, every other worker still waiting, and lets them go.
+ * rdb_table_growth_run again, or rdb_table_growth_park), makes the table
+ * bigger, and then every worker, parked ones too, moves chunks of the old
+ * table's buckets until none is left; the grower then finishes (frees the
+ * old table, or moves what only one thread can), every other worker still
+ * waiting, and lets them go.
  *
  * Why every worker moves: moving with one thread while the others waited
  * took Cram's 3x20 about 10 s of both cores at its doubling to 4 GB, and
  * 4x13 25 s at 8 GB, much of it the kernel clearing the new pages, which
  * the threads now share too.
  *
- * The table says how it grows through three calls, each made by one
- * worker while the others wait: begin maps the bigger table and returns
- * how many units (buckets) of the old one must be moved (0: none, it grew
- * in place or could not grow); move moves units [from, to); end, after
- * every unit is moved, frees the old table and clears the table's request
- * to grow.
+ * The table says how it grows through three calls. begin, made by one
+ * worker while the others wait, makes the table bigger (a new mapping
+ * beside the old, or the old one made longer) and returns how many units
+ * (buckets) of the old one the workers move (0: none, it could not grow);
+ * move moves units [from, to), made by any worker, several at once on
+ * ranges that do not overlap; end, after every unit is moved, finishes
+ * the growth and clears the table's request to grow, one worker again.
  *
  * A worker joins (rdb_table_growth_join) before it first touches the
  * table in a parallel region and leaves (rdb_table_growth_leave) when it
