@@ -80,6 +80,10 @@ START_TEST(test_wide_boards_against_the_reference)
         {11, 11, {{0, 1, 3, 4}, {4, 0, 4, 3}}, 2},    /* the box 8x5 */
         {9, 9, {{2, 3, 4, 5}}, 1},                    /* the middle */
         {12, 10, {{9, 2, 3, 8}}, 1},                  /* a box the full width */
+        /* no box of the free dominoes fits: each region in its own */
+        {11, 11, {{0, 0, 3, 4}, {8, 6, 3, 5}}, 2},    /* opposite corners */
+        {9, 9, {{0, 5, 4, 4}, {5, 0, 4, 4}}, 2},      /* the other two */
+        {10, 12, {{0, 0, 2, 8}, {4, 9, 6, 3}}, 2},    /* a wide one, a tall one */
         {1, 128, {{0, 60, 1, 20}, {0, 100, 1, 24}}, 2}, /* a strip */
     };
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -110,6 +114,7 @@ static const struct {
 } move_boards[] = {
     {3, 22, {{1, 18, 2, 4}, {0, 2, 2, 3}}},
     {11, 11, {{6, 8, 4, 3}, {9, 3, 2, 4}}}, /* the box rows 6..10, columns 3..10 */
+    {11, 11, {{0, 0, 3, 4}, {8, 7, 3, 4}}}, /* no box fits: two regions */
 };
 
 START_TEST(test_wide_moves)
@@ -189,6 +194,8 @@ START_TEST(test_wide_bad_input)
     rdb_error err;
     const uint64_t none[2] = {0, 0}, off[2] = {0, 1ULL << 2}; /* cell 66 of a 66-cell board */
     const uint64_t corner[2] = {1, 0};
+    const uint64_t ell[2] = {0x7fbfdfeff7fbfc00ULL, 0x1feff}; /* all of 9x9 but row 0 and column 0 */
+    const uint64_t band[2] = {0xff80000000000000ULL, 0x3}; /* 11x11's row 5 */
     const struct {
         int rows, cols;
         const uint64_t *covered;
@@ -198,7 +205,9 @@ START_TEST(test_wide_bad_input)
     } bad[] = {
         {9, 15, none, 1, 16, "128"},       /* 135 cells */
         {8, 16, corner, 1, 16, "230 free dominoes"}, /* 128 cells, 232 dominoes */
-        {11, 11, none, 1, 16, "span 11x11"}, /* wider than the layout both ways */
+        {11, 11, none, 1, 16, "spans 11x11"}, /* wider than the layout both ways */
+        {9, 9, ell, 1, 16, "spans 9x9"},     /* one region so: its first row and column */
+        {11, 11, band, 1, 16, "188 free dominoes"}, /* two regions of 94, 127 moves listed */
         {0, 5, none, 1, 16, "0x5"},
         {3, 22, off, 1, 16, "off the"},
         {3, 22, NULL, 1, 16, "NULL"},

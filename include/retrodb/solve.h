@@ -76,7 +76,9 @@ typedef struct {
  * covered[i / 64] is set. The position may have at most 127 free
  * dominoes, beyond those of parts valued 0 by symmetry; on a board more
  * than 8 cells across both ways, they must lie within a box 8 cells
- * across one way. with_moves also gives the nimber of every move, each
+ * across one way, or else fall into regions (cells joined by free
+ * dominoes) each within such a box and of at most 127 dominoes, solved
+ * one by one and nim-summed. with_moves also gives the nimber of every move, each
  * searched with the table the position's search filled (the position
  * then has at most 127 free dominoes in all). Errors as rdb_solve_cram's,
  * and RDB_E_INPUT for a position beyond those limits. */

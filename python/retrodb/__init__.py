@@ -464,7 +464,8 @@ def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
     """The nimber of a Cram position (the empty board by default) by
     search, on boards of up to 128 cells (positions with at most 127 free
     dominoes; on a board more than 8 cells across both ways, those within
-    a box 8 cells across one way): {"nimber",
+    a box 8 cells across one way, or falling into regions, cells joined by
+    free dominoes, each within such a box): {"nimber",
     "nodes", "seconds"}; with moves=True also "moves", every move (in the
     order of their ids) with the nimber of the position after it, `best`
     marking those to nimber 0."""

@@ -13,7 +13,7 @@
 #include "api/cram_tables.h"
 #include "common/job.h"
 #include "cram/cram_tt.h"
-#include "cram/cram_window.h"
+#include "cram/cram_regions.h"
 
 void rdb_cram_session_defaults(rdb_cram_session *o)
 {
@@ -82,24 +82,18 @@ static rdb_status load_tables(cram_solver *s, const rdb_cram_session *o, const c
     return RDB_OK;
 }
 
-/* The search itself, its table ready: the nimber, then what was asked
+/* The search itself, its tables ready: the nimber, then what was asked
  * after it, moves given back on the board. */
-static rdb_status search(cram_solver *s, const rdb_cram_session *o, const cram_window *win,
-                         cram_wset box_free, rdb_cram_session_result *r, rdb_error *err)
+static rdb_status search(cram_regions *regions, const rdb_cram_session *o, rdb_cram_session_result *r,
+                         rdb_error *err)
 {
-    rdb_status st = cram_solver_solve_wide(s, box_free, &r->nimber, err);
+    rdb_status st = cram_regions_solve(regions, &r->nimber, err);
     if (st == RDB_OK && o->certificate) {
         r->ncertificate = r->nimber;
-        st = cram_solver_certificate(s, box_free, r->nimber, r->certificate, err);
-        for (int k = 0; st == RDB_OK && k < r->ncertificate; k++)
-            for (int i = 0; i < 2; i++)
-                r->certificate[k][i] = cram_window_board_cell(win, r->certificate[k][i]);
+        st = cram_regions_certificate(regions, r->nimber, r->certificate, err);
     }
-    if (st == RDB_OK && o->first_moves) {
-        st = cram_solver_move_nimbers(s, box_free, r->domino, r->move_nimber, &r->nmoves, err);
-        for (int i = 0; st == RDB_OK && i < r->nmoves; i++)
-            r->domino[i] = cram_window_board_domino(win, r->domino[i]);
-    }
+    if (st == RDB_OK && o->first_moves)
+        st = cram_regions_move_nimbers(regions, r->domino, r->move_nimber, &r->nmoves, err);
     return st;
 }
 
@@ -113,24 +107,26 @@ rdb_status rdb_cram_session_run(const rdb_cram_session *o, int rows, int cols, c
                         ncells, CRAM_WIDE_MAX_CELLS);
     const cram_wset all = ncells == CRAM_WIDE_MAX_CELLS ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     /* the solver's board: this one, or on a board more than 8 cells
-     * across both ways the box of the position's free dominoes, whose
-     * moves are given back on this board */
-    cram_window win;
-    cram_wset box_free;
-    rdb_status st = cram_window_fit(rows, cols, all & ~covered, &win, &box_free, err);
+     * across both ways the box of the position's free dominoes, or each
+     * of their regions in its own box; moves are given back on this
+     * board. A position the search refuses is refused before any file is
+     * touched. */
+    cram_regions regions;
+    rdb_status st = cram_regions_new(&regions, rows, cols, all & ~covered, &o->solver, o->first_moves, err);
     if (st != RDB_OK)
         return st;
-    cram_solver *s;
-    st = cram_solver_new(win.height, win.width, &o->solver, &s, err);
-    if (st != RDB_OK)
-        return st;
-    /* a position the search refuses is refused before any file is touched */
-    st = cram_solver_check_position(s, box_free, o->first_moves, err);
-    for (int i = 0; i < o->ntables && st == RDB_OK; i++) {
-        cram_table_source table;
-        if ((st = cram_table_open(o->table[i], &table, err)) == RDB_OK)
-            st = cram_solver_add_table(s, &table, err);
-    }
+    if (regions.n > 1 && (o->tt_file || o->digest || o->ledger))
+        st = rdb_fail(err, RDB_E_INPUT,
+                      "the free dominoes of this position fall into %d regions, each searched in its own "
+                      "box; --tt-file, --digest and --ledger take a position searched whole",
+                      regions.n);
+    cram_solver *const s = regions.solver[0];
+    for (int k = 0; k < regions.n; k++)
+        for (int i = 0; i < o->ntables && st == RDB_OK; i++) {
+            cram_table_source table;
+            if ((st = cram_table_open(o->table[i], &table, err)) == RDB_OK)
+                st = cram_solver_add_table(regions.solver[k], &table, err);
+        }
     /* the files saved every few minutes, the table file and the digest,
      * are this run's alone: two runs with their own tables and one digest
      * would each write it over the other's */
@@ -141,17 +137,17 @@ rdb_status rdb_cram_session_run(const rdb_cram_session *o, int rows, int cols, c
         st = cram_tt_file_claim(o->digest, &lock_fd[1], err);
     cram_ledger ledger = {0};
     if (st == RDB_OK && o->ledger) {
-        st = cram_ledger_open(&ledger, o->ledger, win.height, win.width, err);
+        st = cram_ledger_open(&ledger, o->ledger, regions.win[0].height, regions.win[0].width, err);
         cram_solver_set_ledger(s, &ledger);
     }
     if (st == RDB_OK)
-        st = load_tables(s, o, &win, err);
+        st = load_tables(s, o, &regions.win[0], err);
     const int saving = o->tt_file || o->digest;
     if (st == RDB_OK && saving)
         cram_solver_set_hook(s, 60.0 * (o->save_minutes ? o->save_minutes : 30), save_table,
                              (void *)o);
     if (st == RDB_OK) {
-        st = search(s, o, &win, box_free, r, err);
+        st = search(&regions, o, r, err);
         /* Every entry of the table is true (cram_search.c), so it is
          * saved whatever ended the search (a signal, a ledger that could
          * not be appended to or grown in memory, a nimber table that could
@@ -165,9 +161,9 @@ rdb_status rdb_cram_session_run(const rdb_cram_session *o, int rows, int cols, c
                         o->tt_file ? o->tt_file : o->digest,
                         st == RDB_E_STOPPED ? "" : " once the error below is mended");
         }
-        cram_solver_stats(s, &r->stats);
+        cram_regions_stats(&regions, &r->stats);
     }
-    cram_solver_free(s);
+    cram_regions_free(&regions);
     cram_ledger_close(&ledger);
     cram_tt_file_release(lock_fd[0]);
     cram_tt_file_release(lock_fd[1]);

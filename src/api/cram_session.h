@@ -2,7 +2,7 @@
  * cram_session.h — a Cram search as `solve cram` runs it, from start to
  * answer: the solver (cram/cram_solver.h) on the board, or on a board more
  * than 8 cells across both ways in the box of the position's free dominoes
- * (cram/cram_window.h); its nimber tables; its table file and digest
+ * or a solver in each region's box (cram/cram_regions.h); its nimber tables; its table file and digest
  * claimed for the run, loaded, saved every few minutes and at the end
  * whatever stopped the search (but something false read); its ledger;
  * and after the nimber, a certificate and every first move's nimber,

@@ -10,8 +10,7 @@
 
 #include <string.h>
 
-#include "cram/cram_solver.h"
-#include "cram/cram_window.h"
+#include "cram/cram_regions.h"
 
 /* The nimber of the position with `covered` cells and, with moves, of each
  * child (cram_solver_move_nimbers: the same solver, so the children start
@@ -27,27 +26,21 @@ static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long
         return rdb_fail(err, RDB_E_INPUT, "tt_mb and threads must be at least 1 (%ld, %d)", tt_mb,
                         threads);
     /* a board more than 8 cells across both ways: the box of the free
-     * dominoes (cram_window.h), its moves given back on the board */
-    cram_window win;
-    cram_wset free_cells;
-    rdb_status st = cram_window_fit(rows, cols, all & ~covered, &win, &free_cells, err);
-    if (st != RDB_OK)
-        return st;
+     * dominoes, or each of their regions in its own (cram_window.h), its
+     * moves given back on the board */
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = tt_mb, .threads = threads};
-    cram_solver *s;
-    st = cram_solver_new(win.height, win.width, &opt, &s, err);
+    cram_regions regions;
+    rdb_status st = cram_regions_new(&regions, rows, cols, all & ~covered, &opt, with_moves, err);
     if (st != RDB_OK)
         return st;
-    st = cram_solver_solve_wide(s, free_cells, &out->nimber, err);
+    st = cram_regions_solve(&regions, &out->nimber, err);
     if (st == RDB_OK && with_moves)
-        st = cram_solver_move_nimbers(s, free_cells, out->domino, out->move_nimber, &out->nmoves, err);
-    for (int i = 0; st == RDB_OK && i < out->nmoves; i++)
-        out->domino[i] = cram_window_board_domino(&win, out->domino[i]);
+        st = cram_regions_move_nimbers(&regions, out->domino, out->move_nimber, &out->nmoves, err);
     cram_stats stats;
-    cram_solver_stats(s, &stats);
+    cram_regions_stats(&regions, &stats);
     out->nodes = stats.nodes;
     out->seconds = stats.seconds;
-    cram_solver_free(s);
+    cram_regions_free(&regions);
     if (st != RDB_OK)
         out->nmoves = 0;
     return st;

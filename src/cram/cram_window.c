@@ -1,5 +1,5 @@
 /*
- * cram_window.c — the box of cram_window.h.
+ * cram_window.c — the boxes and regions of cram_window.h.
  */
 #include "cram/cram_window.h"
 
@@ -40,22 +40,56 @@ int cram_window_needed(int rows, int cols)
     return rows > CRAM_WINDOW_MAX_ACROSS && cols > CRAM_WINDOW_MAX_ACROSS;
 }
 
-rdb_status cram_window_fit(int rows, int cols, cram_wset free_cells, cram_window *w, cram_wset *box_free,
-                           rdb_error *err)
+/* The cells of `cells` joined to cell `seed` through neighbours in
+ * `cells`: with the cells of free dominoes, a region (two neighbours that
+ * are both free are a free domino). */
+static cram_wset region_of(int rows, int cols, cram_wset cells, int seed)
 {
+    cram_wset region = cram_wbit(seed), frontier = region;
+    while (frontier) {
+        cram_wset next = 0;
+        for (cram_wset y = frontier; y; y &= y - 1) {
+            const int i = cram_wlowest(y), r = i / cols, c = i % cols;
+            next |= (c + 1 < cols ? cram_wbit(i + 1) : 0) | (c > 0 ? cram_wbit(i - 1) : 0) |
+                    (r + 1 < rows ? cram_wbit(i + cols) : 0) | (r > 0 ? cram_wbit(i - cols) : 0);
+        }
+        frontier = next & cells & ~region;
+        region |= frontier;
+    }
+    return region;
+}
+
+rdb_status cram_window_split(int rows, int cols, cram_wset free_cells, cram_window w[CRAM_WINDOW_MAX_REGIONS],
+                             cram_wset box_free[CRAM_WINDOW_MAX_REGIONS], int *n, rdb_error *err)
+{
+    *n = 1;
     if (!cram_window_needed(rows, cols)) {
-        *w = (cram_window){.rows = rows, .cols = cols, .top = 0, .left = 0, .height = rows, .width = cols};
-        *box_free = free_cells;
+        w[0] = (cram_window){.rows = rows, .cols = cols, .top = 0, .left = 0, .height = rows, .width = cols};
+        box_free[0] = free_cells;
         return RDB_OK;
     }
-    cram_window_of(rows, cols, free_cells, w);
-    if (cram_window_needed(w->height, w->width))
-        return rdb_fail(err, RDB_E_INPUT,
-                        "the free dominoes of this position on the %dx%d board span %dx%d cells (rows "
-                        "%d..%d, columns %d..%d); the solver takes a box at most %d cells across one way",
-                        rows, cols, w->height, w->width, w->top, w->top + w->height - 1, w->left,
-                        w->left + w->width - 1, CRAM_WINDOW_MAX_ACROSS);
-    *box_free = cram_window_cells(w, free_cells);
+    cram_window_of(rows, cols, free_cells, &w[0]);
+    if (!cram_window_needed(w[0].height, w[0].width)) {
+        box_free[0] = cram_window_cells(&w[0], free_cells);
+        return RDB_OK;
+    }
+    /* each region in its own box: at least two cells each, so at most
+     * 64 of them on 128 cells */
+    *n = 0;
+    for (cram_wset left = domino_cells(rows, cols, free_cells); left;) {
+        const cram_wset region = region_of(rows, cols, left, cram_wlowest(left));
+        left &= ~region;
+        cram_window *const b = &w[*n];
+        cram_window_of(rows, cols, region, b);
+        if (cram_window_needed(b->height, b->width))
+            return rdb_fail(err, RDB_E_INPUT,
+                            "a region of this position's free dominoes on the %dx%d board (cells joined by "
+                            "free dominoes) spans %dx%d cells (rows %d..%d, columns %d..%d); the solver "
+                            "takes a region at most %d cells across one way",
+                            rows, cols, b->height, b->width, b->top, b->top + b->height - 1, b->left,
+                            b->left + b->width - 1, CRAM_WINDOW_MAX_ACROSS);
+        box_free[(*n)++] = cram_window_cells(b, region);
+    }
     return RDB_OK;
 }
 

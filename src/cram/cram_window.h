@@ -7,9 +7,13 @@
  * A position's nimber depends only on the dominoes it has free, so the
  * cells of no free domino are as good as covered, and the smallest box
  * holding every free domino is a board of its own with the same nimber
- * and the same moves. Cells and dominoes of that box map back to the
- * board's (cram_board.h's numbers: cell r * cols + c, horizontal dominoes
- * first), so that a move found in the box is printed on the board.
+ * and the same moves. When that box is too wide as well (two corners of
+ * a 9x9 board left free, say), the free dominoes fall apart into regions
+ * of their own more often than not, each a position whose box fits: a
+ * sum of games, whose nimber is the nim-sum of the regions'. Cells and
+ * dominoes of a box map back to the board's (cram_board.h's numbers: cell
+ * r * cols + c, horizontal dominoes first), so that a move found in the
+ * box is printed on the board.
  */
 #ifndef RDB_CRAM_WINDOW_H
 #define RDB_CRAM_WINDOW_H
@@ -34,12 +38,18 @@ void cram_window_of(int rows, int cols, cram_wset free_cells, cram_window *w);
  * both sides longer than CRAM_WINDOW_MAX_ACROSS. */
 int cram_window_needed(int rows, int cols);
 
-/* The board the solver is to take for a position: the board itself when
- * it fits the layout (*w the whole board, *box_free = free_cells), else
- * the box of its free dominoes; RDB_E_INPUT, naming the box, when that
- * box is too wide as well. */
-rdb_status cram_window_fit(int rows, int cols, cram_wset free_cells, cram_window *w, cram_wset *box_free,
-                           rdb_error *err);
+/* At most this many regions: each has two cells or more. */
+#define CRAM_WINDOW_MAX_REGIONS 64
+
+/* The boards the solver is to take for a position, *n of them, each in
+ * w[i] with the position's free cells there in box_free[i]: one, the
+ * board itself, when it fits the layout; else one, the box of the free
+ * dominoes, when that fits; else the regions of the free dominoes (cells
+ * joined by free dominoes: positions that no move of one touches the
+ * other, so that the nimber is the nim-sum of theirs), each in its own
+ * box. RDB_E_INPUT, naming it, when a region is too wide both ways. */
+rdb_status cram_window_split(int rows, int cols, cram_wset free_cells, cram_window w[CRAM_WINDOW_MAX_REGIONS],
+                             cram_wset box_free[CRAM_WINDOW_MAX_REGIONS], int *n, rdb_error *err);
 
 /* The free dominoes' cells of a board's set, as cells of the box. */
 cram_wset cram_window_cells(const cram_window *w, cram_wset board_cells);
