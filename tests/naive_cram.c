@@ -1,8 +1,10 @@
 /*
  * naive_cram.c — the reference Cram solver; see naive_cram.h.
  *
- * The memo is an open-addressing table of (free set + 1, nimber) pairs that
- * doubles when half full; the +1 lets key 0 mean an empty slot.
+ * Every move is one of a list of dominoes, each the set of its two cells,
+ * made once: the board's, or those of a list of cells. The memo is an
+ * open-addressing table of (free set + 1, nimber) pairs that doubles when
+ * half full; the +1 lets key 0 mean an empty slot.
  */
 #include "naive_cram.h"
 
@@ -10,19 +12,18 @@
 #include <stdlib.h>
 
 struct naive_cram {
-    int rows, cols;
+    int ndominoes;
+    uint64_t domino[2 * 64]; /* each domino's two cells */
     size_t cap, used;
     uint64_t *key;
     uint8_t *value;
 };
 
-naive_cram *naive_cram_new(int rows, int cols)
+static naive_cram *new_memo(void)
 {
     naive_cram *n = calloc(1, sizeof *n);
     if (!n)
         return NULL;
-    n->rows = rows;
-    n->cols = cols;
     n->cap = 1 << 16;
     n->key = calloc(n->cap, sizeof *n->key);
     n->value = calloc(n->cap, 1);
@@ -30,6 +31,34 @@ naive_cram *naive_cram_new(int rows, int cols)
         naive_cram_free(n);
         return NULL;
     }
+    return n;
+}
+
+naive_cram *naive_cram_new(int rows, int cols)
+{
+    naive_cram *n = new_memo();
+    if (!n)
+        return NULL;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            const int cell = r * cols + c;
+            if (c + 1 < cols)
+                n->domino[n->ndominoes++] = 3ULL << cell;
+            if (r + 1 < rows)
+                n->domino[n->ndominoes++] = 1ULL << cell | 1ULL << (cell + cols);
+        }
+    return n;
+}
+
+naive_cram *naive_cram_new_cells(int ncells, const int (*rc)[2])
+{
+    naive_cram *n = ncells <= 64 ? new_memo() : NULL;
+    if (!n)
+        return NULL;
+    for (int i = 0; i < ncells; i++)
+        for (int j = i + 1; j < ncells; j++)
+            if (abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]) == 1)
+                n->domino[n->ndominoes++] = 1ULL << i | 1ULL << j;
     return n;
 }
 
@@ -84,19 +113,10 @@ int naive_cram_nimber(naive_cram *n, uint64_t free_cells)
 
     /* Nimbers stay below 128: a position has fewer than 128 moves. */
     uint64_t seen[2] = {0, 0};
-    for (int r = 0; r < n->rows; r++)
-        for (int c = 0; c < n->cols; c++) {
-            int cell = r * n->cols + c;
-            if (!(free_cells >> cell & 1))
-                continue;
-            if (c + 1 < n->cols && (free_cells >> (cell + 1) & 1)) {
-                int v = naive_cram_nimber(n, free_cells & ~(3ULL << cell));
-                seen[v >> 6] |= 1ULL << (v & 63);
-            }
-            if (r + 1 < n->rows && (free_cells >> (cell + n->cols) & 1)) {
-                int v = naive_cram_nimber(n, free_cells & ~(1ULL << cell | 1ULL << (cell + n->cols)));
-                seen[v >> 6] |= 1ULL << (v & 63);
-            }
+    for (int d = 0; d < n->ndominoes; d++)
+        if ((free_cells & n->domino[d]) == n->domino[d]) {
+            int v = naive_cram_nimber(n, free_cells & ~n->domino[d]);
+            seen[v >> 6] |= 1ULL << (v & 63);
         }
     int mex = 0;
     while (seen[mex >> 6] >> (mex & 63) & 1)

@@ -17,6 +17,12 @@ typedef struct naive_cram naive_cram;
 naive_cram *naive_cram_new(int rows, int cols);
 void naive_cram_free(naive_cram *n);
 
+/* A solver for positions of any board made of the given cells (r, c) (at
+ * most 64 of them), free or not: two of them next to each other make a
+ * domino. naive_cram_nimber then takes sets of them, bit i for rc[i].
+ * For boards of more than 64 cells; NULL when out of memory. */
+naive_cram *naive_cram_new_cells(int ncells, const int (*rc)[2]);
+
 /* Nimber of the position whose free cells are `free_cells` (cell (r,c) is
  * bit r*C + c). Aborts when memory runs out. */
 int naive_cram_nimber(naive_cram *n, uint64_t free_cells);

@@ -12,6 +12,7 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "naive_cram.h"
@@ -166,6 +167,94 @@ START_TEST(test_wide_moves)
 }
 END_TEST
 
+/* A position that is one region more than 8 cells across both ways (9x9
+ * to 11x11, 9x14, 10x12), laid out up to 11 across: a random lattice path
+ * from one corner of the board to the other with a few cells beside it,
+ * against the reference on the list of its cells (naive_cram_new_cells),
+ * with every move's nimber. A path with nothing beside it is a strip
+ * (each cell next to the one before and after only): Dawson's Kayles. */
+START_TEST(test_wide_single_regions)
+{
+    static const int boards[][2] = {{9, 9}, {10, 10}, {11, 11}, {9, 14}, {10, 12}, {14, 9}};
+    uint64_t rng = 2026;
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        const int rows = boards[b][0], cols = boards[b][1];
+        for (int trial = 0; trial < 5; trial++) {
+            int rc[64][2], n = 0, r = 0, c = 0;
+            uint64_t free_cells[2] = {0, 0};
+            char on[16][16] = {{0}};
+            for (;;) {
+                on[r][c] = 1;
+                rc[n][0] = r, rc[n++][1] = c;
+                if (r == rows - 1 && c == cols - 1)
+                    break;
+                if (c == cols - 1 || (r < rows - 1 && naive_rand(&rng) % 2))
+                    r++;
+                else
+                    c++;
+            }
+            const int path = n;
+            for (int extra = trial ? 3 : 0; extra > 0;) { /* the first trial: the strip alone */
+                const int k = (int)(naive_rand(&rng) % (uint64_t)path), d = (int)(naive_rand(&rng) % 4);
+                const int rr = rc[k][0] + (d == 0) - (d == 1), cc = rc[k][1] + (d == 2) - (d == 3);
+                if (rr < 0 || rr >= rows || cc < 0 || cc >= cols || on[rr][cc])
+                    continue;
+                on[rr][cc] = 1;
+                rc[n][0] = rr, rc[n++][1] = cc;
+                extra--;
+            }
+            for (int i = 0; i < n; i++)
+                set_cell(free_cells, cols, rc[i][0], rc[i][1]);
+            const int ncells = rows * cols;
+            uint64_t covered[2] = {~free_cells[0], ~free_cells[1]};
+            if (ncells < 128)
+                covered[1] &= ncells <= 64 ? 0 : (1ULL << (ncells - 64)) - 1;
+            naive_cram *ref = naive_cram_new_cells(n, (const int(*)[2])rc);
+            ck_assert(ref);
+            const uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+            const int want = naive_cram_nimber(ref, all);
+            if (!trial) { /* Dawson's Kayles of the path's cells */
+                int g[64] = {0};
+                for (int m = 2; m <= path; m++) {
+                    uint64_t seen = 0;
+                    for (int a = 0; a + 2 <= m; a++)
+                        seen |= 1ULL << (g[a] ^ g[m - 2 - a]);
+                    while (seen >> g[m] & 1)
+                        g[m]++;
+                }
+                ck_assert_int_eq(want, g[path]);
+            }
+            rdb_cram_wide_solution got;
+            rdb_error err;
+            ck_assert_msg(rdb_solve_cram_wide(rows, cols, covered, 1, 16, 1, &got, &err) == RDB_OK, "%dx%d: %s",
+                          rows, cols, err.msg);
+            ck_assert_msg(got.nimber == want, "%dx%d trial %d: %d, the reference %d", rows, cols, trial,
+                          got.nimber, want);
+            /* every move: a domino of two cells of the list, the reference's
+             * nimber after it */
+            int moves = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = i + 1; j < n; j++)
+                    moves += abs(rc[i][0] - rc[j][0]) + abs(rc[i][1] - rc[j][1]) == 1;
+            ck_assert_int_eq(got.nmoves, moves);
+            for (int m = 0; m < got.nmoves; m++) {
+                const int d = got.domino[m], nh = rows * (cols - 1);
+                const int a = d < nh ? d / (cols - 1) * cols + d % (cols - 1) : d - nh;
+                const int z = d < nh ? a + 1 : a + cols;
+                uint64_t after = all;
+                for (int i = 0; i < n; i++)
+                    if (rc[i][0] * cols + rc[i][1] == a || rc[i][0] * cols + rc[i][1] == z)
+                        after &= ~(1ULL << i);
+                ck_assert_int_eq(__builtin_popcountll(all & ~after), 2);
+                ck_assert_msg(got.move_nimber[m] == naive_cram_nimber(ref, after), "%dx%d domino %d", rows,
+                              cols, d);
+            }
+            naive_cram_free(ref);
+        }
+    }
+}
+END_TEST
+
 /* On boards of 64 cells or fewer the two calls are one search. */
 START_TEST(test_narrow_and_wide_agree)
 {
@@ -194,7 +283,6 @@ START_TEST(test_wide_bad_input)
     rdb_error err;
     const uint64_t none[2] = {0, 0}, off[2] = {0, 1ULL << 2}; /* cell 66 of a 66-cell board */
     const uint64_t corner[2] = {1, 0};
-    const uint64_t ell[2] = {0x7fbfdfeff7fbfc00ULL, 0x1feff}; /* all of 9x9 but row 0 and column 0 */
     const uint64_t band[2] = {0xff80000000000000ULL, 0x3}; /* 11x11's row 5 */
     const struct {
         int rows, cols;
@@ -205,8 +293,7 @@ START_TEST(test_wide_bad_input)
     } bad[] = {
         {9, 15, none, 1, 16, "128"},       /* 135 cells */
         {8, 16, corner, 1, 16, "230 free dominoes"}, /* 128 cells, 232 dominoes */
-        {11, 11, none, 1, 16, "spans 11x11"}, /* wider than the layout both ways */
-        {9, 9, ell, 1, 16, "spans 9x9"},     /* one region so: its first row and column */
+        {11, 11, none, 1, 16, "220 free dominoes"}, /* its 11x11 layout takes it, not its dominoes */
         {11, 11, band, 1, 16, "188 free dominoes"}, /* two regions of 94, 127 moves listed */
         {0, 5, none, 1, 16, "0x5"},
         {3, 22, off, 1, 16, "off the"},
@@ -278,6 +365,7 @@ Suite *solve_api_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_wide_boards_against_the_reference);
     tcase_add_loop_test(tc, test_wide_moves, 0, (int)(sizeof move_boards / sizeof move_boards[0]));
+    tcase_add_test(tc, test_wide_single_regions);
     tcase_add_test(tc, test_narrow_and_wide_agree);
     tcase_add_test(tc, test_wide_bad_input);
     tcase_add_test(tc, test_wide_diagram);

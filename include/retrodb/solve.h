@@ -74,11 +74,9 @@ typedef struct {
 /* The same on boards of up to 128 cells (3x22, 5x13, 8x16, 11x11, 1x128:
  * those `retrodb solve cram` takes): cell i is covered when bit i % 64 of
  * covered[i / 64] is set. The position may have at most 127 free
- * dominoes, beyond those of parts valued 0 by symmetry; on a board more
- * than 8 cells across both ways, they must lie within a box 8 cells
- * across one way, or else fall into regions (cells joined by free
- * dominoes) each within such a box and of at most 127 dominoes, solved
- * one by one and nim-summed. with_moves also gives the nimber of every move, each
+ * dominoes, beyond those of parts valued 0 by symmetry (on a board more
+ * than 8 cells across both ways, 127 in each region of them, cells
+ * joined by free dominoes, solved one by one and nim-summed). with_moves also gives the nimber of every move, each
  * searched with the table the position's search filled (the position
  * then has at most 127 free dominoes in all). Errors as rdb_solve_cram's,
  * and RDB_E_INPUT for a position beyond those limits. */

@@ -463,9 +463,8 @@ def solve_cram(rows: int, cols: int, covered: Position = 0, threads: int = 1,
                tt_mb: int = 1024, moves: bool = False) -> dict:
     """The nimber of a Cram position (the empty board by default) by
     search, on boards of up to 128 cells (positions with at most 127 free
-    dominoes; on a board more than 8 cells across both ways, those within
-    a box 8 cells across one way, or falling into regions, cells joined by
-    free dominoes, each within such a box): {"nimber",
+    dominoes; on a board more than 8 cells across both ways, 127 in each
+    region of them, cells joined by free dominoes): {"nimber",
     "nodes", "seconds"}; with moves=True also "moves", every move (in the
     order of their ids) with the nimber of the position after it, `best`
     marking those to nimber 0."""

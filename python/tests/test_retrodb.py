@@ -232,7 +232,7 @@ def test_solve_cram_moves_as_the_table(dbs):
 
 @pytest.mark.parametrize("rows, cols, r0, c0", [
     (9, 8, 5, 3),    # the window: cells 43 to 71, across cell 64
-    (11, 11, 6, 5),  # wider than the search's layout both ways: the box of the free dominoes is solved
+    (11, 11, 6, 5),  # more than 8 cells across both ways: the box of the free dominoes is solved
 ])
 def test_solve_cram_past_64_cells(dbs, rows, cols, r0, c0):
     """A board of more than 64 cells whose free cells are a 4x5 window,
@@ -272,8 +272,12 @@ def test_solve_cram_past_64_cells(dbs, rows, cols, r0, c0):
         retrodb.solve_cram(8, 16, 1, tt_mb=16)
     with pytest.raises(retrodb.BadPosition, match="232 free dominoes"):
         retrodb.solve_cram(8, 16, tt_mb=16, moves=True)
-    with pytest.raises(retrodb.BadPosition, match="span 9x9"):
+    # 9x9 is laid out 9 across: the empty board has too many dominoes,
+    # its first row and column (a strip of 17 cells, Dawson's Kayles) not
+    with pytest.raises(retrodb.BadPosition, match="144 free dominoes"):
         retrodb.solve_cram(9, 9, tt_mb=16)
+    ell = "\n".join("." * 9 if r == 0 else "." + "#" * 8 for r in range(9))
+    assert retrodb.solve_cram(9, 9, ell, tt_mb=16)["nimber"] == 2
     with pytest.raises(retrodb.BadPosition):
         retrodb.solve_cram(3, 22, 1 << 66)
     with pytest.raises(retrodb.BadPosition, match="64"):

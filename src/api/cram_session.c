@@ -108,18 +108,16 @@ rdb_status rdb_cram_session_run(const rdb_cram_session *o, int rows, int cols, c
     const cram_wset all = ncells == CRAM_WIDE_MAX_CELLS ? ~(cram_wset)0 : cram_wbit(ncells) - 1;
     /* the solver's board: this one, or on a board more than 8 cells
      * across both ways the box of the position's free dominoes, or each
-     * of their regions in its own box; moves are given back on this
-     * board. A position the search refuses is refused before any file is
-     * touched. */
+     * of their regions in its own box, but for a run whose files (a table
+     * file, a digest, a ledger) belong to one board; moves are given back
+     * on this board. A position the search refuses is refused before any
+     * file is touched. */
     cram_regions regions;
-    rdb_status st = cram_regions_new(&regions, rows, cols, all & ~covered, &o->solver, o->first_moves, err);
+    const int by_region = !o->tt_file && !o->digest && !o->ledger;
+    rdb_status st =
+        cram_regions_new(&regions, rows, cols, all & ~covered, by_region, &o->solver, o->first_moves, err);
     if (st != RDB_OK)
         return st;
-    if (regions.n > 1 && (o->tt_file || o->digest || o->ledger))
-        st = rdb_fail(err, RDB_E_INPUT,
-                      "the free dominoes of this position fall into %d regions, each searched in its own "
-                      "box; --tt-file, --digest and --ledger take a position searched whole",
-                      regions.n);
     cram_solver *const s = regions.solver[0];
     for (int k = 0; k < regions.n; k++)
         for (int i = 0; i < o->ntables && st == RDB_OK; i++) {

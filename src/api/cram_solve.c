@@ -30,7 +30,7 @@ static rdb_status solve(int rows, int cols, cram_wset covered, int threads, long
      * moves given back on the board */
     cram_solver_options opt = {.method = CRAM_DEFAULT_METHOD, .tt_mb = tt_mb, .threads = threads};
     cram_regions regions;
-    rdb_status st = cram_regions_new(&regions, rows, cols, all & ~covered, &opt, with_moves, err);
+    rdb_status st = cram_regions_new(&regions, rows, cols, all & ~covered, 1, &opt, with_moves, err);
     if (st != RDB_OK)
         return st;
     st = cram_regions_solve(&regions, &out->nimber, err);

@@ -25,7 +25,7 @@
 
 void cram_geom_init(cram_geom *g, int height, int stride)
 {
-    assert(stride >= 1 && stride <= 8 && height >= 1 && height * stride <= 64);
+    assert(stride >= 1 && stride <= CRAM_MAX_STRIDE && height >= 1 && height * stride <= 64);
     g->height = height;
     g->stride = stride;
     int n = height * stride;
@@ -35,7 +35,7 @@ void cram_geom_init(cram_geom *g, int height, int stride)
         g->row_of[i] = (uint8_t)(i / stride);
         g->col_of[i] = (uint8_t)(i % stride);
     }
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < CRAM_MAX_STRIDE; j++) {
         g->col[j] = 0;
         if (j < stride)
             for (int i = 0; i < height; i++)
@@ -45,18 +45,10 @@ void cram_geom_init(cram_geom *g, int height, int stride)
     g->not_last_col = g->all & ~g->col[stride - 1];
     for (int v = 0; v < 256; v++) {
         g->spread[v] = 0;
-        for (int j = 0; j < stride; j++)
+        for (int j = 0; j < stride && j < 8; j++)
             if (v >> j & 1)
                 g->spread[v] |= 1ULL << (j * stride);
     }
-    for (int w = 0; w <= 8; w++)
-        for (int v = 0; v < 256; v++) {
-            int r = 0;
-            for (int j = 0; j < w; j++)
-                if (v >> j & 1)
-                    r |= 1 << (w - 1 - j);
-            g->reverse[w][v] = (uint8_t)r;
-        }
 }
 
 int cram_split(const cram_geom *g, uint64_t x, uint64_t *comp)
@@ -82,7 +74,7 @@ static inline uint64_t min2(uint64_t a, uint64_t b)
 }
 
 /* x, whose box is w columns wide in the corner, with its columns mirrored
- * (column j to w-1-j): a pass over the columns, at most 8. */
+ * (column j to w-1-j): a pass over the columns, at most CRAM_MAX_STRIDE. */
 static inline uint64_t mirror_columns(const cram_geom *g, uint64_t x, int w)
 {
     uint64_t m = w & 1 ? x & g->col[w / 2] : 0;
@@ -96,7 +88,7 @@ static inline uint64_t mirror_columns(const cram_geom *g, uint64_t x, int w)
  * back into the corner (cell (i, j) at bit i*s + j goes to 63 - i*s - j,
  * and (h-1-i)*s + (w-1-j) is that less 64 - (h-1)*s - w); the row mirror
  * is the half turn with its columns mirrored back. So the cost grows with
- * the box's width, at most 8, not with its height, up to 64 on the long
+ * the box's width, at most CRAM_MAX_STRIDE, not with its height, up to 64 on the long
  * boards. */
 static inline uint64_t least_mirror(const cram_geom *g, uint64_t x, int h, int w)
 {

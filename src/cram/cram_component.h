@@ -6,10 +6,12 @@
  * The solver works in a layout of its own: a board of `height` rows of
  * `stride` columns with stride <= height (a board wider than tall is
  * transposed once on the way in), cell (r, c) at bit r*stride + c. So the
- * stride is at most 8 and a row of cells fits in a byte, which keeps
- * mirrors and transposes to a handful of shifts and table lookups. (A
- * board of more than 64 cells has a layout of 63 / stride rows for its
- * components that fit, cram_wide.h: 7 rows of 8 on 8x9.)
+ * stride is at most 8 on every board with a side of 8 or fewer, and at
+ * most 11 (CRAM_MAX_STRIDE) on the others of 128 cells or fewer (9x9 to
+ * 11x11), which keeps mirrors and transposes to a handful of shifts and
+ * table lookups. (A board of more than 64 cells has a layout of 63 /
+ * stride rows for its components that fit, cram_wide.h: 7 rows of 8 on
+ * 8x9, 7 of 9 on 9x9, 5 of 11 on 11x11.)
  *
  * A component's canonical form is its least image, as a uint64_t, among
  * the shapes it takes under the symmetries of the rectangle that still fit
@@ -27,21 +29,28 @@
  * most six others; a whole board of isolated dominoes gives 32. */
 #define CRAM_MAX_COMPONENTS 32
 
+/* A row of the layout: at most this many cells. Every board of 128 cells
+ * or fewer has a side of 11 or fewer (12x12 is 144), and the solver lays
+ * a board out with its shorter side across. */
+#define CRAM_MAX_STRIDE 11
+
 typedef struct {
     int height, stride;
     uint64_t all;                 /* every cell of the layout */
     uint64_t not_first_col, not_last_col;
     uint64_t row0;                /* the cells of row 0 */
-    uint64_t col[8];              /* the cells of column j */
+    uint64_t col[CRAM_MAX_STRIDE]; /* the cells of column j */
     uint64_t spread[256];         /* the bits of one row turned into a column:
-                                     bit j -> bit j*stride */
-    uint8_t reverse[9][256];      /* reverse[w][v]: the w low bits of v mirrored */
+                                     bit j -> bit j*stride; a transposed box
+                                     is no wider than the layout is tall,
+                                     which with a stride over 8 (more than 64
+                                     cells, 63 / stride rows) is 7 or fewer */
     uint8_t row_of[64], col_of[64]; /* cell i is (row_of[i], col_of[i]): a
                                      division by the stride at every move is
                                      dear */
 } cram_geom;
 
-/* Set up the layout of height x stride cells (1 <= stride <= 8,
+/* Set up the layout of height x stride cells (1 <= stride <= CRAM_MAX_STRIDE,
  * stride*height <= 64; stride <= height but on a board of more than 64
  * cells, whose 64-bit layout keeps 63 / stride rows). */
 void cram_geom_init(cram_geom *g, int height, int stride);

@@ -18,11 +18,12 @@ static int free_dominoes(const cram_window *w, cram_wset free_cells)
     return count;
 }
 
-rdb_status cram_regions_new(cram_regions *r, int rows, int cols, cram_wset free_cells,
+rdb_status cram_regions_new(cram_regions *r, int rows, int cols, cram_wset free_cells, int by_region,
                             const cram_solver_options *opt, int listing_moves, rdb_error *err)
 {
     memset(r, 0, sizeof *r);
-    rdb_status st = cram_window_split(rows, cols, free_cells, r->win, r->free, &r->n, err);
+    r->n = cram_window_split(rows, cols, free_cells, by_region, r->win, r->free);
+    rdb_status st = RDB_OK;
     int moves = 0;
     for (int i = 0; st == RDB_OK && i < r->n; i++) {
         st = cram_solver_new(r->win[i].height, r->win[i].width, opt, &r->solver[i], err);

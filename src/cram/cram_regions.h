@@ -1,9 +1,9 @@
 /*
  * cram_regions.h — a Cram position of any board of up to 128 cells solved
  * as the boards cram_window_split gives it: the board itself or the box of
- * its free dominoes (one solver, the usual case), or, when that box is too
- * wide both ways, each region of its free dominoes in its own box, a
- * solver each.
+ * its free dominoes (one solver, the usual case), or, when that box is more
+ * than 8 cells across both ways, each region of its free dominoes in its
+ * own box, a solver each.
  *
  * The regions are a sum of games: no move in one touches another, so the
  * position's nimber n is the nim-sum of theirs (g_i), a move in region i
@@ -32,11 +32,12 @@ typedef struct {
 } cram_regions;
 
 /* The boards of the position whose free cells are free_cells on the rows
- * x cols board (at most 128 cells), a solver each with the options opt,
+ * x cols board (at most 128 cells), by region when by_region (else the
+ * box of all its free dominoes), a solver each with the options opt,
  * the position checked as each solver takes it (cram_solver_check_position;
  * with listing_moves, at most 127 moves in all). On failure nothing is
  * left to free. */
-rdb_status cram_regions_new(cram_regions *r, int rows, int cols, cram_wset free_cells,
+rdb_status cram_regions_new(cram_regions *r, int rows, int cols, cram_wset free_cells, int by_region,
                             const cram_solver_options *opt, int listing_moves, rdb_error *err);
 void cram_regions_free(cram_regions *r);
 

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "cram/cram_board.h"
-#include "cram/cram_window.h"
 
 
 static const char *const method_names[CRAM_NMETHODS] = {"plain", "simple-cuts", "set-cuts", "etc",
@@ -53,13 +52,10 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
         return rdb_fail(err, RDB_E_INPUT, "cram board %dx%d has %ld cells; at most %d fit", rows, cols,
                         ncells, CRAM_WIDE_MAX_CELLS);
     /* The board may have more dominoes than MAX_BOARD_MOVES: a position
-     * is refused when it has more free (board_components). */
-    if (rows > CRAM_WINDOW_MAX_ACROSS && cols > CRAM_WINDOW_MAX_ACROSS)
-        return rdb_fail(err, RDB_E_INPUT,
-                        "cram board %dx%d: the solver lays a board out at most %d cells across its "
-                        "shorter side (a position on a wider board is solved in the box of its free "
-                        "dominoes, cram_window.h)",
-                        rows, cols, CRAM_WINDOW_MAX_ACROSS);
+     * is refused when it has more free (board_components). Its shorter
+     * side, the layout's rows, fits: */
+    _Static_assert((CRAM_MAX_STRIDE + 1) * (CRAM_MAX_STRIDE + 1) > CRAM_WIDE_MAX_CELLS,
+                   "a board of CRAM_WIDE_MAX_CELLS has a side of CRAM_MAX_STRIDE or fewer");
     if ((int)opt->method < 0 || opt->method >= CRAM_NMETHODS)
         return rdb_fail(err, RDB_E_INPUT, "unknown cram search method %d", (int)opt->method);
     int threads = opt->threads > 0 ? opt->threads : 1;
@@ -75,7 +71,8 @@ rdb_status cram_solver_new(int rows, int cols, const cram_solver_options *opt, c
     s->cols = cols;
     s->transposed = cols > rows;
     s->opt = *opt;
-    /* the shorter side across: at most 8 cells, a row fits a byte */
+    /* the shorter side across: at most 8 cells on most boards, 11 on
+     * 11x11 (CRAM_MAX_STRIDE) */
     const int height = s->transposed ? cols : rows, stride = s->transposed ? rows : cols;
     int narrow = height;
     if (ncells > 64 || (opt->narrow_rows > 0 && opt->narrow_rows < height)) {

@@ -10,12 +10,12 @@
 
 void cram_wide_geom_init(cram_wide_geom *g, int height, int stride)
 {
-    assert(stride >= 1 && stride <= 8 && stride <= height && height * stride <= CRAM_WIDE_MAX_CELLS);
+    assert(stride >= 1 && stride <= CRAM_MAX_STRIDE && stride <= height && height * stride <= CRAM_WIDE_MAX_CELLS);
     g->height = height;
     g->stride = stride;
     int n = height * stride;
     g->all = n == 128 ? ~(cram_wset)0 : cram_wbit(n) - 1;
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < CRAM_MAX_STRIDE; j++) {
         g->col[j] = 0;
         if (j < stride)
             for (int i = 0; i < height; i++)

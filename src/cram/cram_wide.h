@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "cram/cram_component.h"
+
 typedef unsigned __int128 cram_wset;
 
 #define CRAM_WIDE_MAX_CELLS 128
@@ -28,7 +30,7 @@ typedef struct {
     int height, stride;
     cram_wset all;
     cram_wset not_first_col, not_last_col;
-    cram_wset col[8]; /* the cells of column j */
+    cram_wset col[CRAM_MAX_STRIDE]; /* the cells of column j */
 } cram_wide_geom;
 
 static inline cram_wset cram_wbit(int i)
@@ -55,7 +57,7 @@ static inline int cram_whighest(cram_wset x)
     return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
 }
 
-/* Set up the layout of height x stride cells (1 <= stride <= 8,
+/* Set up the layout of height x stride cells (1 <= stride <= CRAM_MAX_STRIDE,
  * stride <= height, height*stride <= 128). */
 void cram_wide_geom_init(cram_wide_geom *g, int height, int stride);
 

@@ -59,38 +59,29 @@ static cram_wset region_of(int rows, int cols, cram_wset cells, int seed)
     return region;
 }
 
-rdb_status cram_window_split(int rows, int cols, cram_wset free_cells, cram_window w[CRAM_WINDOW_MAX_REGIONS],
-                             cram_wset box_free[CRAM_WINDOW_MAX_REGIONS], int *n, rdb_error *err)
+int cram_window_split(int rows, int cols, cram_wset free_cells, int by_region,
+                      cram_window w[CRAM_WINDOW_MAX_REGIONS], cram_wset box_free[CRAM_WINDOW_MAX_REGIONS])
 {
-    *n = 1;
     if (!cram_window_needed(rows, cols)) {
         w[0] = (cram_window){.rows = rows, .cols = cols, .top = 0, .left = 0, .height = rows, .width = cols};
         box_free[0] = free_cells;
-        return RDB_OK;
+        return 1;
     }
     cram_window_of(rows, cols, free_cells, &w[0]);
-    if (!cram_window_needed(w[0].height, w[0].width)) {
+    if (!cram_window_needed(w[0].height, w[0].width) || !by_region) {
         box_free[0] = cram_window_cells(&w[0], free_cells);
-        return RDB_OK;
+        return 1;
     }
     /* each region in its own box: at least two cells each, so at most
      * 64 of them on 128 cells */
-    *n = 0;
-    for (cram_wset left = domino_cells(rows, cols, free_cells); left;) {
+    int n = 0;
+    for (cram_wset left = domino_cells(rows, cols, free_cells); left; n++) {
         const cram_wset region = region_of(rows, cols, left, cram_wlowest(left));
         left &= ~region;
-        cram_window *const b = &w[*n];
-        cram_window_of(rows, cols, region, b);
-        if (cram_window_needed(b->height, b->width))
-            return rdb_fail(err, RDB_E_INPUT,
-                            "a region of this position's free dominoes on the %dx%d board (cells joined by "
-                            "free dominoes) spans %dx%d cells (rows %d..%d, columns %d..%d); the solver "
-                            "takes a region at most %d cells across one way",
-                            rows, cols, b->height, b->width, b->top, b->top + b->height - 1, b->left,
-                            b->left + b->width - 1, CRAM_WINDOW_MAX_ACROSS);
-        box_free[(*n)++] = cram_window_cells(b, region);
+        cram_window_of(rows, cols, region, &w[n]);
+        box_free[n] = cram_window_cells(&w[n], region);
     }
-    return RDB_OK;
+    return n;
 }
 
 cram_wset cram_window_cells(const cram_window *w, cram_wset board_cells)
