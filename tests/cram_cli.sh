@@ -47,6 +47,16 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo '...........'; done > "$T/bad3"
 expect 2 'at most 128 fit' -- $S --position "$T/bad3"
 expect 2 'cannot open' -- $S --position "$T/missing"
 [ -e "$tt" ] && bad "a table file was written for bad input" || ok
+# 3x4 (nimber 1) and 3x6 (4) in opposite corners of 11x11: searched region
+# by region, or, with a table file (which belongs to one board), in the
+# box of both, 11 across; 5 either way
+python3 -c '
+for r in range(11):
+    print("".join("." if (r < 3 and c < 4) or (r > 7 and c > 4) else "#" for c in range(11)))' > "$T/corners"
+expect 0 '"nimber":5,' -- $S --position "$T/corners" --json --tt-mb 16
+expect 0 '"nimber":5,' -- $S --position "$T/corners" --json --tt-mb 16 --tt-file "$T/corners.tt"
+[ -s "$T/corners.tt" ] && ok || bad "no table file of the 11x11 box"
+expect 0 '"nimber":5,.*"tt_loaded":[1-9]' -- $S --position "$T/corners" --json --tt-mb 16 --tt-file "$T/corners.tt"
 
 # published nimbers and the JSON shape
 expect 0 '^{"game":"cram","rows":3,"cols":7,"nimber":1,"method":"aspiration","nodes":[0-9]*,"expanded":[0-9]*,"tt_hits":[0-9]*,"db_hits":0,"cuts":[0-9]*,"twins":[1-9][0-9]*,"mirror_zero":[0-9]*,"helped":0,"helper_first":0,"tt_entries":[0-9]*,"tt_loaded":0,"tt_mb":[0-9]*,"tt_fill":[0-9.]*,"seconds":[0-9.]*}$' -- $S 3x7 --json --tt-mb 16
