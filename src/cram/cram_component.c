@@ -45,7 +45,7 @@ void cram_geom_init(cram_geom *g, int height, int stride)
     g->not_last_col = g->all & ~g->col[stride - 1];
     for (int v = 0; v < 256; v++) {
         g->spread[v] = 0;
-        for (int j = 0; j < stride && j < 8; j++)
+        for (int j = 0; j < stride && j < 8 && j * stride < 64; j++) /* the bits a transpose uses */
             if (v >> j & 1)
                 g->spread[v] |= 1ULL << (j * stride);
     }
