@@ -67,6 +67,26 @@ expect 1 'damaged: bad group count' -- "$RETRODB" info --dir "$T/nogroups"
 "$RETRODB" build dots 2x2 --chains --dir "$T/chains0" --quiet || bad "build 2x2 --chains"
 expect 0 'chains      0 (' -- "$RETRODB" info --dir "$T/chains0"
 # a chain database's moves into a chain are little games of their own:
+# verify --against: every finished level against a published list
+# (data/checksums/): the list's own database agrees; a checksum changed,
+# a level of another board, are exit 1 naming the level; a list that is
+# not one, or a path mistyped, exit 2
+C33=$(dirname "$0")/../data/checksums/3x3.txt
+expect 0 '25 levels agree (24..0), 0 differ' -- "$RETRODB" verify --dir "$T/d33" --against "$C33" --quiet
+awk '$1 == 7 { c = substr($4, 16, 1); $4 = substr($4, 1, 15) (c == "0" ? "1" : "0") } 1' "$C33" > "$T/sums-bad.txt"
+cmp -s "$C33" "$T/sums-bad.txt" && bad "the tampered list is the list" || ok
+expect 1 'level 7 differs' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-bad.txt" --quiet
+expect 1 '"differing":\[7\]' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-bad.txt" --quiet --json
+{ cat "$C33"; echo "60 1 1 0000000000000000"; } > "$T/sums-beyond.txt"
+expect 1 'names level 60' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-beyond.txt" --quiet
+head -3 "$C33" > "$T/sums-part.txt"
+expect 0 '22 finished but not listed (21..0)' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-part.txt" --quiet
+printf '# a comment\n\n3 1 x 0\n' > "$T/sums-mal.txt"
+expect 2 'sums-mal.txt, line 3: not a level' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-mal.txt"
+{ head -2 "$C33"; head -1 "$C33"; } > "$T/sums-twice.txt"
+expect 2 'line 3: level 24 is listed twice' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-twice.txt"
+expect 2 'cannot open' -- "$RETRODB" verify --dir "$T/d33" --against "$T/no-such-list.txt"
+
 # no perfect game move by move (it once printed a wrong one)
 printf '+-+-+ +\n|   | |\n+ + + +\n|   | |\n+-+-+-+\n' > "$T/chains.txt"
 "$RETRODB" build dots --start "$T/chains.txt" --chains --dir "$T/chains2" --quiet || bad "build chains"

@@ -3,7 +3,8 @@
  * `info` (parameters and every level's slices, checksums and speed),
  * `status` (how far a build is, disk used, time left, whether a builder
  * runs) and `verify` (every file against its checksums; with --full every
- * value recomputed).
+ * value recomputed; with --against every finished level against a list of
+ * published checksums).
  */
 #define _GNU_SOURCE
 #include <ftw.h>
@@ -18,6 +19,7 @@
 #include "common/human.h"
 
 #include "engine/db.h"
+#include "engine/level_checksums.h"
 #include "engine/report.h"
 #include "engine/verify.h"
 #include "game.h"
@@ -33,7 +35,7 @@ static int add_disk_use(const char *path, const struct stat *sb, int type, struc
     return 0;
 }
 
-enum { OPT_JSON = 1, OPT_FULL, OPT_QUIET };
+enum { OPT_JSON = 1, OPT_FULL, OPT_QUIET, OPT_AGAINST };
 
 static const rdb_tool_option info_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
@@ -45,6 +47,10 @@ static const rdb_tool_option verify_options[] = {
     {OPT_FULL, "full", 0, NULL,
      "also recompute every value from the level it leads to (as long as\n"
      "the build took)"},
+    {OPT_AGAINST, "against", 0, "FILE",
+     "also compare every finished level with FILE's line for it (level,\n"
+     "slices, positions, checksum, as `info` prints them: the lists of\n"
+     "data/checksums/); any that differs is exit 1"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout (findings on stderr)"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress on stderr"},
     {0, 0, 0, 0, 0}};
@@ -64,15 +70,17 @@ const rdb_tool_command rdb_status_command = {
     info_options};
 
 const rdb_tool_command rdb_verify_command = {
-    "verify", "--dir DIR [--full] [--json]",
+    "verify", "--dir DIR [--full] [--against FILE] [--json]",
     "Check every finished slice file against its checksums and the manifest;\n"
-    "with --full also recompute every value. Exit status 1 when anything is\n"
+    "with --full also recompute every value; with --against, every finished\n"
+    "level's checksum against a published list first (the manifest's alone:\n"
+    "instant, and safe beside a running build). Exit status 1 when anything is\n"
     "wrong: running the same build command again redoes every damaged slice.",
     verify_options};
 
 /* The options of info, status and verify: the folder, and the flags. */
 typedef struct {
-    const char *dir;
+    const char *dir, *against;
     int json, full, quiet;
 } inspect_args;
 
@@ -93,6 +101,8 @@ static int parse_inspect(const rdb_tool_command *cmd, int argc, char **argv, ins
             a->full = 1;
         else if (id == OPT_QUIET)
             a->quiet = 1;
+        else if (id == OPT_AGAINST)
+            a->against = v;
     }
     if (id < 0)
         return rdb_tool_args_exit(id) == 0 ? -1 : 2;
@@ -382,6 +392,89 @@ int rdb_cmd_status(int argc, char **argv)
     return rc;
 }
 
+/* The levels of one verdict, highest first, as ranges ("49..26, 17"). */
+static void print_levels(FILE *out, const rdb_level_comparison *c, rdb_level_verdict v)
+{
+    const char *sep = "";
+    for (int level = c->levels - 1; level >= 0; level--) {
+        if (c->verdict[level] != v)
+            continue;
+        int low = level;
+        while (low > 0 && c->verdict[low - 1] == v)
+            low--;
+        if (low == level)
+            fprintf(out, "%s%d", sep, level);
+        else
+            fprintf(out, "%s%d..%d", sep, level, low);
+        sep = ", ";
+        level = low;
+    }
+}
+
+/* verify --against: each level that differs, then the count of each
+ * verdict. */
+static void print_comparison(FILE *out, const char *file, const rdb_report *r,
+                             const rdb_level_list *list, const rdb_level_comparison *c)
+{
+    char h1[RDB_HUMAN_MAX], h2[RDB_HUMAN_MAX], h3[RDB_HUMAN_MAX], h4[RDB_HUMAN_MAX];
+    for (int level = c->levels - 1; level >= 0; level--) {
+        if (c->verdict[level] != RDB_LEVEL_DIFFERS)
+            continue;
+        const rdb_level_report *ls = &r->level[level];
+        const rdb_listed_level *l = &list->level[level];
+        fprintf(out,
+                "level %d differs: %s, %s, checksum %016" PRIx64 " here; %s says %s, %s, "
+                "checksum %016" PRIx64 "\n",
+                level, rdb_human_plural((uint64_t)ls->slices, "slice", h1, sizeof h1),
+                rdb_human_plural(ls->positions, "position", h2, sizeof h2), ls->checksum, file,
+                rdb_human_plural((uint64_t)l->slices, "slice", h3, sizeof h3),
+                rdb_human_plural(l->positions, "position", h4, sizeof h4), l->checksum);
+    }
+    for (int level = c->levels; level <= RDB_MAX_BITS; level++)
+        if (rdb_level_list_has(list, level))
+            fprintf(out, "%s names level %d, which this database has not (levels 0..%d): a list "
+                         "of another board?\n",
+                    file, level, c->levels - 1);
+    fprintf(out, "against %s: %d level%s agree", file, c->agree, c->agree == 1 ? "" : "s");
+    if (c->agree) {
+        fprintf(out, " (");
+        print_levels(out, c, RDB_LEVEL_AGREES);
+        fprintf(out, ")");
+    }
+    fprintf(out, ", %d differ", c->differ);
+    if (c->not_listed) {
+        fprintf(out, ", %d finished but not listed (", c->not_listed);
+        print_levels(out, c, RDB_LEVEL_NOT_LISTED);
+        fprintf(out, ")");
+    }
+    if (c->unfinished) {
+        fprintf(out, ", %d not finished (", c->unfinished);
+        print_levels(out, c, RDB_LEVEL_UNFINISHED);
+        fprintf(out, ")");
+    }
+    fprintf(out, "\n");
+}
+
+/* The comparison as a JSON member of verify's object. */
+static void print_comparison_json(const char *file, const rdb_level_list *list,
+                                  const rdb_level_comparison *c)
+{
+    printf(",\"against\":{\"file\":");
+    rdb_tool_json_string(file);
+    printf(",\"agree\":%d,\"differ\":%d,\"not_listed\":%d,\"unfinished\":%d,\"differing\":[",
+           c->agree, c->differ, c->not_listed, c->unfinished);
+    const char *sep = "";
+    for (int level = RDB_MAX_BITS; level >= 0; level--) {
+        const int differs = level < c->levels ? c->verdict[level] == RDB_LEVEL_DIFFERS
+                                              : rdb_level_list_has(list, level);
+        if (differs) {
+            printf("%s%d", sep, level);
+            sep = ",";
+        }
+    }
+    printf("]}");
+}
+
 int rdb_cmd_verify(int argc, char **argv)
 {
     inspect_args a;
@@ -389,12 +482,30 @@ int rdb_cmd_verify(int argc, char **argv)
     if (rc)
         return parse_exit(rc);
     rdb_error err;
+    /* --against first: the list read before the long part, and its
+     * comparison (the manifest's checksums) printed at once */
+    rdb_level_list list;
+    rdb_level_comparison cmp = {0};
+    if (a.against) {
+        rdb_status st = rdb_level_list_read(a.against, &list, &err);
+        if (st != RDB_OK)
+            return rdb_tool_report(st, &err);
+        rdb_report r;
+        if ((rc = open_report(a.dir, &r)))
+            return rc;
+        rdb_level_list_compare(&r, &list, &cmp);
+        if (!a.json) {
+            print_comparison(stdout, a.against, &r, &list, &cmp);
+            fflush(stdout);
+        }
+        rdb_report_free(&r);
+    }
     rdb_verify_report rep;
     /* with --json the findings go to stderr, so that stdout is one object */
     rdb_status st = rdb_verify(a.dir, a.full, a.json ? stderr : stdout, !a.quiet, &rep, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    const int bad = rep.bad_files || rep.disagreements;
+    const int bad = rep.bad_files || rep.disagreements || cmp.differ;
     if (a.json) {
         printf("{\"dir\":");
         rdb_tool_json_string(a.dir);
@@ -407,6 +518,8 @@ int rdb_cmd_verify(int argc, char **argv)
         /* the deleted levels the next build computes again to redo them */
         if (rep.rebuild_lo)
             printf(",\"rebuild_levels\":[%d,%d]", rep.rebuild_lo, rep.rebuild_hi);
+        if (a.against)
+            print_comparison_json(a.against, &list, &cmp);
         printf("}\n");
         return bad;
     }
@@ -419,14 +532,20 @@ int rdb_cmd_verify(int argc, char **argv)
         printf("; %s positions recomputed, %s disagree", rdb_human_count(rep.recomputed, h1, sizeof h1),
                rdb_human_count(rep.disagreements, h2, sizeof h2));
     printf("\n");
-    if (bad && rep.rebuild_lo)
+    const int damaged = rep.bad_files || rep.disagreements;
+    if (cmp.differ)
+        printf("the levels that differ hold other values than %s lists: a build of other\n"
+               "parameters, or a wrong value (scripts/spot_check.py compares positions with a\n"
+               "search that reads no database)\n",
+               a.against);
+    if (damaged && rep.rebuild_lo)
         printf("levels %d to %d, which --keep-lines deleted, are what the damaged slices are computed\n"
                "from: running the same build command again computes them again (%s positions),\n"
                "redoes every damaged slice, and deletes them again\n",
                rep.rebuild_lo, rep.rebuild_hi, rdb_human_count(rep.rebuild_positions, h1, sizeof h1));
-    else if (bad && !rep.unrecorded)
+    else if (damaged && !rep.unrecorded)
         printf("running the same build command again redoes every damaged slice\n");
-    else if (bad)
+    else if (damaged)
         printf("the damaged slices could not all be recorded for the next build (see above)\n");
     return bad;
 }

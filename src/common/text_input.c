@@ -21,7 +21,7 @@ rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *er
         if (len + 1 == cap) {
             if (cap >= (1u << 24)) {
                 free(buf);
-                return rdb_fail(err, RDB_E_INPUT, "'%s' is too large for a position", name);
+                return rdb_fail(err, RDB_E_INPUT, "'%s' is too large: text input stops at 16 MB", name);
             }
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
@@ -39,7 +39,7 @@ rdb_status rdb_read_stream(FILE *f, const char *name, char **text, rdb_error *er
     buf[len] = '\0';
     if (strlen(buf) != len) {
         free(buf);
-        return rdb_fail(err, RDB_E_INPUT, "'%s' contains a NUL byte; it is not a text diagram", name);
+        return rdb_fail(err, RDB_E_INPUT, "'%s' contains a NUL byte: it is not text", name);
     }
     *text = buf;
     return RDB_OK;
