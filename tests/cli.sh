@@ -86,6 +86,14 @@ expect 2 'sums-mal.txt, line 3: not a level' -- "$RETRODB" verify --dir "$T/d33"
 { head -2 "$C33"; head -1 "$C33"; } > "$T/sums-twice.txt"
 expect 2 'line 3: level 24 is listed twice' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-twice.txt"
 expect 2 'cannot open' -- "$RETRODB" verify --dir "$T/d33" --against "$T/no-such-list.txt"
+for line in '3 1 18446744073709551616 0000000000000000' '65 1 1 0000000000000000' \
+    '3 1 1 00000000000000000' '3 1 1 000000000000000g' '-3 1 1 0000000000000000'; do
+    printf '%s\n' "$line" > "$T/sums-odd.txt"
+    expect 2 'line 1: not a level' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-odd.txt"
+done
+head -c 3000 /dev/urandom > "$T/sums-binary.txt"
+printf '\0' >> "$T/sums-binary.txt"
+expect 2 'NUL byte' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-binary.txt"
 
 # no perfect game move by move (it once printed a wrong one)
 printf '+-+-+ +\n|   | |\n+ + + +\n|   | |\n+-+-+-+\n' > "$T/chains.txt"
