@@ -12,17 +12,7 @@
 
 int rdb_level_list_has(const rdb_level_list *list, int level)
 {
-    if (level < 0 || level > RDB_MAX_BITS)
-        return 0;
-    return level == 64 ? list->listed_64 : (int)(list->listed_low >> level & 1);
-}
-
-static void mark_listed(rdb_level_list *list, int level)
-{
-    if (level == 64)
-        list->listed_64 = 1;
-    else
-        list->listed_low |= 1ULL << level;
+    return level >= 0 && level <= RDB_MAX_BITS && list->listed[level];
 }
 
 /* An unsigned decimal field at *s (no sign, no spaces inside), moving *s
@@ -68,7 +58,7 @@ static void skip_blanks(const char **s)
         (*s)++;
 }
 
-/* One line's fields into list; 0 when it is not a level's line. */
+/* A line's four fields; 0 when it is not a level's line. */
 static int parse_line(const char *s, int *level, rdb_listed_level *out)
 {
     uint64_t lv, slices;
@@ -124,7 +114,7 @@ rdb_status rdb_level_list_read(const char *path, rdb_level_list *list, rdb_error
                           number, level);
             break;
         }
-        mark_listed(list, level);
+        list->listed[level] = 1;
         list->level[level] = l;
     }
     free(text);

@@ -26,10 +26,9 @@ typedef struct {
     uint64_t positions, checksum;
 } rdb_listed_level;
 
-/* A list: the levels it names (listed bit = level), at most one line each. */
+/* A list: the levels it names, at most one line each. */
 typedef struct {
-    uint64_t listed_low;  /* levels 0..63 */
-    int listed_64;        /* level 64 (a board of 64 lines or cells) */
+    uint8_t listed[RDB_MAX_BITS + 1];
     rdb_listed_level level[RDB_MAX_BITS + 1];
 } rdb_level_list;
 
