@@ -505,7 +505,8 @@ int rdb_cmd_verify(int argc, char **argv)
     rdb_status st = rdb_verify(a.dir, a.full, a.json ? stderr : stdout, !a.quiet, &rep, &err);
     if (st != RDB_OK)
         return rdb_tool_report(st, &err);
-    const int bad = rep.bad_files || rep.disagreements || cmp.differ;
+    const int damaged = rep.bad_files || rep.disagreements;
+    const int bad = damaged || cmp.differ;
     if (a.json) {
         printf("{\"dir\":");
         rdb_tool_json_string(a.dir);
@@ -532,7 +533,6 @@ int rdb_cmd_verify(int argc, char **argv)
         printf("; %s positions recomputed, %s disagree", rdb_human_count(rep.recomputed, h1, sizeof h1),
                rdb_human_count(rep.disagreements, h2, sizeof h2));
     printf("\n");
-    const int damaged = rep.bad_files || rep.disagreements;
     if (cmp.differ)
         printf("the levels that differ hold other values than %s lists: a build of other\n"
                "parameters, or a wrong value (scripts/spot_check.py compares positions with a\n"
