@@ -15,6 +15,7 @@
  * rules without one give.
  */
 #include <check.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,18 @@ START_TEST(test_closed_forms)
                     moves++;
                 }
                 ck_assert_int_eq(best, dots_corridor_best(&c[i], vx));
+                /* the capture rules' best stays within dots_corridor_most,
+                 * which the closed form reaches for some value of X, and
+                 * which bounds nothing for a path of one or two boxes */
+                const int most = dots_corridor_most(&c[i]);
+                ck_assert_int_le(best, most);
+                ck_assert_int_eq(most == INT_MAX, c[i].kind == DOTS_CORRIDOR_PATH && c[i].boxes <= 2);
+                int reached = most == INT_MAX;
+                for (int v = -64; v <= 64; v++) {
+                    ck_assert_int_le(dots_corridor_best(&c[i], v), most);
+                    reached |= dots_corridor_best(&c[i], v) == most;
+                }
+                ck_assert(reached);
             }
             ck_assert_msg(covered == capture_moves, "the corridors hold %llx, the capture moves are %llx",
                           (unsigned long long)covered, (unsigned long long)capture_moves);

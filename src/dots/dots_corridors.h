@@ -82,6 +82,7 @@
 #ifndef RDB_DOTS_CORRIDORS_H
 #define RDB_DOTS_CORRIDORS_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -118,6 +119,19 @@ static inline int dots_corridor_best(const dots_corridor *c, int v)
     if (c->run <= 2)
         return -(c->run + v);
     return -(c->run - 2) - abs(2 + v);
+}
+
+/* The most that drawing a line of c can give its player, whatever X's
+ * value v: a path of three boxes or more, or a knot, at most 2 - run
+ * (its value is that less |2 + v|), a cycle at most 4 - run (that less
+ * |4 + v|); a path of one or two boxes, -(run + v), as much as X allows,
+ * so INT_MAX here. A position whose best move so far is worth this much
+ * needs no value of X for the corridor: it cannot do better. */
+static inline int dots_corridor_most(const dots_corridor *c)
+{
+    if (c->kind == DOTS_CORRIDOR_CYCLE)
+        return 4 - c->run;
+    return c->run <= 2 ? INT_MAX : 2 - c->run;
 }
 
 /* The same for line `line` of c: differs from the best only for the end

@@ -505,34 +505,15 @@ static int value_from_moves(level_work *w, uint64_t canonical)
     return best;
 }
 
-/* The lookups the batch's positions left: first the positions their
- * corridors lead to, a leaf ranker at a time; then their quiet children,
+/* The lookups the batch's positions left: first their quiet children,
  * a line at a time, each ranked by its line's ranker from the same line's
- * child of the position before; then the batch's values. */
+ * child of the position before; then the positions their corridors lead
+ * to, a leaf ranker at a time, but for corridors that cannot beat the
+ * best move found (dots_corridor_most); then the batch's values. */
 static void flush_children(level_work *w)
 {
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = dots_quiet_inside_lines(r->index);
-    /* the leaves, in order of their rankers (a counting sort) */
-    int start[LEAF_RANKERS + 1] = {0};
-    int16_t order[LEAF_BATCH];
-    for (int i = 0; i < w->npending; i++)
-        start[w->batch->pending[i].group + 1]++;
-    for (int g = 0; g < LEAF_RANKERS; g++)
-        start[g + 1] += start[g];
-    for (int i = 0; i < w->npending; i++)
-        order[start[w->batch->pending[i].group]++] = (int16_t)i;
-    for (int k = 0; k < w->npending; k++) {
-        const pending_leaf *p = &w->batch->pending[order[k]];
-        const int v =
-            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
-        leaf_remember(w, p->lines, v);
-        const dots_corridor c = {.run = p->run, .kind = p->kind};
-        const int candidate = dots_corridor_best(&c, v);
-        if (candidate > w->batch->best[p->at])
-            w->batch->best[p->at] = candidate;
-    }
-    w->npending = 0;
     uint64_t lines_met = 0;
     for (int i = 0; i < w->nbatch; i++)
         lines_met |= w->batch->quiet[i];
@@ -576,6 +557,28 @@ static void flush_children(level_work *w)
                 w->batch->best[i] = v;
         }
     }
+    /* the leaves, in order of their rankers (a counting sort) */
+    int start[LEAF_RANKERS + 1] = {0};
+    int16_t order[LEAF_BATCH];
+    for (int i = 0; i < w->npending; i++)
+        start[w->batch->pending[i].group + 1]++;
+    for (int g = 0; g < LEAF_RANKERS; g++)
+        start[g + 1] += start[g];
+    for (int i = 0; i < w->npending; i++)
+        order[start[w->batch->pending[i].group]++] = (int16_t)i;
+    for (int k = 0; k < w->npending; k++) {
+        const pending_leaf *p = &w->batch->pending[order[k]];
+        const dots_corridor c = {.run = p->run, .kind = p->kind};
+        if (dots_corridor_most(&c) <= w->batch->best[p->at])
+            continue;
+        const int v =
+            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
+        leaf_remember(w, p->lines, v);
+        const int candidate = dots_corridor_best(&c, v);
+        if (candidate > w->batch->best[p->at])
+            w->batch->best[p->at] = candidate;
+    }
+    w->npending = 0;
     for (int i = 0; i < w->nbatch; i++) {
         const int byte = stored_byte(r, w->class, w->batch->best[i]);
         w->overflow |= byte < INT8_MIN || byte > INT8_MAX;
@@ -623,8 +626,10 @@ static void frame_children_ready(level_work *w, uint64_t lines)
  * boxes a third side leads to a quiet child: by an inside line, ranked
  * from the enumeration's path at once; by a frame line, in another frame
  * state, looked up with the batch's (flush_children). The others open
- * corridors (dots_corridors.h) or, in a knot, go through the capture
- * rules, at once. */
+ * corridors (dots_corridors.h), each valued from the position its
+ * capture leads to: at once when that keeps the frame state or is in
+ * the leaf table, else with the batch's; not at all when the corridor
+ * cannot beat the best move met (dots_corridor_most). */
 static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
 {
     level_work *w = ctx;
@@ -641,14 +646,30 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
         flush_children(w);
     if (!w->frame_ready)
         frame_children_ready(w, lines);
-    int best = INT_MIN;
-    /* The capture moves a corridor at a time (dots_corridors.h): one
-     * lookup for all the lines of each. */
     dots_corridor corridor[DOTS_MAX_BOXES];
     const int ncorridors = dots_corridors(&r->graph, lines, corridor);
     uint64_t by_corridor = 0;
-    for (int i = 0; i < ncorridors; i++) {
+    for (int i = 0; i < ncorridors; i++)
         by_corridor |= corridor[i].lines;
+    /* every other line gives no box a third side (and so completes none,
+     * and does not fill the board): a quiet child of the position's class
+     * (its slot's); those by inside lines first, ranked from the path at
+     * once, so that the corridors below meet a best move already */
+    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~w->twins;
+    const int child_level = __builtin_popcountll(lines & r->open) + 1;
+    int best = INT_MIN;
+    for (uint64_t m = quiet & inside; m; m &= m - 1) {
+        const uint64_t at = dots_quiet_inside_child(r->index, path, lines, __builtin_ctzll(m));
+        const int v = -value_above(w, child_level, w->class, at, lines | (m & -m));
+        if (v > best)
+            best = v;
+    }
+    /* The capture moves a corridor at a time (dots_corridors.h): one
+     * lookup for all the lines of each, none for a long one that cannot
+     * beat the best move met (dots_corridor_most). */
+    for (int i = 0; i < ncorridors; i++) {
+        if (dots_corridor_most(&corridor[i]) <= best)
+            continue;
         const uint64_t taken = lines | corridor[i].taken;
         int v = r->full_value;
         if (taken != r->all && !leaf_remembered(w, taken, &v)) {
@@ -669,17 +690,6 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
             leaf_remember(w, taken, v);
         }
         v = dots_corridor_best(&corridor[i], v);
-        if (v > best)
-            best = v;
-    }
-    /* every other line gives no box a third side (and so completes none,
-     * and does not fill the board): a quiet child of the position's class
-     * (its slot's) */
-    const uint64_t quiet = r->all & ~lines & ~by_corridor & ~w->twins;
-    const int child_level = __builtin_popcountll(lines & r->open) + 1;
-    for (uint64_t m = quiet & inside; m; m &= m - 1) {
-        const uint64_t at = dots_quiet_inside_child(r->index, path, lines, __builtin_ctzll(m));
-        const int v = -value_above(w, child_level, w->class, at, lines | (m & -m));
         if (v > best)
             best = v;
     }
