@@ -473,7 +473,8 @@ static int fetch_any(void *ctx, uint64_t lines, int *value)
  * leaves of a stored position are of the other class but for cycles and
  * knots, and those of the levels just above are kept while they are
  * read most): as compute_one values a stored position, a corridor at a
- * time, but each lookup at once. */
+ * time and the long ones only when they can beat the best move met, but
+ * each lookup at once. */
 static int value_from_moves(level_work *w, uint64_t canonical)
 {
     const dots_quiet_rules *r = w->r;
@@ -483,9 +484,20 @@ static int value_from_moves(level_work *w, uint64_t canonical)
     dots_corridor corridor[DOTS_MAX_BOXES];
     const int ncorridors = dots_corridors(&r->graph, canonical, corridor);
     uint64_t by_corridor = 0;
-    int best = INT_MIN;
-    for (int i = 0; i < ncorridors; i++) {
+    for (int i = 0; i < ncorridors; i++)
         by_corridor |= corridor[i].lines;
+    int best = INT_MIN;
+    for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
+        /* a quiet child: it does not fill the board */
+        fetch_any(w, canonical | (m & -m), &v);
+        if (-v > best)
+            best = -v;
+    }
+    /* then the corridors, but for those that cannot beat the best move
+     * met (dots_corridor_most) */
+    for (int i = 0; i < ncorridors; i++) {
+        if (dots_corridor_most(&corridor[i]) <= best)
+            continue;
         const uint64_t taken = canonical | corridor[i].taken;
         if (taken == r->all)
             v = r->full_value;
@@ -494,12 +506,6 @@ static int value_from_moves(level_work *w, uint64_t canonical)
         v = dots_corridor_best(&corridor[i], v);
         if (v > best)
             best = v;
-    }
-    for (uint64_t m = r->all & ~canonical & ~by_corridor; m; m &= m - 1) {
-        /* a quiet child: it does not fill the board */
-        fetch_any(w, canonical | (m & -m), &v);
-        if (-v > best)
-            best = -v;
     }
     leaf_remember(w, canonical, best);
     return best;
