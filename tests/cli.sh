@@ -86,6 +86,19 @@ expect 2 'sums-mal.txt, line 3: not a level' -- "$RETRODB" verify --dir "$T/d33"
 { head -2 "$C33"; head -1 "$C33"; } > "$T/sums-twice.txt"
 expect 2 'line 3: level 24 is listed twice' -- "$RETRODB" verify --dir "$T/d33" --against "$T/sums-twice.txt"
 expect 2 'cannot open' -- "$RETRODB" verify --dir "$T/d33" --against "$T/no-such-list.txt"
+# --list-only: the comparison alone, no slice file read: a copy with a
+# slice file spoilt still agrees with the list (the files' own check,
+# without it, finds the damage); it needs a list and excludes --full
+cp -r "$T/d33" "$T/d33-spoilt"
+spoilt=$(find "$T/d33-spoilt" -name '*.zst' -size +100c | sort | head -1)
+printf 'XXXX' | dd of="$spoilt" bs=1 seek=60 conv=notrunc 2>/dev/null
+expect 0 '25 levels agree (24..0), 0 differ' -- "$RETRODB" verify --dir "$T/d33-spoilt" --against "$C33" --list-only
+out=$("$RETRODB" verify --dir "$T/d33-spoilt" --against "$C33" --list-only 2>&1)
+case $out in *verify:*) bad "--list-only read the files: $out" ;; *) ok ;; esac
+expect 1 '1 bad' -- "$RETRODB" verify --dir "$T/d33-spoilt" --against "$C33" --quiet
+expect 1 '"list_only":true,"ok":false' -- "$RETRODB" verify --dir "$T/d33-spoilt" --against "$T/sums-bad.txt" --list-only --json
+expect 2 'which one? (--against FILE)' -- "$RETRODB" verify --dir "$T/d33" --list-only
+expect 2 'one or the other' -- "$RETRODB" verify --dir "$T/d33" --against "$C33" --list-only --full
 for line in '3 1 18446744073709551616 0000000000000000' '65 1 1 0000000000000000' \
     '3 1 1 00000000000000000' '3 1 1 000000000000000g' '-3 1 1 0000000000000000'; do
     printf '%s\n' "$line" > "$T/sums-odd.txt"

@@ -35,7 +35,7 @@ static int add_disk_use(const char *path, const struct stat *sb, int type, struc
     return 0;
 }
 
-enum { OPT_JSON = 1, OPT_FULL, OPT_QUIET, OPT_AGAINST };
+enum { OPT_JSON = 1, OPT_FULL, OPT_QUIET, OPT_AGAINST, OPT_LIST_ONLY };
 
 static const rdb_tool_option info_options[] = {
     {RDB_OPT_DIR, "dir", 'd', "DIR", "the database (required)"},
@@ -51,6 +51,9 @@ static const rdb_tool_option verify_options[] = {
      "also compare every finished level with FILE's line for it (level,\n"
      "slices, positions, checksum, as `info` prints them: the lists of\n"
      "data/checksums/); any that differs is exit 1"},
+    {OPT_LIST_ONLY, "list-only", 0, NULL,
+     "with --against: that comparison alone, from the manifest, no slice\n"
+     "file read (instant: a long build's levels checked as it goes)"},
     {OPT_JSON, "json", 'j', NULL, "one JSON object on stdout (findings on stderr)"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress on stderr"},
     {0, 0, 0, 0, 0}};
@@ -70,18 +73,19 @@ const rdb_tool_command rdb_status_command = {
     info_options};
 
 const rdb_tool_command rdb_verify_command = {
-    "verify", "--dir DIR [--full] [--against FILE] [--json]",
+    "verify", "--dir DIR [--full] [--against FILE [--list-only]] [--json]",
     "Check every finished slice file against its checksums and the manifest;\n"
     "with --full also recompute every value; with --against, every finished\n"
     "level's checksum against a published list first (the manifest's alone:\n"
-    "instant, and safe beside a running build). Exit status 1 when anything is\n"
-    "wrong: running the same build command again redoes every damaged slice.",
+    "instant, and safe beside a running build; with --list-only nothing else).\n"
+    "Exit status 1 when anything is wrong: running the same build command\n"
+    "again redoes every damaged slice.",
     verify_options};
 
 /* The options of info, status and verify: the folder, and the flags. */
 typedef struct {
     const char *dir, *against;
-    int json, full, quiet;
+    int json, full, quiet, list_only;
 } inspect_args;
 
 /* 0, or the exit status after a message (or after --help). */
@@ -103,6 +107,8 @@ static int parse_inspect(const rdb_tool_command *cmd, int argc, char **argv, ins
             a->quiet = 1;
         else if (id == OPT_AGAINST)
             a->against = v;
+        else if (id == OPT_LIST_ONLY)
+            a->list_only = 1;
     }
     if (id < 0)
         return rdb_tool_args_exit(id) == 0 ? -1 : 2;
@@ -110,6 +116,10 @@ static int parse_inspect(const rdb_tool_command *cmd, int argc, char **argv, ins
         return rdb_tool_bad(cmd, "unexpected argument '%s'", argv[args.next]);
     if (!a->dir)
         return rdb_tool_bad(cmd, "which database? (--dir DIR)");
+    if (a->list_only && !a->against)
+        return rdb_tool_bad(cmd, "--list-only compares with a list: which one? (--against FILE)");
+    if (a->list_only && a->full)
+        return rdb_tool_bad(cmd, "--list-only reads no slice file, --full reads them all: one or the other");
     return 0;
 }
 
@@ -499,6 +509,16 @@ int rdb_cmd_verify(int argc, char **argv)
             fflush(stdout);
         }
         rdb_report_free(&r);
+        if (a.list_only) {
+            if (a.json) {
+                printf("{\"dir\":");
+                rdb_tool_json_string(a.dir);
+                printf(",\"list_only\":true,\"ok\":%s", cmp.differ ? "false" : "true");
+                print_comparison_json(a.against, &list, &cmp);
+                printf("}\n");
+            }
+            return cmp.differ != 0;
+        }
     }
     rdb_verify_report rep;
     /* with --json the findings go to stderr, so that stdout is one object */
