@@ -109,15 +109,15 @@ uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn)
     return two_of(sides_of(g, drawn));
 }
 
-uint64_t dots_capture_two_linked(const dots_box_graph *g, uint64_t drawn, uint64_t *linked)
+uint64_t dots_capture_two_links(const dots_box_graph *g, uint64_t drawn, uint64_t *right,
+                                uint64_t *down)
 {
     const box_sides s = sides_of(g, drawn);
     const uint64_t two = two_of(s);
-    /* box x's neighbours: x - cols above, x + cols below, x - 1 left and
-     * x + 1 right (in its row); the line between two boxes is open for
-     * both or neither */
-    *linked = two & ((~s.top & two << g->cols) | (~s.bottom & two >> g->cols) |
-                     (~s.left & g->has_left & two << 1) | (~s.right & g->has_right & two >> 1));
+    /* box x's neighbours: x + 1 right (in its row) and x + cols below; the
+     * line between two boxes is open for both or neither */
+    *right = two & g->has_right & ~s.right & two >> 1;
+    *down = two & ~s.bottom & two >> g->cols;
     return two;
 }
 

@@ -49,9 +49,11 @@ uint64_t dots_capture_three(const dots_box_graph *g, uint64_t drawn);
 /* The boxes of `drawn` with exactly two sides, the same way. */
 uint64_t dots_capture_two(const dots_box_graph *g, uint64_t drawn);
 
-/* The same, and in *linked those of them that an open line joins to
- * another of them (the others are corridors of one box each). */
-uint64_t dots_capture_two_linked(const dots_box_graph *g, uint64_t drawn, uint64_t *linked);
+/* The same, and the open lines that join two of them: bit x of *right
+ * when box x and the box right of it both have two sides and the line
+ * between them is open, of *down the same for the box below x. */
+uint64_t dots_capture_two_links(const dots_box_graph *g, uint64_t drawn, uint64_t *right,
+                                uint64_t *down);
 
 /* The box graph of board b in the caller's arrays: box_mask[x] the lines
  * of box x, across[l] the boxes on either side of line l (-1 for the
