@@ -390,7 +390,8 @@ bench-quiet-speed: deps
 # The quiet build on a part of a real database's finished level, against
 # an earlier commit's, every value checked against the stored one
 # (DIR=database, BASE=rev; LEVEL, SLICE, SKIP, COUNT, THREADS, PAIRS as in
-# scripts/bench_quiet_part.sh; about a minute a pair on 4x5).
+# scripts/bench_quiet_part.sh; about a minute a pair on 4x5). CEILING=1,
+# without BASE: two threads against two one-thread computations at once.
 bench-quiet-part: deps
 	bash scripts/bench_quiet_part.sh $(DIR) $(BASE)
 

@@ -15,6 +15,15 @@
 # states hold a million positions and its lookups spread over gigabytes
 # of chunks. It runs beside a build of the same folder (it only reads).
 #
+# With CEILING=1 (and no base) it measures instead how near two threads
+# come to the machine's ceiling: each round runs two one-thread
+# computations of the part at once (what the machine gives two
+# independent threads: their positions a second added up), then one
+# two-thread computation, and prints the ratio of the two rates (1: two
+# threads lose nothing to sharing a level's work), with the median.
+# Each process holds the index and its cache: mind the memory beside a
+# build.
+#
 # usage: scripts/bench_quiet_part.sh DIR [BASE-REV]
 #   env: LEVEL (default: the lowest level with a finished slice), SLICE
 #        (default 1), SKIP (positions into the slice, default 300000000,
@@ -54,6 +63,32 @@ echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $THREADS threa
 run() { # program -> "positions seconds ns hash"
     OMP_NUM_THREADS=$THREADS "$T/$1" "$dir" "$LEVEL" "$SLICE" "$SKIP" "$COUNT" "$RUNS" "$CACHE_MB"
 }
+if [ "${CEILING:-0}" = 1 ]; then
+    [ -z "$base" ] || { echo "bench_quiet_part: CEILING=1 times one build: no BASE-REV" >&2; exit 2; }
+    echo "two one-thread computations at once against one two-thread computation"
+    printf '%-5s %-14s %12s %9s %9s  %s\n' round run positions seconds "M pos/s" values
+    ratios=()
+    for i in $(seq "$PAIRS"); do
+        THREADS=1 run new > "$T/one-a" & a=$!
+        THREADS=1 run new > "$T/one-b" & b=$!
+        wait $a && wait $b || { echo "bench_quiet_part: a one-thread computation failed" >&2; exit 1; }
+        THREADS=2 run new > "$T/two" || { echo "bench_quiet_part: the two-thread computation failed" >&2; exit 1; }
+        read -r n1 s1 x1 h1 < "$T/one-a"; read -r n2 s2 x2 h2 < "$T/one-b"; read -r n s x h < "$T/two"
+        [ "$h1" = "$h" ] && [ "$h2" = "$h" ] || { echo "bench_quiet_part: the computations differ" >&2; exit 1; }
+        for r in "one thread a:$n1:$s1:$h1" "one thread b:$n2:$s2:$h2" "two threads:$n:$s:$h"; do
+            IFS=: read -r name rn rs rh <<< "$r"
+            printf '%-5s %-14s %12d %9.3f %9.2f  %s\n' "$i" "$name" "$rn" "$rs" \
+                "$(awk -v n="$rn" -v s="$rs" 'BEGIN { print n / s / 1e6 }')" "$rh"
+        done
+        ratios+=("$(awk -v n="$n" -v s="$s" -v n1="$n1" -v s1="$s1" -v n2="$n2" -v s2="$s2" \
+            'BEGIN { printf "%.3f", (n / s) / (n1 / s1 + n2 / s2) }')")
+        echo "      two threads / ceiling ${ratios[-1]}"
+    done
+    printf '%s\n' "${ratios[@]}" | sort -n |
+        awk '{ r[NR] = $1 } END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2;
+              printf "median two threads / ceiling: %.3f over %d rounds (every value as stored)\n", m, NR }'
+    exit 0
+fi
 printf '%-5s %-5s %12s %9s %9s  %s\n' pair prog positions seconds ns/pos values
 ratios=()
 for i in $(seq "$PAIRS"); do
