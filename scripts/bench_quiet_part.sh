@@ -59,7 +59,9 @@ if [ -n "$base" ]; then
     programs=(old new)
     echo "comparing $(git rev-parse --short HEAD) (new) with $(git -C "$T/base" rev-parse --short HEAD) (base)"
 fi
-echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $THREADS threads, the fastest of $RUNS runs a turn, warm cache of $CACHE_MB MB"
+threads="$THREADS threads"
+[ "${CEILING:-0}" = 1 ] && threads="1 and 2 threads"
+echo "level $LEVEL, slice $SLICE, $COUNT positions from $SKIP on, $threads, the fastest of $RUNS runs a turn, warm cache of $CACHE_MB MB"
 run() { # program -> "positions seconds ns hash"
     OMP_NUM_THREADS=$THREADS "$T/$1" "$dir" "$LEVEL" "$SLICE" "$SKIP" "$COUNT" "$RUNS" "$CACHE_MB"
 }
