@@ -37,13 +37,45 @@ static uint64_t start_of(const dots_board *b, int variant)
 
 typedef struct {
     const dots_quiet_index *q;
-    uint64_t all, expected;
+    uint64_t all, open, expected;
     int class; /* the slot's, in a split index */
     int slot;
     uint64_t seed;
-    long bad, children, bad_paths, heads;
+    long bad, children, bad_paths, heads, bad_memo, memo_ranks;
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs, leaves;
+    /* the same children through the memo of first rows' sums, with a
+     * memo shared by all the lines' rankers, as a builder's thread has */
+    dots_quiet_ranker by_line_memo[DOTS_MAX_LINES];
+    dots_quiet_memo *memo;
 } enum_check;
+
+/* An enum_check for index q at its start, its rankers empty, with a
+ * memo (which may hold entries of other levels: its keys say which). */
+static void enum_check_init(enum_check *c, const dots_quiet_index *q, uint64_t all, uint64_t open,
+                            dots_quiet_memo *memo)
+{
+    memset(c, 0, sizeof *c);
+    c->q = q;
+    c->all = all;
+    c->open = open;
+    for (int l = 0; l < DOTS_MAX_LINES; l++) {
+        dots_quiet_ranker_init(&c->by_line[l]);
+        dots_quiet_ranker_init(&c->by_line_memo[l]);
+    }
+    dots_quiet_ranker_init(&c->pairs);
+    dots_quiet_ranker_init(&c->leaves);
+    c->memo = memo;
+}
+
+/* A canonical position ranked through the memo by rk. */
+static uint64_t rank_memo(enum_check *c, dots_quiet_ranker *rk, uint64_t canonical)
+{
+    const int slot =
+        dots_quiet_frame_slot(c->q, canonical, dots_quiet_split(c->q) ? dots_quiet_class(c->q, canonical) : 0);
+    c->memo_ranks++;
+    return dots_quiet_rank_memo(c->q, rk, c->memo, canonical, slot,
+                                __builtin_popcountll(canonical & c->open));
+}
 
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
 {
@@ -76,6 +108,11 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
             if (r != dots_quiet_rank(c->q, canonical) ||
                 ((m & -m & dots_quiet_inside_lines(c->q)) && canonical != child))
                 c->bad++;
+            if (rank_memo(c, &c->by_line_memo[__builtin_ctzll(m)], canonical) !=
+                dots_quiet_rank(c->q, canonical)) {
+                c->bad++;
+                c->bad_memo++;
+            }
             /* and those by inside lines from the enumeration's path */
             int slot;
             if ((m & -m & dots_quiet_inside_lines(c->q)) &&
@@ -91,8 +128,12 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
             if (!(m & -m & dots_quiet_inside_lines(c->q)) || !dots_quiet_is_quiet(c->q, grandchild))
                 continue;
             c->children++;
+            /* one ranker both ways in turn: after the memo, a rank from
+             * the position before does not trust the entries it skipped */
+            const uint64_t r = (c->children & 1) ? rank_memo(c, &c->pairs, grandchild)
+                                        : dots_quiet_rank_next(c->q, &c->pairs, grandchild);
             if (dots_quiet_canonical(c->q, grandchild) != grandchild ||
-                dots_quiet_rank_next(c->q, &c->pairs, grandchild) != dots_quiet_rank(c->q, grandchild))
+                r != dots_quiet_rank(c->q, grandchild))
                 c->bad++;
         }
     }
@@ -111,9 +152,12 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
         const int cut = dots_quiet_cut(c->q, canonical & ~lines);
         c->children++;
         c->heads++;
-        if (dots_quiet_rank_head(c->q, &c->leaves, canonical, cut,
-                                 dots_quiet_path_tail(c->q, path, cut)) !=
-            dots_quiet_rank(c->q, canonical))
+        /* and in turn whole through the memo, by the same ranker (as the
+         * builder ranks the leaves of corridors) */
+        const uint64_t r = (j & 1) ? dots_quiet_rank_next_memo(c->q, &c->leaves, c->memo, canonical)
+                                   : dots_quiet_rank_head(c->q, &c->leaves, canonical, cut,
+                                                          dots_quiet_path_tail(c->q, path, cut));
+        if (r != dots_quiet_rank(c->q, canonical))
             c->bad++;
     }
     /* positions with several inside lines more, some completing boxes
@@ -160,20 +204,24 @@ static void check_index_split(int rows, int cols, int variant, int split)
     /* enumeration order is index order, level by level */
     uint64_t total = 0;
     long children = 0, heads = 0;
+    long memo_ranks = 0;
+    dots_quiet_memo *memo = malloc(sizeof *memo);
+    ck_assert_ptr_nonnull(memo);
+    dots_quiet_memo_init(memo);
     for (int level = 0; level <= L; level++) {
-        enum_check c = {.q = q, .all = all};
-        for (int l = 0; l < DOTS_MAX_LINES; l++)
-            dots_quiet_ranker_init(&c.by_line[l]);
-        dots_quiet_ranker_init(&c.pairs);
-        dots_quiet_ranker_init(&c.leaves);
+        enum_check c;
+        enum_check_init(&c, q, all, open, memo);
         for (int f = 0; f < dots_quiet_frames(q); f++) {
             TU_ASSERT_EQ(dots_quiet_first(q, level, f), c.expected);
             c.class = dots_quiet_slot_class(q, f);
             c.slot = f;
             dots_quiet_each(q, level, f, check_enumerated, &c);
         }
-        TU_ASSERT_MSG(c.bad == 0, "level %d: %ld bad, %ld of them inside children ranked from the path",
-                      level, c.bad, c.bad_paths);
+        TU_ASSERT_MSG(c.bad == 0,
+                      "level %d: %ld bad, %ld of them inside children ranked from the path, %ld "
+                      "ranked through the memo",
+                      level, c.bad, c.bad_paths, c.bad_memo);
+        memo_ranks += c.memo_ranks;
         TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
         children += c.children;
         heads += c.heads;
@@ -182,6 +230,8 @@ static void check_index_split(int rows, int cols, int variant, int split)
     TU_ASSERT_EQ(total, dots_quiet_total(q));
     if (dots_quiet_inside_lines(q))
         ck_assert_int_gt(children, 0);
+    if (children)
+        ck_assert_int_gt(memo_ranks, 0);
     if (dots_quiet_inside_lines(q) && dots_quiet_open_lines(q) > 1 && rows * cols > 1)
         ck_assert_int_gt(heads, 0);
 
@@ -237,11 +287,8 @@ static void check_index_split(int rows, int cols, int variant, int split)
     /* made whole after all (a build after lookups): the rankers, which
      * read any frame state's tables, rank as the eager index does */
     ck_assert_int_eq(dots_quiet_index_prepare(lazy, &err), RDB_OK);
-    enum_check again = {.q = lazy, .all = all};
-    for (int l = 0; l < DOTS_MAX_LINES; l++)
-        dots_quiet_ranker_init(&again.by_line[l]);
-    dots_quiet_ranker_init(&again.pairs);
-    dots_quiet_ranker_init(&again.leaves);
+    enum_check again;
+    enum_check_init(&again, lazy, all, open, memo);
     again.expected = dots_quiet_first(lazy, L / 2, 0);
     for (int f = 0; f < dots_quiet_frames(lazy); f++) {
         again.class = dots_quiet_slot_class(lazy, f);
@@ -249,6 +296,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
         dots_quiet_each(lazy, L / 2, f, check_enumerated, &again);
     }
     TU_ASSERT_EQ(again.bad, 0);
+    free(memo);
     dots_quiet_index_free(lazy);
     for (int level = 0; level <= L; level++) {
         for (uint64_t i = 0; i < dots_quiet_level_size(q, level); i++)

@@ -277,6 +277,11 @@ typedef struct {
     dots_quiet_ranker by_line[DOTS_MAX_LINES];
     dots_quiet_ranker for_leaves[LEAF_RANKERS];
     dots_quiet_ranker for_moves; /* a half database's positions valued from their moves */
+    /* the first rows' sums (dots_quiet_rank_memo) of the children by
+     * frame lines of another symmetry, and of the leaves ranked whole:
+     * two memos, since the leaves' keys would push out the children's
+     * (measured: one memo for both gained nothing) */
+    dots_quiet_memo memo, leaf_memo;
 } leaf_table;
 
 /* Positions whose quiet children are looked up together: each line's
@@ -376,8 +381,9 @@ static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t c
 {
     const dots_quiet_rules *r = w->r;
     const int level = __builtin_popcountll(canonical & r->open);
-    const uint64_t index = cut < 0 ? dots_quiet_rank_next(r->index, rk, canonical)
-                                   : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
+    const uint64_t index =
+        cut < 0 ? dots_quiet_rank_next_memo(r->index, rk, &w->leaves->leaf_memo, canonical)
+                : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
     /* the ranker's slot tells the class */
     return value_above(w, level, dots_quiet_slot_class(r->index, rk->frame), index, canonical);
 }
@@ -545,9 +551,15 @@ static void flush_children(level_work *w)
             const uint64_t canonical =
                 w->frame_part[line] |
                 dots_quiet_image(r->index, w->transform[line], w->batch->lines[i] & inside);
+            /* of another symmetry than the identity, the rows may be
+             * reversed: the first rows' sums from the memo */
             const uint64_t at =
-                dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
-                                   c < 0 ? 0 : w->batch->tail[i][c], w->child_slot[line], level);
+                w->transform[line] != 0
+                    ? dots_quiet_rank_memo(r->index, rk, &w->leaves->memo, canonical,
+                                           w->child_slot[line], level)
+                    : dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
+                                         c < 0 ? 0 : w->batch->tail[i][c], w->child_slot[line],
+                                         level);
             int v;
             if (stored) {
                 if (at >> RDB_CHUNK_SHIFT != held) {
@@ -718,8 +730,11 @@ static leaf_table *leaf_table_new(void)
         dots_quiet_ranker_init(&leaves->by_line[i]);
     for (int i = 0; leaves && i < LEAF_RANKERS; i++)
         dots_quiet_ranker_init(&leaves->for_leaves[i]);
-    if (leaves)
+    if (leaves) {
         dots_quiet_ranker_init(&leaves->for_moves);
+        dots_quiet_memo_init(&leaves->memo);
+        dots_quiet_memo_init(&leaves->leaf_memo);
+    }
     return leaves;
 }
 

@@ -107,6 +107,10 @@ struct dots_quiet_index {
     /* For each line, the step that decides it, and the last step whose
      * entry reads it (the line is held in the state until then). */
     uint8_t line_step[DOTS_MAX_LINES], last_read[DOTS_MAX_LINES];
+    /* dots_quiet_rank_memo: its cut (0: none), the end of the first half
+     * of the rows, and the inside lines of the steps before it (the key) */
+    int memo_cut;
+    uint64_t memo_lines;
     /* The entries of a child by one inside line, from the position's:
      * at the line's step, one row on (one more line to place) and the
      * choice that draws it (chosen_delta); at the steps after, up to its
@@ -458,6 +462,41 @@ void dots_quiet_ranker_init(dots_quiet_ranker *rk)
     rk->lines = 0;
     rk->frame = rk->level = -1;
     rk->known = 0;
+    rk->stale = 0;
+}
+
+/* rk made ready for a position of another slot or level: nothing known. */
+static inline void ranker_reset(const dots_quiet_index *q, dots_quiet_ranker *rk, int slot,
+                                int level)
+{
+    rk->frame = slot;
+    rk->level = level;
+    rk->first = q->first[level][slot];
+    rk->known = 0;
+    rk->stale = 0;
+    rk->sum[0] = 0;
+}
+
+/* The steps whose entries differ between two positions of one slot and
+ * level, which differ in the inside lines `d`: from..last (from > last
+ * when d is empty). */
+static inline void differing_steps(const dots_quiet_index *q, uint64_t d, int *from, int *last)
+{
+    for (; d; d &= d - 1) {
+        const int line = __builtin_ctzll(d);
+        *from = q->line_step[line] < *from ? q->line_step[line] : *from;
+        *last = q->last_read[line] > *last ? q->last_read[line] : *last;
+    }
+}
+
+/* rk's entries of the steps lo..hi - 1 read for `canonical`, whose
+ * completed boxes are `boxes`, of rk's slot. */
+static inline void read_entries(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                                uint64_t canonical, uint32_t boxes, int lo, int hi)
+{
+    const uint32_t *at = q->block_at + (size_t)slot_frame(q, rk->frame) * (size_t)(q->nsteps + 1);
+    for (int u = lo; u < hi; u++)
+        rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, boxes)];
 }
 
 /* Make rk's entries those of `canonical`, of slot `slot` and level
@@ -475,17 +514,16 @@ static inline void ranker_steps(const dots_quiet_index *q, dots_quiet_ranker *rk
      * the start) */
     int from = q->nsteps, last = -1; /* the steps that differ: from..last */
     if (slot != rk->frame || level != rk->level || !rk->lines) {
-        rk->frame = slot;
-        rk->level = level;
-        rk->first = q->first[level][slot];
-        rk->known = 0;
-        rk->sum[0] = 0;
+        ranker_reset(q, rk, slot, level);
     } else {
         /* one frame state: the two differ in inside lines only */
-        for (uint64_t d = canonical ^ rk->lines; d; d &= d - 1) {
-            const int line = __builtin_ctzll(d);
-            from = q->line_step[line] < from ? q->line_step[line] : from;
-            last = q->last_read[line] > last ? q->last_read[line] : last;
+        differing_steps(q, canonical ^ rk->lines, &from, &last);
+        if (rk->stale) {
+            /* the memo gave the first rows' sum alone: read their entries
+             * as if they differed */
+            from = 0;
+            last = last < q->memo_cut - 1 ? q->memo_cut - 1 : last;
+            rk->stale = 0;
         }
     }
     rk->lines = canonical;
@@ -508,11 +546,8 @@ static inline void ranker_steps(const dots_quiet_index *q, dots_quiet_ranker *rk
     }
     if (lo < hi || lo2 < hi2) {
         const uint32_t boxes = done < 0 ? completed_boxes(q, canonical) : (uint32_t)done;
-        const uint32_t *at = q->block_at + (size_t)slot_frame(q, slot) * (size_t)(q->nsteps + 1);
-        for (int u = lo; u < hi; u++)
-            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, boxes)];
-        for (int u = lo2; u < hi2; u++)
-            rk->entry[u] = q->less[at[u] + entry_at(q, u, canonical, boxes)];
+        read_entries(q, rk, canonical, boxes, lo, hi);
+        read_entries(q, rk, canonical, boxes, lo2, hi2);
     }
     rk->known = known;
     /* the sums after the first entry changed (additions: no table read) */
@@ -575,6 +610,97 @@ uint64_t dots_quiet_rank_at(const dots_quiet_index *q, dots_quiet_ranker *rk, ui
     const uint64_t r = rk->first + rk->sum[cut] + tail;
     RDB_INVARIANT(r == dots_quiet_rank(q, canonical), "a ranker ranks as a rank from the position");
     return r;
+}
+
+void dots_quiet_memo_init(dots_quiet_memo *memo)
+{
+    memset(memo, 0, sizeof *memo);
+}
+
+/* What the sum of the steps before the memo's cut depends on: the slot
+ * (its frame lines and class), the level (how many inside lines the
+ * steps after hold), and the inside lines of those steps. Never 0. */
+static inline uint64_t memo_key(const dots_quiet_index *q, uint64_t canonical, int slot, int level)
+{
+    return 1ULL << 63 | (uint64_t)slot << 32 | (uint64_t)level << 24 |
+           rdb_pext(canonical, q->memo_lines);
+}
+
+static inline dots_quiet_memo_entry *memo_entry(dots_quiet_memo *memo, uint64_t key)
+{
+    return &memo->entry[(key * 0x9E3779B97F4A7C15ULL) >> (64 - DOTS_QUIET_MEMO_LOG2)];
+}
+
+/* dots_quiet_rank_memo of a position whose completed boxes are `done`
+ * (-1: not counted yet). */
+static uint64_t rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk, dots_quiet_memo *memo,
+                          uint64_t canonical, int slot, int level, int64_t done)
+{
+    const int n = q->nsteps, cut = q->memo_cut;
+    if (!cut || slot != rk->frame || level != rk->level || !rk->lines || rk->known < n) {
+        /* nothing to start from: ranked whole, its first rows' sum kept */
+        ranker_steps(q, rk, canonical, n, slot, level, done);
+        if (cut) {
+            const uint64_t key = memo_key(q, canonical, slot, level);
+            *memo_entry(memo, key) = (dots_quiet_memo_entry){key, rk->sum[cut]};
+        }
+        RDB_INVARIANT(rk->first + rk->sum[n] == dots_quiet_rank(q, canonical),
+                      "a ranker ranks as a rank from the position");
+        return rk->first + rk->sum[n];
+    }
+    int from = n, last = -1;
+    differing_steps(q, canonical ^ rk->lines, &from, &last);
+    rk->lines = canonical;
+    /* the entries read, lo..hi - 1, and the sums made again from `sums` */
+    int lo = from, hi = last + 1, sums = from;
+    dots_quiet_memo_entry *e = NULL;
+    uint64_t key = 0;
+    if (from < cut) {
+        key = memo_key(q, canonical, slot, level);
+        e = memo_entry(memo, key);
+        if (e->key == key) {
+            /* the first rows' sum remembered: their entries go unread */
+            rk->sum[cut] = e->sum;
+            rk->stale = 1;
+            lo = sums = cut;
+            e = NULL;
+        } else {
+            /* the steps that differ read, and all the first rows' when
+             * their entries are not known */
+            if (rk->stale) {
+                lo = sums = 0;
+                hi = hi < cut ? cut : hi;
+                rk->stale = 0;
+            }
+        }
+    }
+    if (lo < hi)
+        read_entries(q, rk, canonical, done < 0 ? completed_boxes(q, canonical) : (uint32_t)done,
+                     lo, hi);
+    for (int u = sums; u < n; u++)
+        rk->sum[u + 1] = rk->sum[u] + rk->entry[u];
+    if (e)
+        *e = (dots_quiet_memo_entry){key, rk->sum[cut]};
+    RDB_INVARIANT(rk->first + rk->sum[n] == dots_quiet_rank(q, canonical),
+                  "a ranker with a memo ranks as a rank from the position");
+    return rk->first + rk->sum[n];
+}
+
+uint64_t dots_quiet_rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                              dots_quiet_memo *memo, uint64_t canonical, int slot, int level)
+{
+    RDB_INVARIANT(slot == slot_of(q, canonical, completed_boxes(q, canonical)) &&
+                      level == __builtin_popcountll(canonical & q->open),
+                  "a position ranked in the slot and level the caller says is of them");
+    return rank_memo(q, rk, memo, canonical, slot, level, -1);
+}
+
+uint64_t dots_quiet_rank_next_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                                   dots_quiet_memo *memo, uint64_t canonical)
+{
+    const uint32_t done = completed_boxes(q, canonical);
+    return rank_memo(q, rk, memo, canonical, slot_of(q, canonical, done),
+                     __builtin_popcountll(canonical & q->open), done);
 }
 
 /* ---- enumeration ---- */
@@ -879,6 +1005,20 @@ static int make_rank_steps(dots_quiet_index *q)
         } else {
             holder[st->bit] = st->line[0];
         }
+    }
+    /* the memo's cut: after the first half of the rows (rows of W + 1
+     * steps after the W steps of the top lines), nearer the top while
+     * its key would pass 24 bits */
+    const int rows = (q->nsteps - q->W) / (q->W + 1);
+    for (int half = rows / 2; half >= 1; half--) {
+        q->memo_cut = q->W + half * (q->W + 1);
+        q->memo_lines = 0;
+        for (uint64_t m = q->inside; m; m &= m - 1)
+            if (q->line_step[__builtin_ctzll(m)] < q->memo_cut)
+                q->memo_lines |= m & -m;
+        if (__builtin_popcountll(q->memo_lines) <= 24)
+            break;
+        q->memo_cut = 0;
     }
     for (int u = 0; u < q->nsteps; u++)
         q->last_read_at[u] = 0;

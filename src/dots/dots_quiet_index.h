@@ -138,6 +138,8 @@ typedef struct {
     uint64_t first;  /* its frame state's first index at its level */
     uint32_t entry[DOTS_QUIET_MAX_STEPS]; /* its entries */
     uint64_t sum[DOTS_QUIET_MAX_STEPS + 1]; /* of steps < u, summed */
+    int stale;       /* dots_quiet_rank_memo: the entries of the steps before
+                        the memo's cut are not known (their sum is) */
 } dots_quiet_ranker;
 
 /* An empty ranker. */
@@ -218,6 +220,45 @@ int dots_quiet_frame_slot(const dots_quiet_index *q, uint64_t canonical, int cla
  * when a step is read. */
 uint64_t dots_quiet_rank_at(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                             int cut, uint64_t tail, int slot, int level);
+
+/* Sums of the first rows' entries, remembered. A ranker reads every step
+ * from the first to the last where a position differs from the one it
+ * ranked before. Positions that differ in their first rows come often:
+ * the children by a frame line whose frame state is canonical under a
+ * symmetry that reverses the rows have the position's last rows as their
+ * first, and the positions of a frame state come in index order, so
+ * differ mostly in their last rows; likewise the positions corridors lead
+ * to in other frame states. But the entries of the steps before a cut at
+ * a row's end depend only on the slot, the level and the inside lines of
+ * those steps, which a frame state's positions repeat again and again: a
+ * memo keyed by them gives their sum, and the ranker reads the steps from
+ * the cut to the last that differs. On 4x5's level 22, with the first
+ * two rows' 14 lines as the key, 99% of the lookups find their sum; the
+ * children of another symmetry read 2.0 steps instead of 7.5, the
+ * leaves ranked whole 3.9 instead of 7.7. A memo may hold entries of any
+ * slot and level of one index: its key is all a sum depends on. */
+#define DOTS_QUIET_MEMO_LOG2 14
+typedef struct {
+    uint64_t key; /* 0: empty */
+    uint64_t sum;
+} dots_quiet_memo_entry;
+typedef struct {
+    dots_quiet_memo_entry entry[1 << DOTS_QUIET_MEMO_LOG2];
+} dots_quiet_memo;
+
+/* An empty memo. */
+void dots_quiet_memo_init(dots_quiet_memo *memo);
+
+/* dots_quiet_rank_at of a position ranked whole (cut < 0), the sum of
+ * the steps before the memo's cut taken from the memo when the position
+ * differs from the one rk ranked last before the cut. */
+uint64_t dots_quiet_rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                              dots_quiet_memo *memo, uint64_t canonical, int slot, int level);
+
+/* The same for a position whose slot and level are not known: what
+ * dots_quiet_rank_next gives. */
+uint64_t dots_quiet_rank_next_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
+                                   dots_quiet_memo *memo, uint64_t canonical);
 
 /* Bytes the index takes once prepared. */
 uint64_t dots_quiet_index_bytes(const dots_quiet_index *q);
