@@ -6,7 +6,9 @@
  *    is quiet, and is the canonical image of some raw quiet position (no
  *    index is wasted); the canonical image of every raw quiet position is
  *    stored, at its own level (2x2, 2x3, 3x3, 2x4, Swedish and Icelandic
- *    3x3, 1xn).
+ *    3x3, 1xn); every child is ranked as the builder ranks it, from the
+ *    position before, from the enumeration's path, and through the memo
+ *    of first rows' sums, each against the rank from the position.
  *  - The values: every position, quiet or not, of 2x2, 2x3, 3x3, 2x4 and
  *    Swedish and Icelandic 3x3 (with last-move penalties on some) has the
  *    naive solver's value, and so every move of every position its value;
