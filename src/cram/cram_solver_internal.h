@@ -151,6 +151,9 @@ typedef struct {
     int root_move;        /* the root's child being searched, for progress */
     const int *quit;      /* unwind when this becomes nonzero: another worker
                              has answered the root's child this one searches */
+    nimset etc_seen;      /* the nimbers of the children the transposition
+                             cutoff found while listing a node's children
+                             (none of them is the node's: see cut) */
     int helper;           /* this worker joined a root child another worker
                              was searching: the helper's order (see cut) */
 } cram_worker;
