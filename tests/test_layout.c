@@ -18,7 +18,9 @@
  *     every transform of the position whenever that choice is unique;
  *   - on small universes every position has its canonical form stored,
  *     the canonical forms are exactly the stored positions, and the naive
- *     solver gives a position and its canonical form the same value.
+ *     solver gives a position and its canonical form the same value;
+ *   - the plans kept for the process: the same answers again, never
+ *     another universe's, group count's or budget's.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -488,6 +490,97 @@ START_TEST(test_cover)
 }
 END_TEST
 
+/* A universe of n bits with no symmetry but the identity, bits a and b
+ * interchangeable when a != b. */
+static rdb_universe plain_universe(int n, int a, int b)
+{
+    rdb_universe u;
+    memset(&u, 0, sizeof u);
+    u.nbits = n;
+    u.ntransforms = 1;
+    for (int i = 0; i < n; i++) {
+        u.transform[0][i] = (uint8_t)i;
+        u.class_mask[i] = 1ULL << i;
+    }
+    if (a != b)
+        u.class_mask[a] = u.class_mask[b] = 1ULL << a | 1ULL << b;
+    return u;
+}
+
+/* The group of original bit `bit` under a plan. */
+static int group_of_bit(const rdb_layout_plan *plan, int bit)
+{
+    int i = 0, off = 0;
+    while (plan->order[i] != bit)
+        i++;
+    for (int g = 0;; off += plan->size[g++])
+        if (i < off + plan->size[g])
+            return g;
+}
+
+/* The plans are kept for the process (a build asks for one five times):
+ * every answer, first or kept, is the one the question asks, through
+ * more questions than the memo holds, and two universes of as many bits,
+ * or one asked for other group counts or budgets, are never confused. */
+START_TEST(test_plan_memo)
+{
+    rdb_layout_plan first[NCASES][NCOUNTS];
+    int ok[NCASES][NCOUNTS];
+    for (int pass = 0; pass < 3; pass++)
+        for (int ci = 0; ci < NCASES; ci++)
+            for (int gi = 0; gi < NCOUNTS; gi++) {
+                dots_board b;
+                dots_game game;
+                rdb_error err;
+                rdb_layout_plan plan;
+                TU_ASSERT_EQ(dots_board_init(&b, cases[ci].rows, cases[ci].cols, &err), RDB_OK);
+                TU_ASSERT_EQ(dots_game_init(&game, &b, case_start(&cases[ci]), 0, 0, &err), RDB_OK);
+                memset(&plan, 0xa5, sizeof plan);
+                const int st = rdb_layout_plan_groups(&game.u, group_counts[gi], UINT64_MAX, &plan,
+                                                      NULL, &err) == RDB_OK;
+                if (pass == 0) {
+                    ok[ci][gi] = st;
+                    first[ci][gi] = plan;
+                }
+                TU_ASSERT_EQ(st, ok[ci][gi]);
+                if (!st)
+                    continue;
+                TU_ASSERT_EQ(plan.ngroups, first[ci][gi].ngroups);
+                TU_ASSERT(memcmp(plan.size, first[ci][gi].size,
+                                 (size_t)plan.ngroups * sizeof plan.size[0]) == 0);
+                TU_ASSERT(memcmp(plan.order, first[ci][gi].order, (size_t)game.nbits) == 0);
+                /* the same question at once: from the memo */
+                rdb_layout_plan again;
+                TU_ASSERT_EQ(rdb_layout_plan_groups(&game.u, group_counts[gi], UINT64_MAX, &again,
+                                                    NULL, &err),
+                             RDB_OK);
+                TU_ASSERT(memcmp(again.order, plan.order, (size_t)game.nbits) == 0);
+            }
+
+    /* 20 bits, two groups: with bits 0 and 19 interchangeable they share
+     * a group; without, they do not (the order is the bits' own) */
+    rdb_universe joined = plain_universe(20, 0, 19), apart = plain_universe(20, 0, 0);
+    rdb_layout_plan plan;
+    rdb_error err;
+    for (int round = 0; round < 2; round++) {
+        TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 2, UINT64_MAX, &plan, NULL, &err), RDB_OK);
+        TU_ASSERT(group_of_bit(&plan, 0) != group_of_bit(&plan, 19));
+        TU_ASSERT_EQ(rdb_layout_plan_groups(&joined, 2, UINT64_MAX, &plan, NULL, &err), RDB_OK);
+        TU_ASSERT_EQ(group_of_bit(&plan, 0), group_of_bit(&plan, 19));
+    }
+    /* the group count and the budget are part of the question */
+    TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 3, UINT64_MAX, &plan, NULL, &err), RDB_OK);
+    TU_ASSERT_EQ(plan.ngroups, 3);
+    TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 0, UINT64_MAX, &plan, NULL, &err), RDB_OK);
+    const int most = plan.ngroups;
+    TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 0, 1u << 12, &plan, NULL, &err), RDB_OK);
+    TU_ASSERT(plan.ngroups > most);
+    /* a refusal is not kept as an answer */
+    TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 0, 1, &plan, NULL, &err), RDB_E_NOMEM);
+    TU_ASSERT_EQ(rdb_layout_plan_groups(&apart, 0, 1, &plan, NULL, &err), RDB_E_NOMEM);
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
     Suite *s = suite_create("layout");
@@ -499,6 +592,7 @@ Suite *layout_suite(void)
     tcase_add_test(tc, test_locate);
     tcase_add_test(tc, test_canonical);
     tcase_add_test(tc, test_cover);
+    tcase_add_test(tc, test_plan_memo);
     suite_add_tcase(s, tc);
     return s;
 }
