@@ -116,6 +116,15 @@ rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ "$rc" -eq 130 ] && [ "$ms" -lt 2000 ] && grep -q "run the same command to resume" "$T/s34.err" && ok ||
     bad "SIGINT: exit $rc after $ms ms: $(cat "$T/s34.err")"
+# --plan on the stopped build sets what it did so far beside its own time
+expect 0 "^so far      " -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --plan --threads 1
+"$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --plan --json --threads 1 > "$T/s34.plan" &&
+    jq -e '.resumes and .done_positions > 0 and .done_positions < .positions and
+           .timed_positions > 0 and .timed_seconds > 0 and
+           (.build_rate * .timed_seconds - .timed_positions | fabs) < .timed_positions * 0.05 and
+           (.plan_rate * .sample_ns_per_position * 1e-9 - 1 | fabs) < 0.01 and
+           (.left_seconds_plan_rate - (.positions - .done_positions) / .plan_rate | fabs) < 1' \
+        "$T/s34.plan" > /dev/null && ok || bad "--plan on a stopped build: $(cat "$T/s34.plan")"
 "$RETRODB" build dots 3x4 --store quiet --dir "$T/s34" --quiet || bad "resume after SIGINT"
 [ "$(checksums "$T/s34")" = "$(checksums "$T/34")" ] && ok || bad "stopped and resumed: checksums differ"
 

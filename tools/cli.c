@@ -223,6 +223,38 @@ static int memory_beyond_machine(const rdb_build_options *opt, char *buf, size_t
     return 1;
 }
 
+/* What a resumed build has done so far, set beside the plan's time: how
+ * fast its recorded slices went against what the plan's sample predicts,
+ * and the rest at either pace. */
+typedef struct {
+    int known;                 /* the folder's record could be read */
+    uint64_t done, total;      /* positions done, and in all */
+    uint64_t timed;            /* positions of the slices that recorded a time */
+    double seconds;            /* that time */
+    double rate;               /* timed / seconds, 0 when none */
+    double plan_rate;          /* positions a second the plan's time assumes */
+    double left_build;         /* seconds left at the build's pace (-1: none yet) */
+    double left_plan;          /* and at the plan's */
+} plan_so_far;
+
+static void read_so_far(const rdb_build_options *opt, const rdb_build_plan *plan,
+                        const rdb_build_time *time, plan_so_far *f)
+{
+    memset(f, 0, sizeof *f);
+    rdb_report rep;
+    rdb_error ignored;
+    if (!plan->resumes || rdb_report_read(opt->dir, &rep, &ignored) != RDB_OK)
+        return;
+    f->known = 1;
+    f->done = rep.progress.done;
+    f->total = rep.progress.total;
+    rdb_report_speed(&rep, &f->timed, &f->seconds, &f->rate);
+    f->left_build = rep.progress.left;
+    rdb_report_free(&rep);
+    f->plan_rate = time->seconds > 0 ? (double)plan->positions / time->seconds : 0;
+    f->left_plan = f->plan_rate > 0 ? (double)(f->total - f->done) / f->plan_rate : -1;
+}
+
 static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output *out)
 {
     rdb_build_plan plan;
@@ -238,6 +270,8 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     const uint64_t sampled = time.sampled;
     const int threads = time.threads;
     uint64_t memory_mb = (plan.memory_bytes >> 20) + 1;
+    plan_so_far so_far;
+    read_so_far(opt, &plan, &time, &so_far);
     if (out->json) {
         printf("{\"dir\":");
         rdb_tool_json_string(opt->dir);
@@ -260,6 +294,13 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
         if (plan.window >= 0)
             printf(",\"window\":%d,\"window_grows_within_disk\":%s", plan.window,
                    opt->disk_gb > 0 ? "true" : "false");
+        if (so_far.known)
+            printf(",\"done_positions\":%llu,\"timed_positions\":%llu,\"timed_seconds\":%.3f,"
+                   "\"build_rate\":%.0f,\"plan_rate\":%.0f,\"left_seconds_build_rate\":%.0f,"
+                   "\"left_seconds_plan_rate\":%.0f",
+                   (unsigned long long)so_far.done, (unsigned long long)so_far.timed,
+                   so_far.seconds, so_far.rate, so_far.plan_rate, so_far.left_build,
+                   so_far.left_plan);
         printf("}\n");
         return 0;
     }
@@ -325,6 +366,25 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
                "            a second a thread)\n",
                rdb_human_duration(seconds, a, sizeof a), threads,
                rdb_human_count((uint64_t)time.guide_rate, c, sizeof c));
+    if (so_far.known) {
+        /* the plan checked against the build it plans, as it goes */
+        printf("so far      %s of %s positions done (%.1f%%)", rdb_human_count(so_far.done, a, sizeof a),
+               rdb_human_count(so_far.total, b, sizeof b),
+               so_far.total ? 100.0 * (double)so_far.done / (double)so_far.total : 0.0);
+        if (so_far.rate > 0 && so_far.plan_rate > 0) {
+            char d[RDB_HUMAN_MAX];
+            printf(" in %s of recorded slices:\n            %.2f M positions a second, %.2f times the "
+                   "%.2f M this plan assumes for %d threads\n",
+                   rdb_human_duration(so_far.seconds, c, sizeof c), so_far.rate / 1e6,
+                   so_far.rate / so_far.plan_rate, so_far.plan_rate / 1e6, threads);
+            if (so_far.left_build >= 0)
+                printf("            the rest: about %s at the build's pace, %s at the plan's\n",
+                       rdb_human_duration(so_far.left_build, c, sizeof c),
+                       rdb_human_duration(so_far.left_plan, d, sizeof d));
+        } else {
+            printf("\n");
+        }
+    }
     return 0;
 }
 
