@@ -61,7 +61,10 @@ typedef struct {
  * max_slice_bytes, or exactly `ngroups` groups when ngroups > 0. When no
  * split fits (RDB_E_NOMEM), *smallest gets the largest slice, in
  * positions, of the split whose largest slice is smallest, so that the
- * caller can say how much memory would do (smallest may be NULL). */
+ * caller can say how much memory would do (smallest may be NULL). The
+ * last few plans found are kept for the process (a build asks five
+ * times), so a question asked again is answered at once; safe to call
+ * from several threads. */
 rdb_status rdb_layout_plan_groups(const rdb_universe *u, int ngroups, uint64_t max_slice_bytes,
                                   rdb_layout_plan *plan, uint64_t *smallest, rdb_error *err);
 
