@@ -8,7 +8,8 @@
 # export (the full database's output); a killed build resumed to the same
 # checksums; SIGINT honoured within a
 # level; a damaged level found by
-# query and verify and redone by the same build command; verify --full;
+# query and verify and redone by the same build command; a damaged level
+# above met by a resumed build and redone on the way; verify --full;
 # hostile files (a bad PARAMS, a level's file in another's place, a
 # missing level); levels cut into slices (--slice-positions): the same
 # answers, verify --full, a damaged slice redone and computed again by
@@ -40,7 +41,7 @@ f="$T/p34/11/quiet-3.zst"
 size=$(stat -c %s "$f")
 printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
 expect 1 "quiet-3.zst' is damaged" -- "$RETRODB" verify --dir "$T/p34"
-expect 0 "redoing a damaged slice" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/p34"
+expect 0 "redoing a slice found damaged: '$T/p34/11/quiet-3.zst'" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/p34"
 expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/p34"
 same_answers "3x4 in slices, a damaged slice redone" "$T/34-full" "$T/p34" 31 0 1000
 # the benchmark on a real level's part (scripts/bench_quiet_part.sh)
@@ -139,6 +140,21 @@ expect 1 "damaged" -- "$RETRODB" query --dir "$T/d34" --batch "$T/pos"
 expect 0 "" -- "$RETRODB" build dots 3x4 --store quiet --dir "$T/d34" --quiet
 expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/d34"
 [ "$(checksums "$T/d34")" = "$(checksums "$T/34")" ] && ok || bad "damaged level redone: checksums differ"
+
+# a resumed build that reads a damaged level above: a resume decodes no
+# frame, but every frame read is checked, and the slice holding the damage
+# is redone on the way (levels 11..0 forgotten, so that the build computes
+# level 11 from level 12, damaged in its middle)
+cp -r "$T/34" "$T/r34"
+awk '$1 != "slice" || $2 > 11' "$T/34/MANIFEST" > "$T/r34/MANIFEST"
+for level in $(seq 0 11); do rm -r "$T/r34/$level"; done
+f="$T/r34/12/quiet.zst"
+size=$(stat -c %s "$f")
+printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
+expect 0 "redoing a damaged slice: '$T/r34/12/quiet.zst' is damaged: frame" -- \
+    "$RETRODB" build dots 3x4 --store quiet --dir "$T/r34"
+expect 0 "0 bad" -- "$RETRODB" verify --dir "$T/r34"
+[ "$(checksums "$T/r34")" = "$(checksums "$T/34")" ] && ok || bad "a damaged level above, read by a resume: checksums differ"
 
 # hostile files: a PARAMS whose store is neither all nor quiet, a level's
 # file put in another level's place, a missing level
