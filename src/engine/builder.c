@@ -67,7 +67,7 @@ static rdb_status pin_params(const rdb_build_options *opt, rdb_params *p, uint64
  * (run_level), so damage never reaches a level computed from it; and
  * `verify` or a lookup that finds damage records it for the next build
  * (redo_recorded_damage). Decoding every file at each resume would cost
- * minutes on a big database (4x5's quiet one: four and a half at 35 GB). */
+ * minutes on a big database (4x5's quiet one: about four at 35 GB). */
 static rdb_status check_finished_slices(const rdb_db *db, rdb_manifest *man, int quiet,
                                         rdb_error *err)
 {
