@@ -91,7 +91,8 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
  * above read as 0 (the work does not depend on the values), and a half
  * database's levels of dropped_at[level] (bit l: level l's dropped part)
  * gone while a level is built. The rules' index must be prepared.
- * *positions gets how many were computed, *seconds the time they took. */
+ * *positions gets how many were computed, *seconds the time they took: the
+ * thread's own CPU time, so that work beside it does not count. */
 rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, const uint64_t *dropped_at,
                              uint64_t *positions, double *seconds, rdb_error *err);
 
