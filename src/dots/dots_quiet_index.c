@@ -28,6 +28,7 @@
  */
 #include "dots/dots_quiet_index.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -710,7 +711,8 @@ struct dots_quiet_path {
     uint64_t sum[MAX_STEPS + 1];      /* the position's entries of steps < u, summed */
     uint64_t sum_more[MAX_STEPS + 1]; /* the same with one inside line more to place */
     uint32_t entry[MAX_STEPS];        /* where the position's entry of step u is in less */
-    int32_t flip[MAX_STEPS];          /* and how far the same with the parity bit flipped */
+    uint8_t parity[MAX_STEPS];        /* the parity bit of its state before step u: the
+                                         same entry with it flipped is parity_stride away */
     /* For each open inside line, the entries of its child from the
      * line's step to its last read, summed: made when the walk decides
      * that last step, and so shared by every position below it */
@@ -723,7 +725,32 @@ typedef struct {
     dots_quiet_visit_fn visit;
     void *ctx;
     dots_quiet_path path;
+    /* Step u's tables for this walk's frame state, found once a walk
+     * rather than at every step of every position: its block of less
+     * (a state's rows 4 x (rem[u] + 1) words apart), its transitions
+     * and its last choice */
+    const uint32_t *block[MAX_STEPS];
+    const uint8_t *trans[MAX_STEPS];
+    uint32_t state_words[MAX_STEPS];
+    int last_choice[MAX_STEPS];
+    /* The forced steps (see walk_tail), [step][state], filled as met */
+    struct forced_step *forced;
 } walk;
+
+/* Once a position has no inside line left to place, each step after has
+ * one choice only (a choice that draws none: the frame's lines are fixed
+ * and a step's other lines are inside ones), so the walk's last steps
+ * from state s at step u are the same for every position that reaches
+ * them with nothing left to place; on 4x5 half of a position's steps
+ * are so. What such a step gives the path is kept the first time, for
+ * the walk's frame state. */
+struct forced_step {
+    uint32_t entry;     /* the path's entry (where in less) */
+    uint32_t less;      /* less[entry], added to the sum */
+    uint32_t less_more; /* the same with one inside line more to place */
+    uint8_t next;       /* the state after it */
+    uint8_t known;
+};
 
 /* The middles (dots_quiet_path) of the open inside lines whose last read
  * is step u, the lines of steps <= u decided. A child by such a line
@@ -750,6 +777,44 @@ static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p,
     }
 }
 
+/* The step u from state s with no inside line left to place, as the
+ * general loop of walk_steps takes it (the one choice through which the
+ * single completion goes). */
+static void force_step(const walk *w, int u, int s, struct forced_step *f)
+{
+    const uint32_t *less = w->block[u] + (size_t)s * w->state_words[u];
+    const int last = w->last_choice[u];
+    int ch = 0;
+    while ((ch < last ? less[ch + 1] : 1) == less[ch])
+        ch++;
+    assert(ch <= last && w->q->steps[u].free[ch] == 0);
+    *f = (struct forced_step){.entry = (uint32_t)(less + ch - w->q->less),
+                              .less = less[ch],
+                              .less_more = w->q->rem[u] > 0 ? less[4 + ch] : 0,
+                              .next = w->trans[u][(size_t)s * 4 + (size_t)ch] & 0x7f,
+                              .known = 1};
+}
+
+/* The rest of the walk from state s at step u with no inside line left
+ * to place: one position, its steps' entries from the forced steps. */
+static void walk_tail(walk *w, int u, int s, uint64_t lines)
+{
+    const dots_quiet_index *q = w->q;
+    dots_quiet_path *p = &w->path;
+    for (; u < q->nsteps; u++) {
+        struct forced_step *f = &w->forced[(size_t)u * (size_t)q->nstates + (size_t)s];
+        if (__builtin_expect(!f->known, 0))
+            force_step(w, u, s, f);
+        p->parity[u] = (uint8_t)(s >> (q->W + 1));
+        p->entry[u] = f->entry;
+        p->sum[u + 1] = p->sum[u] + f->less;
+        p->sum_more[u + 1] = p->sum_more[u] + f->less_more;
+        inside_middles(q, p, u, lines);
+        s = f->next;
+    }
+    w->visit(w->ctx, w->index++, lines, p);
+}
+
 /* The completions of state s from step u with k inside lines to place,
  * each choice's entries summed along the way (the rank the walk's order
  * gives needs none of them: the inside children's ranks do). */
@@ -761,18 +826,21 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t co
      * steps of a position's in six: the inside lines placed, the steps
      * after choose none) is taken in this loop, not by a call deeper */
     for (;;) {
+        if (k == 0 && w->forced) {
+            assert(completions == 1); /* one choice a step */
+            walk_tail(w, u, s, lines);
+            return;
+        }
         if (u == q->nsteps) {
             w->visit(w->ctx, w->index++, lines, p);
             return;
         }
         const step *st = &q->steps[u];
-        const uint8_t *trans = q->trans + ((size_t)u * q->nstates + (size_t)s) * 4;
-        const uint32_t *less = q->less + block_at(q, p->frame, u) +
-                               ((size_t)s * (size_t)(q->rem[u] + 1) + (size_t)k) * 4;
+        const uint8_t *trans = w->trans[u] + (size_t)s * 4;
+        const uint32_t *less = w->block[u] + (size_t)s * w->state_words[u] + (size_t)k * 4;
         const int more = k < q->rem[u]; /* else no inside line of steps u.. is open */
-        p->flip[u] =
-            s >> (q->W + 1) & 1 ? -(int32_t)q->parity_stride[u] : (int32_t)q->parity_stride[u];
-        const int last = step_choices(st) - 1;
+        p->parity[u] = (uint8_t)(s >> (q->W + 1)); /* the state's top bit */
+        const int last = w->last_choice[u];
         int only = -1;
         for (int ch = 0; ch <= last; ch++) {
             /* the completions through choice ch: the entries count those
@@ -783,7 +851,9 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t co
             if (!through)
                 continue;
             p->sum[u + 1] = p->sum[u] + less[ch];
-            p->sum_more[u + 1] = p->sum_more[u] + (more ? less[4 + ch] : 0);
+            if (more) /* else never read: the children by inside lines of steps
+                       * u.. are what it counts, and there are none */
+                p->sum_more[u + 1] = p->sum_more[u] + less[4 + ch];
             p->entry[u] = (uint32_t)(less + ch - q->less);
             inside_middles(q, p, u, lines | st->add[ch]);
             if (through == completions) { /* the others have none */
@@ -811,9 +881,22 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
     int k = level - __builtin_popcountll(fl);
     if (k < 0 || k > q->ninside)
         return;
-    walk w = {q, q->first[level][slot], visit, ctx, {.slot = slot, .frame = f, .level = level}};
-    walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl,
-               q->first[level][slot + 1] - q->first[level][slot]);
+    walk w = {.q = q, .index = q->first[level][slot], .visit = visit, .ctx = ctx,
+              .path = {.slot = slot, .frame = f, .level = level}};
+    for (int u = 0; u < q->nsteps; u++) {
+        w.block[u] = q->less + block_at(q, f, u);
+        w.trans[u] = q->trans + (size_t)u * (size_t)q->nstates * 4;
+        w.state_words[u] = (uint32_t)(q->rem[u] + 1) * 4;
+        w.last_choice[u] = step_choices(&q->steps[u]) - 1;
+    }
+    /* The forced steps' table, for a frame state with positions enough to
+     * pay for clearing it (else, or without the memory, the general loop
+     * takes those steps) */
+    const uint64_t count = q->first[level][slot + 1] - q->first[level][slot];
+    const size_t cells = (size_t)q->nsteps * (size_t)q->nstates;
+    w.forced = count >= cells / 4 ? calloc(cells, sizeof *w.forced) : NULL;
+    walk_steps(&w, 0, class << (q->W + 1), k, q->start | fl, count);
+    free(w.forced);
 }
 
 uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut)
@@ -871,7 +954,10 @@ uint64_t dots_quiet_inside_rank(const dots_quiet_index *q, const dots_quiet_path
     } else {
         r = q->first[p->level + more][*slot] + p->sum[q->nsteps] - p->sum[to + 1];
         for (int u = 0; u < from; u++)
-            r += q->less[(int64_t)p->entry[u] + more * 4 + (flipped ? p->flip[u] : 0)];
+            r += q->less[(int64_t)p->entry[u] + more * 4 +
+                         (!flipped         ? 0
+                          : p->parity[u] ? -(int64_t)q->parity_stride[u]
+                                           : (int64_t)q->parity_stride[u])];
         const uint32_t *at = q->block_at + (size_t)p->frame * (size_t)(q->nsteps + 1);
         for (int u = from; u <= to; u++)
             r += q->less[at[u] + entry_at(q, u, child, child_done)];
