@@ -141,7 +141,9 @@ static inline uint64_t flood(const cram_geom *g, uint64_t seed, uint64_t x, uint
     return c;
 }
 
-int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp)
+/* cram_split_reduced of a part whose reduction y (stars and bridges gone)
+ * and y's twin edges `cut` are known already. */
+static int split_from(const cram_geom *g, uint64_t y, uint64_t cut, uint64_t *comp)
 {
     /* Parts still to reduce, and parts done: all disjoint, of two cells or
      * more (a twin edge never leaves a cell alone: each corner keeps its
@@ -150,17 +152,8 @@ int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp)
     uint64_t todo[CRAM_MAX_COMPONENTS];
     uint8_t final[CRAM_MAX_COMPONENTS];
     int ntodo = 0, n = 0;
-    todo[ntodo] = x;
-    final[ntodo++] = 0;
-    while (ntodo) {
-        ntodo--;
-        if (final[ntodo]) {
-            comp[n++] = todo[ntodo];
-            continue;
-        }
-        uint64_t y = cram_reduce_stars(g, todo[ntodo]);
-        uint64_t cut = cram_twin_edges(g, y);
-        uint64_t whole = y;
+    for (;;) {
+        const uint64_t whole = y;
         while (y) {
             uint64_t c = flood(g, y & -y, y, cut);
             y &= ~c;
@@ -176,8 +169,24 @@ int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp)
                 final[ntodo++] = cram_reduce_stars(g, c) == c && !(cram_twin_edges(g, c) & ~cut);
             }
         }
+        /* the next part to reduce, the final ones on the way done */
+        for (;;) {
+            if (!ntodo)
+                return n;
+            ntodo--;
+            if (!final[ntodo])
+                break;
+            comp[n++] = todo[ntodo];
+        }
+        y = cram_reduce_stars(g, todo[ntodo]);
+        cut = cram_twin_edges(g, y);
     }
-    return n;
+}
+
+int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp)
+{
+    const uint64_t y = cram_reduce_stars(g, x);
+    return split_from(g, y, cram_twin_edges(g, y), comp);
 }
 
 /* ---- the split of a child ---- */
@@ -266,11 +275,13 @@ int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uin
      * end leaves its component connected, with one dead end on its cell
      * still). Otherwise the reductions may cut further: the general split. */
     uint64_t bridges, z = drop_stars(g, y, &bridges);
-    if (bridges & cram_neighbours(g, y))
-        return cram_split_reduced(g, y, comp);
-    z &= ~bridges; /* the cells with no free neighbour, which are dead */
-    if (cram_twin_edges(g, z))
-        return cram_split_reduced(g, y, comp);
+    const int bridged = (bridges & cram_neighbours(g, y)) != 0;
+    /* y's reduction (cram_reduce_stars): with no bridge, what goes is the
+     * cells with no free neighbour, which are dead */
+    z &= ~bridges;
+    const uint64_t cut = cram_twin_edges(g, z);
+    if (bridged || cut) /* the general split, from the reduction made here */
+        return split_from(g, z, cut, comp);
     /* x is connected, so every cell of y joins, inside y, one of the
      * domino's neighbours (a path of x from it to the domino enters the
      * domino from one), and neighbours joined inside the box are joined in
