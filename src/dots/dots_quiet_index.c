@@ -785,9 +785,9 @@ static void force_step(const walk *w, int u, int s, struct forced_step *f)
     const uint32_t *less = w->block[u] + (size_t)s * w->state_words[u];
     const int last = w->last_choice[u];
     int ch = 0;
-    while ((ch < last ? less[ch + 1] : 1) == less[ch])
+    while (ch < last && less[ch + 1] == less[ch]) /* none through ch */
         ch++;
-    assert(ch <= last && w->q->steps[u].free[ch] == 0);
+    assert((ch < last ? less[ch + 1] : 1) - less[ch] == 1 && w->q->steps[u].free[ch] == 0);
     *f = (struct forced_step){.entry = (uint32_t)(less + ch - w->q->less),
                               .less = less[ch],
                               .less_more = w->q->rem[u] > 0 ? less[4 + ch] : 0,
