@@ -712,8 +712,7 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
             best = v;
     }
     const int i = w->nbatch++;
-    for (int c = 0; c < w->ncuts; c++)
-        w->batch->tail[i][c] = dots_quiet_path_tail(r->index, path, w->cut[c]);
+    dots_quiet_path_tails(r->index, path, w->cut, w->ncuts, w->batch->tail[i]);
     w->batch->lines[i] = lines;
     w->batch->index[i] = index;
     w->batch->quiet[i] = quiet & ~inside;

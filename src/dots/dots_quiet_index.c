@@ -108,6 +108,10 @@ struct dots_quiet_index {
     /* For each line, the step that decides it, and the last step whose
      * entry reads it (the line is held in the state until then). */
     uint8_t line_step[DOTS_MAX_LINES], last_read[DOTS_MAX_LINES];
+    /* The lines a position of a frame state may differ in whose step is
+     * before u (and every line but the inside ones): two positions of one
+     * slot that differ in none of them have the same entries before u */
+    uint64_t differ_before[MAX_STEPS + 1];
     /* dots_quiet_rank_memo: its cut (0: none), the end of the first half
      * of the rows, and the inside lines of the steps before it (the key) */
     int memo_cut;
@@ -119,6 +123,7 @@ struct dots_quiet_index {
      * the inside lines whose last read is each step. */
     uint8_t chosen_delta[DOTS_MAX_LINES], held_bit[DOTS_MAX_LINES];
     uint64_t last_read_at[MAX_STEPS];
+    uint64_t decided_at[MAX_STEPS]; /* the inside lines each step decides (one or two) */
     uint64_t beside[DOTS_MAX_LINES][2]; /* the sides of the boxes a line touches (0: none) */
     uint8_t *trans;         /* [step][state][choice]: the next state, | 0x80 when the
                                choice leaves a box with three sides (any frame) */
@@ -516,6 +521,16 @@ static inline void ranker_steps(const dots_quiet_index *q, dots_quiet_ranker *rk
     int from = q->nsteps, last = -1; /* the steps that differ: from..last */
     if (slot != rk->frame || level != rk->level || !rk->lines) {
         ranker_reset(q, rk, slot, level);
+    } else if (!rk->stale && rk->known >= to && !((canonical ^ rk->lines) & q->differ_before[to])) {
+        /* the two differ in no line of the steps before `to`: the
+         * entries and sums known before it stand, with no need to find
+         * which steps differ (half of the ranks with a cut on 3x5: the
+         * children by one frame line of a batch's positions, and the
+         * leaves that hold their position, differ in their last rows) */
+        if (canonical != rk->lines)
+            rk->known = to;
+        rk->lines = canonical;
+        return;
     } else {
         /* one frame state: the two differ in inside lines only */
         differing_steps(q, canonical ^ rk->lines, &from, &last);
@@ -749,7 +764,12 @@ struct forced_step {
     uint32_t less;      /* less[entry], added to the sum */
     uint32_t less_more; /* the same with one inside line more to place */
     uint8_t next;       /* the state after it */
-    uint8_t known;
+    uint8_t known;      /* 1: the above made; 2: its middles too */
+    /* The middles of the one or two inside lines the step decides (the
+     * lowest first), open in every position that comes here with nothing
+     * left to place, and made of the forced steps from here to their
+     * last read alone: the same for all such positions */
+    uint64_t middle[2];
 };
 
 /* The middles (dots_quiet_path) of the open inside lines whose last read
@@ -760,9 +780,9 @@ struct forced_step {
  * line's bit, which the position has not (the parity of the boxes to
  * complete is the same: the child is quiet, the line completes none). */
 static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p, int u,
-                                  uint64_t lines)
+                                  uint64_t lines, uint64_t among)
 {
-    for (uint64_t m = q->last_read_at[u] & ~lines; m; m &= m - 1) {
+    for (uint64_t m = q->last_read_at[u] & ~lines & among; m; m &= m - 1) {
         const int line = __builtin_ctzll(m), from = q->line_step[line];
         /* the sides of the line's boxes are all decided by its last
          * read: a child with a box of three sides is not stored, and
@@ -779,7 +799,7 @@ static inline void inside_middles(const dots_quiet_index *q, dots_quiet_path *p,
 
 /* The step u from state s with no inside line left to place, as the
  * general loop of walk_steps takes it (the one choice through which the
- * single completion goes). */
+ * single completion goes), without its middles. */
 static void force_step(const walk *w, int u, int s, struct forced_step *f)
 {
     const uint32_t *less = w->block[u] + (size_t)s * w->state_words[u];
@@ -795,21 +815,54 @@ static void force_step(const walk *w, int u, int s, struct forced_step *f)
                               .known = 1};
 }
 
+/* The forced step u from state s, made the first time it is met, with
+ * its middles (inside_middles' sums, from the forced steps after it). */
+static const struct forced_step *forced_at(const walk *w, int u, int s)
+{
+    const dots_quiet_index *q = w->q;
+    struct forced_step *f = &w->forced[(size_t)u * (size_t)q->nstates + (size_t)s];
+    if (__builtin_expect(f->known == 2, 1))
+        return f;
+    if (!f->known)
+        force_step(w, u, s, f);
+    f->known = 2;
+    int j = 0;
+    for (uint64_t m = q->decided_at[u]; m; m &= m - 1, j++) {
+        const int line = __builtin_ctzll(m);
+        uint64_t sum = q->less[(size_t)f->entry + q->chosen_delta[line]];
+        int t = f->next;
+        for (int v = u + 1; v <= q->last_read[line]; v++) {
+            struct forced_step *g = &w->forced[(size_t)v * (size_t)q->nstates + (size_t)t];
+            if (!g->known)
+                force_step(w, v, t, g); /* its middles when it is met itself */
+            sum += q->less[(size_t)g->entry + ((size_t)(q->rem[v] + 1) * 4 << q->held_bit[line])];
+            t = g->next;
+        }
+        f->middle[j] = sum;
+    }
+    return f;
+}
+
 /* The rest of the walk from state s at step u with no inside line left
- * to place: one position, its steps' entries from the forced steps. */
+ * to place: one position, its steps' entries from the forced steps. The
+ * middles of the lines those steps decide come with them; those of the
+ * lines decided before, still open, are summed as the general loop does. */
 static void walk_tail(walk *w, int u, int s, uint64_t lines)
 {
     const dots_quiet_index *q = w->q;
     dots_quiet_path *p = &w->path;
+    const uint64_t before = q->differ_before[u] & q->inside;
     for (; u < q->nsteps; u++) {
-        struct forced_step *f = &w->forced[(size_t)u * (size_t)q->nstates + (size_t)s];
-        if (__builtin_expect(!f->known, 0))
-            force_step(w, u, s, f);
+        const struct forced_step *f = forced_at(w, u, s);
         p->parity[u] = (uint8_t)(s >> (q->W + 1));
         p->entry[u] = f->entry;
         p->sum[u + 1] = p->sum[u] + f->less;
         p->sum_more[u + 1] = p->sum_more[u] + f->less_more;
-        inside_middles(q, p, u, lines);
+        int j = 0;
+        for (uint64_t m = q->decided_at[u]; m; m &= m - 1)
+            p->middle[__builtin_ctzll(m)] = f->middle[j++];
+        if (q->last_read_at[u] & before)
+            inside_middles(q, p, u, lines, before);
         s = f->next;
     }
     w->visit(w->ctx, w->index++, lines, p);
@@ -855,7 +908,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t co
                        * u.. are what it counts, and there are none */
                 p->sum_more[u + 1] = p->sum_more[u] + less[4 + ch];
             p->entry[u] = (uint32_t)(less + ch - q->less);
-            inside_middles(q, p, u, lines | st->add[ch]);
+            inside_middles(q, p, u, lines | st->add[ch], ~0ULL);
             if (through == completions) { /* the others have none */
                 only = ch;
                 break;
@@ -902,6 +955,13 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
 uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut)
 {
     return path->sum[q->nsteps] - path->sum[cut];
+}
+
+void dots_quiet_path_tails(const dots_quiet_index *q, const dots_quiet_path *path, const int *cut,
+                           int n, uint64_t *tail)
+{
+    for (int c = 0; c < n; c++)
+        tail[c] = path->sum[q->nsteps] - path->sum[cut[c]];
 }
 
 /* The rank of the quiet child by open inside line `line` of the position
@@ -1106,10 +1166,18 @@ static int make_rank_steps(dots_quiet_index *q)
             break;
         q->memo_cut = 0;
     }
+    for (int u = 0; u <= q->nsteps; u++) {
+        q->differ_before[u] = ~q->inside;
+        for (uint64_t m = q->inside; m; m &= m - 1)
+            if (q->line_step[__builtin_ctzll(m)] < u)
+                q->differ_before[u] |= m & -m;
+    }
     for (int u = 0; u < q->nsteps; u++)
-        q->last_read_at[u] = 0;
-    for (uint64_t m = q->inside; m; m &= m - 1)
+        q->last_read_at[u] = q->decided_at[u] = 0;
+    for (uint64_t m = q->inside; m; m &= m - 1) {
         q->last_read_at[q->last_read[__builtin_ctzll(m)]] |= m & -m;
+        q->decided_at[q->line_step[__builtin_ctzll(m)]] |= m & -m;
+    }
     return 0;
 }
 

@@ -206,6 +206,9 @@ uint64_t dots_quiet_inside_child(const dots_quiet_index *q, const dots_quiet_pat
  * (The tail may be kept for later: it is a number.) */
 int dots_quiet_cut(const dots_quiet_index *q, uint64_t added);
 uint64_t dots_quiet_path_tail(const dots_quiet_index *q, const dots_quiet_path *path, int cut);
+/* The tails of the n cuts cut[0..n-1] at once, into tail[]. */
+void dots_quiet_path_tails(const dots_quiet_index *q, const dots_quiet_path *path, const int *cut,
+                           int n, uint64_t *tail);
 uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                               int cut, uint64_t tail);
 
