@@ -1178,6 +1178,8 @@ static int make_rank_steps(dots_quiet_index *q)
         q->last_read_at[q->last_read[__builtin_ctzll(m)]] |= m & -m;
         q->decided_at[q->line_step[__builtin_ctzll(m)]] |= m & -m;
     }
+    for (int u = 0; u < q->nsteps; u++) /* a step decides one line or two */
+        assert(__builtin_popcountll(q->decided_at[u]) <= 2);
     return 0;
 }
 
