@@ -14,7 +14,9 @@
 # how often the program starts itself). With
 # --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
-# with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need.
+# with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need;
+# with --clang, clang and LLVM's OpenMP, for a build with `make CC=clang`
+# (the quiet build 3% faster: docs/building.md).
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
@@ -25,6 +27,7 @@ libmicrohttpd-dev curl chromium chromium-driver python3-selenium strace"
 case "${1:-}" in
 --fuzz) packages="$packages clang libclang-rt-dev" ;;
 --mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;
+--clang) packages="$packages clang libomp-dev" ;;
 esac
 
 need=""
