@@ -15,8 +15,9 @@
 # --fuzz, also clang
 # and its sanitizer runtime, which `make fuzz` and `make fuzz-smoke` need;
 # with --mpi, also Open MPI, which `make mpi` and `make check-mpi` need;
-# with --clang, clang and LLVM's OpenMP, for a build with `make CC=clang`
-# (the quiet build 3% faster: docs/building.md).
+# with --clang, clang and LLVM's OpenMP, for a build with `make CC=clang
+# BUILD=build-clang BIN=bin-clang` (the quiet build 3% faster:
+# docs/building.md).
 # Does nothing when they are all present. Runs apt-get as root, or through
 # sudo when available.
 set -eu
