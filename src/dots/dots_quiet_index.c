@@ -110,7 +110,9 @@ struct dots_quiet_index {
     uint8_t line_step[DOTS_MAX_LINES], last_read[DOTS_MAX_LINES];
     /* The lines a position of a frame state may differ in whose step is
      * before u (and every line but the inside ones): two positions of one
-     * slot that differ in none of them have the same entries before u */
+     * slot that differ in none of them have the same entries before u;
+     * its inside lines are also those a walk's tail from step u finds
+     * decided before it (walk_tail) */
     uint64_t differ_before[MAX_STEPS + 1];
     /* dots_quiet_rank_memo: its cut (0: none), the end of the first half
      * of the rows, and the inside lines of the steps before it (the key) */
