@@ -367,7 +367,8 @@ static void level_work_ready(level_work *w)
 {
     const dots_quiet_rules *r = w->r;
     w->inside = dots_quiet_inside_lines(r->index);
-    w->nframes = dots_quiet_frames(r->index) >> dots_quiet_split(r->index); /* of slots */
+    /* dots_quiet_frames counts slots: twice the frame states when split */
+    w->nframes = dots_quiet_frames(r->index) >> dots_quiet_split(r->index);
     w->value_mul = r->half ? 2 : 1;
     for (int class = 0; class < 2; class++) {
         w->value_add[class] = byte_value(r, class, 0);
@@ -391,6 +392,7 @@ static inline int value_of_byte(const level_work *w, int class, int byte)
     return byte * w->value_mul + w->value_add[class];
 }
 
+/* dots_quiet_slot_class without the call into the index. */
 static inline int slot_class(const level_work *w, int slot)
 {
     return slot >= w->nframes;
