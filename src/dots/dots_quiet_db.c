@@ -799,16 +799,18 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
         child_batch *batch = malloc(sizeof *batch);
         if (!leaves || !batch)
             nomem = 1;
+        /* what every frame state of the level shares, made once a thread */
+        level_work shared = {.r = r, .above = &view, .dropped = dropped, .out = values,
+                             .base = from, .leaves = leaves, .batch = batch};
+        level_work_ready(&shared);
 #pragma omp for schedule(dynamic, 1)
         for (int f = f0; f < f1; f++) {
             if (rdb_stop_requested)
                 stopped = 1;
             if (stopped || view.failed || !leaves || !batch)
                 continue;
-            level_work w = {.r = r, .above = &view, .dropped = dropped,
-                            .class = dots_quiet_slot_class(r->index, f), .out = values,
-                            .base = from, .leaves = leaves, .batch = batch};
-            level_work_ready(&w);
+            level_work w = shared;
+            w.class = slot_class(&w, f);
             dots_quiet_each(r->index, level, f, compute_one, &w);
             w.path = NULL; /* the walk's, gone with it */
             flush_children(&w);
