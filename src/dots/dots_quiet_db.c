@@ -291,6 +291,9 @@ typedef struct {
 #define CHILD_BATCH 256
 #define LEAF_BATCH (4 * CHILD_BATCH)
 
+/* The leaves a batch ranks before it reads their values (flush_children) */
+#define LEAVES_AHEAD 8
+
 /* The children by frame lines that hold every line of their position
  * (dots_quiet_rank_head) share a few cuts: the tails of the batch's
  * positions are kept for at most this many (a frame state's frame lines
@@ -317,6 +320,10 @@ typedef struct {
     /* The batch's corridors whose leaf was not in the leaf table, looked
      * up a ranker's group at a time */
     pending_leaf pending[LEAF_BATCH];
+    /* flush_children's: the positions with a child by the line at hand,
+     * and each child's rank (or, when its level is not read, the child) */
+    int16_t child[CHILD_BATCH];
+    uint64_t found[CHILD_BATCH];
 } child_batch;
 
 typedef struct {
@@ -409,20 +416,26 @@ static inline int value_above(level_work *w, int level, int class, uint64_t inde
     return value_of_byte(w, class, rdb_chunk_value(w->above, level, index));
 }
 
-/* A canonical position's value from the levels above, ranked by rk:
+/* The rank of a canonical position of a level above by rk:
  * from `tail`, the entries of the steps from `cut` on that it shares
  * with the position it holds every line of (dots_quiet_rank_head), or
  * whole when cut < 0. */
+static inline uint64_t rank_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
+                                  uint64_t tail)
+{
+    const dots_quiet_index *q = w->r->index;
+    return cut < 0 ? dots_quiet_rank_next_memo(q, rk, &w->leaves->leaf_memo, canonical)
+                   : dots_quiet_rank_head(q, rk, canonical, cut, tail);
+}
+
+/* The same with its value. */
 static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
                                 uint64_t tail)
 {
-    const dots_quiet_rules *r = w->r;
-    const int level = __builtin_popcountll(canonical & r->open);
-    const uint64_t index =
-        cut < 0 ? dots_quiet_rank_next_memo(r->index, rk, &w->leaves->leaf_memo, canonical)
-                : dots_quiet_rank_head(r->index, rk, canonical, cut, tail);
+    const uint64_t index = rank_above(w, rk, canonical, cut, tail);
     /* the ranker's slot tells the class */
-    return value_above(w, level, slot_class(w, rk->frame), index, canonical);
+    return value_above(w, __builtin_popcountll(canonical & w->r->open), slot_class(w, rk->frame),
+                       index, canonical);
 }
 
 /* The cut and the tail a canonical position shares with the position
@@ -473,6 +486,12 @@ static inline int leaf_remembered(const level_work *w, uint64_t lines, int *valu
     const uint64_t e = w->leaves->entry[h >> (64 - LEAF_SLOTS_LOG2)];
     *value = (int8_t)(e >> LEAF_HASH_BITS);
     return (e & (LEAF_LOW | LEAF_USED)) == ((h & LEAF_LOW) | LEAF_USED);
+}
+
+/* Asks the processor for leaf `lines`'s entry, to be read a little later. */
+static inline void leaf_prefetch(const level_work *w, uint64_t lines)
+{
+    __builtin_prefetch(&w->leaves->entry[(lines * LEAF_HASH) >> (64 - LEAF_SLOTS_LOG2)]);
 }
 
 static inline void leaf_remember(level_work *w, uint64_t lines, int value)
@@ -582,12 +601,23 @@ static void flush_children(level_work *w)
          * save 8%) */
         uint64_t held = UINT64_MAX;
         const int8_t *data = NULL;
+        /* every child's rank first, its byte asked of the processor as
+         * soon as it is known; then the bytes, by then in the cache: a
+         * line's children are a chunk's bytes far apart, so each read
+         * was a miss the ranks after it now hide */
+        child_batch *b = w->batch;
+        int n = 0;
         for (int i = 0; i < w->nbatch; i++) {
-            if (!(w->batch->quiet[i] >> line & 1))
+            if (!(b->quiet[i] >> line & 1))
                 continue;
             const uint64_t canonical =
                 w->frame_part[line] |
-                dots_quiet_image(r->index, w->transform[line], w->batch->lines[i] & inside);
+                dots_quiet_image(r->index, w->transform[line], b->lines[i] & inside);
+            b->child[n] = (int16_t)i;
+            if (!stored) {
+                b->found[n++] = canonical;
+                continue;
+            }
             /* of another symmetry than the identity, the rows may be
              * reversed: the first rows' sums from the memo */
             const uint64_t at =
@@ -595,10 +625,14 @@ static void flush_children(level_work *w)
                     ? dots_quiet_rank_memo(r->index, rk, &w->leaves->memo, canonical,
                                            w->child_slot[line], level)
                     : dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
-                                         c < 0 ? 0 : w->batch->tail[i][c], w->child_slot[line],
-                                         level);
+                                         c < 0 ? 0 : b->tail[i][c], w->child_slot[line], level);
+            rdb_chunk_prefetch(w->above, level, at);
+            b->found[n++] = at;
+        }
+        for (int k = 0; k < n; k++) {
             int v;
             if (stored) {
+                const uint64_t at = b->found[k];
                 if (at >> RDB_CHUNK_SHIFT != held) {
                     held = at >> RDB_CHUNK_SHIFT;
                     data = rdb_chunk_data(w->above, level, held);
@@ -606,10 +640,10 @@ static void flush_children(level_work *w)
                 const int byte = data ? data[at & (RDB_CHUNK_ENTRIES - 1)] : 0;
                 v = -value_of_byte(w, w->class, byte);
             } else {
-                v = -value_from_moves(w, canonical);
+                v = -value_from_moves(w, b->found[k]);
             }
-            if (v > w->batch->best[i])
-                w->batch->best[i] = v;
+            if (v > b->best[b->child[k]])
+                b->best[b->child[k]] = v;
         }
     }
     /* the leaves, in order of their rankers (a counting sort) */
@@ -621,17 +655,42 @@ static void flush_children(level_work *w)
         start[g + 1] += start[g];
     for (int i = 0; i < w->npending; i++)
         order[start[w->batch->pending[i].group]++] = (int16_t)i;
-    for (int k = 0; k < w->npending; k++) {
-        const pending_leaf *p = &w->batch->pending[order[k]];
-        const dots_corridor c = {.run = p->run, .kind = p->kind};
-        if (dots_corridor_most(&c) <= w->batch->best[p->at])
-            continue;
-        const int v =
-            lookup_ranked(w, &w->leaves->for_leaves[p->group], p->canonical, p->cut, p->tail);
-        leaf_remember(w, p->lines, v);
-        const int candidate = dots_corridor_best(&c, v);
-        if (candidate > w->batch->best[p->at])
-            w->batch->best[p->at] = candidate;
+    /* LEAVES_AHEAD at a time: their ranks, each byte asked of the
+     * processor as it is known, then their values (a leaf whose corridor
+     * cannot beat its position's best move is skipped, and the best moves
+     * grow as values come: the more at a time, the fewer skipped) */
+    for (int k0 = 0; k0 < w->npending; k0 += LEAVES_AHEAD) {
+        const int k1 = k0 + LEAVES_AHEAD < w->npending ? k0 + LEAVES_AHEAD : w->npending;
+        struct {
+            uint64_t index;
+            int16_t leaf;
+            int8_t level, class;
+        } ranked[LEAVES_AHEAD];
+        int n = 0;
+        for (int k = k0; k < k1; k++) {
+            const pending_leaf *p = &w->batch->pending[order[k]];
+            const dots_corridor c = {.run = p->run, .kind = p->kind};
+            if (dots_corridor_most(&c) <= w->batch->best[p->at])
+                continue;
+            dots_quiet_ranker *rk = &w->leaves->for_leaves[p->group];
+            const int level = __builtin_popcountll(p->canonical & r->open);
+            const uint64_t index = rank_above(w, rk, p->canonical, p->cut, p->tail);
+            /* the ranker's slot tells the class */
+            const int class = slot_class(w, rk->frame);
+            if (stored_above(w, level, class))
+                rdb_chunk_prefetch(w->above, level, index);
+            ranked[n++] = (typeof(ranked[0])){index, order[k], (int8_t)level, (int8_t)class};
+        }
+        for (int j = 0; j < n; j++) {
+            const pending_leaf *p = &w->batch->pending[ranked[j].leaf];
+            const dots_corridor c = {.run = p->run, .kind = p->kind};
+            const int v =
+                value_above(w, ranked[j].level, ranked[j].class, ranked[j].index, p->canonical);
+            leaf_remember(w, p->lines, v);
+            const int candidate = dots_corridor_best(&c, v);
+            if (candidate > w->batch->best[p->at])
+                w->batch->best[p->at] = candidate;
+        }
     }
     w->npending = 0;
     for (int i = 0; i < w->nbatch; i++) {
@@ -704,8 +763,11 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     dots_corridor corridor[DOTS_MAX_BOXES];
     const int ncorridors = dots_corridors(&r->graph, lines, corridor);
     uint64_t by_corridor = 0;
-    for (int i = 0; i < ncorridors; i++)
+    for (int i = 0; i < ncorridors; i++) {
         by_corridor |= corridor[i].lines;
+        /* read after the inside children's lookups, which hide the miss */
+        leaf_prefetch(w, lines | corridor[i].taken);
+    }
     /* every other line gives no box a third side (and so completes none,
      * and does not fill the board): a quiet child of the position's class
      * (its slot's); those by inside lines first, ranked from the path at
