@@ -11,6 +11,7 @@
 #   make bench      the speed and memory benchmark (minutes)
 #   make bench-quiet the quiet database against the full one (BOARDS=...)
 #   make bench-quiet-speed the quiet build against an earlier commit's (BASE=...)
+#   make bench-plan --plan's time against the quiet build's own (SPECS=...)
 #   make lib        the installable library: libretrodb.so and libretrodb.a
 #                   in build-pic/
 #   make install    PREFIX=/usr/local DESTDIR=: the program (and retrodb-mpi
@@ -97,7 +98,7 @@ MAN1       := $(wildcard man/*.1)
 MAN3       := $(wildcard man/*.3)
 OBJCOPY    ?= objcopy
 
-.PHONY: portable all lib python python-lib check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-quiet-speed bench-kernel install uninstall clean
+.PHONY: portable all lib python python-lib check-python bench-python bench-web check-web deps deps-mpi mpi check-mpi check-scalar check-tsan bench-mpi check check-long test demo sanitize valgrind valgrind-run bench bench-cram bench-dots bench-query bench-quiet bench-quiet-speed bench-plan bench-kernel install uninstall clean
 
 all: $(BIN)/retrodb
 
@@ -386,6 +387,12 @@ bench-quiet: deps
 bench-quiet-speed: deps
 	@$(MAKE) --no-print-directory all
 	bash scripts/bench_quiet_speed.sh $(or $(BASE),f8151b8) $(SPECS)
+
+# --plan's time for quiet builds (from its sample) against the builds'
+# own, board by board (minutes).
+bench-plan: deps
+	@$(MAKE) --no-print-directory all
+	RETRODB=$(BIN)/retrodb bash scripts/bench_plan.sh $(SPECS)
 
 # The quiet build on a part of a real database's finished level, against
 # an earlier commit's, every value checked against the stored one

@@ -357,14 +357,14 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
                    rdb_human_bytes(plan.peak_disk_bytes - room, c, sizeof c), why.msg);
     }
     if (sampled)
-        printf("time        about %s of computing with %d threads (measured here: %.0f ns a\n"
+        printf("time        about %s of computing with %d thread%s (measured here: %.0f ns a\n"
                "            stored position for one thread, on a sample of %s positions)\n",
-               rdb_human_duration(seconds, a, sizeof a), threads, sample_ns,
+               rdb_human_duration(seconds, a, sizeof a), threads, threads == 1 ? "" : "s", sample_ns,
                rdb_human_count(sampled, c, sizeof c));
     else
-        printf("time        about %s of computing with %d threads (a rough guide: %s positions\n"
+        printf("time        about %s of computing with %d thread%s (a rough guide: %s positions\n"
                "            a second a thread)\n",
-               rdb_human_duration(seconds, a, sizeof a), threads,
+               rdb_human_duration(seconds, a, sizeof a), threads, threads == 1 ? "" : "s",
                rdb_human_count((uint64_t)time.guide_rate, c, sizeof c));
     if (so_far.known) {
         /* the plan checked against the build it plans, as it goes */

@@ -85,14 +85,15 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                             rdb_error *err);
 
 /* The time the build takes a stored position on this board and machine,
- * measured: up to `most` positions computed by one thread, 32 frame states
- * whole, spread over the levels as the positions are (each near the
- * position 1/64, 3/64, .. of the way through them all), with every value
- * above read as 0 (the work does not depend on the values), and a half
- * database's levels of dropped_at[level] (bit l: level l's dropped part)
- * gone while a level is built. The rules' index must be prepared.
- * *positions gets how many were computed, *seconds the time they took: the
- * thread's own CPU time, so that work beside it does not count. */
+ * measured: one thread computes 16 stretches of consecutive frame states
+ * of at most most/16 positions each, spread over the levels as the
+ * positions are (each from the position 1/32, 3/32, .. of the way through
+ * them all), each stretch's first frame state untimed and then most/16
+ * positions timed; every value above read as 0, and a half database's
+ * levels of dropped_at[level] (bit l: level l's dropped part) gone while
+ * a level is built. The rules' index must be prepared. *positions gets
+ * how many were timed, *seconds the time they took: the thread's own CPU
+ * time, so that work beside it does not count. */
 rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, const uint64_t *dropped_at,
                              uint64_t *positions, double *seconds, rdb_error *err);
 
