@@ -45,7 +45,12 @@
 # Environment (defaults): RETRODB (bin/retrodb beside this script),
 # SAVE_MINUTES (15), NICE (10), LEDGERS (DIR), TT_WIDE_MB (each run's
 # table of the parts of more than 64 cells, `solve cram --tt-wide-mb`;
-# unset: an eighth of TT_MB, at least 16).
+# unset: an eighth of TT_MB, at least 16), TT_DIGEST_LOG2 (the digest
+# keeps the entries of 2^K nodes or more, `solve cram --tt-digest-log2`;
+# unset: 24). A lower K keeps more of a run's work for a new machine in
+# a bigger digest: a 5x9 solve stopped halfway and resumed from its
+# digest alone redid 63% of what it had done with K = 13, 52% with 9,
+# 25% with 5 (and none from its whole table); see data/ledgers/README.md.
 set -u
 
 # bash reads a script as it runs it, a command at a time: a run of days
@@ -112,6 +117,7 @@ run_route() {
     start=$(date +%s)
     local ledger=$LEDGERS/cram-$board-route$n.txt digest=$LEDGERS/cram-$board-route$n.tt
     [ -z "${TT_WIDE_MB:-}" ] || set -- "$@" --tt-wide-mb "$TT_WIDE_MB"
+    [ -z "${TT_DIGEST_LOG2:-}" ] || set -- "$@" --tt-digest-log2 "$TT_DIGEST_LOG2"
     echo "=== route $n: $(date -u '+%F %T') solve cram $board $* --tt-mb $mb --tt-file $dir/T$n --ledger $ledger --tt-digest $digest" >> "$dir/route$n.log"
     nice -n "$NICE" "$RETRODB" solve cram "$board" "$@" --tt-mb "$mb" --tt-file "$dir/T$n" \
         --tt-save-minutes "$SAVE_MINUTES" --ledger "$ledger" --tt-digest "$digest" --json --progress \

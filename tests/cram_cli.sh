@@ -419,6 +419,12 @@ EOF
     grep -q '"certificate":\[{"nimber":0,"cells"' "$T/two/route2.json" && ok || bad "cram-two-routes: no certificate in route 2"
     [ -s "$T/two/cram-3x12-route1.txt" ] && [ -s "$T/two/cram-3x12-route2.txt" ] && ok || bad "cram-two-routes: no ledgers"
     [ -s "$T/two/cram-3x12-route1.tt" ] && [ -s "$T/two/cram-3x12-route2.tt" ] && ok || bad "cram-two-routes: no digests"
+    # TT_DIGEST_LOG2: a lower bound keeps more entries in the digests
+    expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" TT_DIGEST_LOG2=1 scripts/cram-two-routes.sh 3x12 "$T/two-k1" "$T/c34" 16
+    grep -q -- '--tt-digest-log2 1 ' "$T/two-k1/route1.log" &&
+        [ "$(stat -c %s "$T/two-k1/cram-3x12-route1.tt")" -gt "$(stat -c %s "$T/two/cram-3x12-route1.tt")" ] && ok ||
+        bad "cram-two-routes: TT_DIGEST_LOG2=1 kept no more entries than the default"
+    expect 2 'refused its command line' -- env RETRODB="$RETRODB" TT_DIGEST_LOG2=x scripts/cram-two-routes.sh 3x12 "$T/two-kx" "$T/c34" 16
     # with LEDGERS elsewhere, each route's result is kept beside its ledger too
     expect 0 '3x12: nimber 1, the two routes agree' -- env RETRODB="$RETRODB" LEDGERS="$T/two-ledgers" scripts/cram-two-routes.sh 3x12 "$T/two6" "$T/c34" 16
     cmp -s "$T/two6/route1.json" "$T/two-ledgers/cram-3x12-route1.json" &&
