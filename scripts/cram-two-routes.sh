@@ -49,8 +49,9 @@
 # keeps the entries of 2^K nodes or more, `solve cram --tt-digest-log2`;
 # unset: 24). A lower K keeps more of a run's work for a new machine in
 # a bigger digest: a 5x9 solve stopped halfway and resumed from its
-# digest alone redid 63% of what it had done with K = 13, 54% with 11, 52% with 9,
-# 25% with 5 (and none from its whole table); see data/ledgers/README.md.
+# digest alone redid 63% of what it had done with K = 13, 54% with 11,
+# 52% with 9, 25% with 5 (and none from its whole table); see
+# data/ledgers/README.md.
 set -u
 
 # bash reads a script as it runs it, a command at a time: a run of days
