@@ -27,12 +27,9 @@ _Static_assert(sizeof(cram_tt_bucket) == 64, "a bucket is one cache line");
 #define TT_MAGIC "RDBCRTT2"
 #define TT_RECORD 12
 
-/* The table's first size; it doubles from there as it fills. */
-#define TT_START_BYTES (16u << 20)
-/* Below this size the table doubles before its buckets evict; from this
- * size on, only when three quarters full (see bucket_to_store). */
-#define TT_EARLY_GROWTH_BYTES ((size_t)256 << 20)
-#define TT_LATE_GROWTH_BYTES ((size_t)1024 << 20)
+/* The table's first size; it doubles from there when three quarters
+ * full (see bucket_to_store). */
+#define TT_START_BYTES (4u << 20)
 
 #define WORK_SHIFT 12
 
@@ -53,7 +50,7 @@ static void set_buckets(cram_tt *t, cram_tt_bucket *p, uint64_t n)
     t->nbuckets = n;
     t->shift = 64 - __builtin_ctzll(n);
     uint64_t slots = n * CRAM_TT_WAYS;
-    t->grow_at = n >= t->max_buckets ? UINT64_MAX : bytes >= TT_LATE_GROWTH_BYTES ? slots / 4 * 3 : slots / 2;
+    t->grow_at = n >= t->max_buckets ? UINT64_MAX : slots / 4 * 3;
 }
 
 static rdb_status map_buckets(cram_tt *t, uint64_t n)
@@ -222,35 +219,25 @@ void cram_tt_free(cram_tt *t)
     t->bucket = NULL;
 }
 
-/* Whether key (its tag) would evict an entry of its bucket. */
-static int would_evict(const cram_tt_bucket *b, uint64_t tag)
-{
-    for (int i = 0; i < CRAM_TT_WAYS; i++) {
-        uint64_t e = __atomic_load_n(&b->entry[i], __ATOMIC_RELAXED);
-        if (!e || (e & CRAM_TT_TAG_MASK) == tag)
-            return 0;
-    }
-    return 1;
-}
-
-/* The bucket where key goes, after growing the table when it is due: when
- * half full, or, while the table is small, when a quarter full and the
- * bucket would have to evict; from 1 GB on, only when three quarters full.
- * A big table is slow to probe, since every doubling costs reach in the
- * processor's address translation: 3x17 on one thread with the table that
- * big from the start, the same nodes, took 10.0 s at 128 MB, 14.3 s at
- * 1 GB, 20.6 s at 4 GB (6 s of it the kernel clearing pages) and 33 s at
- * 8 GB. An 8-way bucket rarely has to evict below three quarters full, and
- * what goes is the cheapest entry: 3x20 on two threads with the table held
- * at 2 GB (66% full at the end) expanded as many positions as with 4 GB
- * (267.3 M against 267.4 M) in 564 s against 638 s. A shared table only
- * asks to grow, and takes the key where it is now. */
+/* The bucket where key goes, after growing the table when it is due:
+ * when three quarters full, at every size. A big table is slow to probe:
+ * every doubling costs reach in the processor's caches and address
+ * translation. 3x17 on one thread with the table that big from the
+ * start, the same nodes, took 10.0 s at 128 MB, 14.3 s at 1 GB, 20.6 s
+ * at 4 GB (6 s of it the kernel clearing pages) and 33 s at 8 GB; on a
+ * processor with 32 MB of L3, 4x11 took 0.87 of the time in a table held
+ * at 32 MB (79% full, 1.3% more nodes) than in the 128 MB it grew to
+ * when it doubled at half full (and before, while small, at a quarter
+ * full when a bucket would evict). An 8-way bucket rarely has to evict
+ * below three quarters full, and what goes is the cheapest entry: 3x20
+ * on two threads with the table held at 2 GB (66% full at the end)
+ * expanded as many positions as with 4 GB (267.3 M against 267.4 M) in
+ * 564 s against 638 s. A shared table only asks to grow, and takes the
+ * key where it is now. */
 static cram_tt_bucket *bucket_to_store(cram_tt *t, uint64_t h)
 {
     cram_tt_bucket *b = &t->bucket[h >> t->shift];
-    if (t->entries >= t->grow_at ||
-        (t->grow_at != UINT64_MAX && t->entries >= t->grow_at / 2 && t->bytes < TT_EARLY_GROWTH_BYTES &&
-         would_evict(b, h << CRAM_TT_TAG_SHIFT))) {
+    if (t->entries >= t->grow_at) {
         if (t->shared) {
             __atomic_store_n(&t->want_grow, 1, __ATOMIC_RELAXED);
         } else {
@@ -504,7 +491,7 @@ static void reserve(cram_tt *t, const char *path)
 
 /* No search runs while a file loads, so a table that several threads will
  * share grows by itself here: asking to grow, as a shared table does in a
- * search, would keep every entry in the table's first 16 MB, the rest
+ * search, would keep every entry in the table's first size, the rest
  * evicted (a 3x22 table of 660 M entries came back as a few million). */
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err)
