@@ -1067,6 +1067,53 @@ START_TEST(test_tt_load_shared)
 }
 END_TEST
 
+/* A file saved from a table it filled a quarter to three eighths (an
+ * older retrodb's, which doubled at half full) loads into the size it was
+ * saved from, not into half of it three quarters full, where two of its
+ * buckets share one and overflow: every entry kept, and no refusal naming
+ * a size the user gave. A digest of a few entries of a big table stays
+ * small. */
+START_TEST(test_tt_load_saved_size)
+{
+    char dir[TU_DIR_MAX], path[TU_DIR_MAX + 32];
+    temp_tt_file(dir, path, sizeof path);
+    rdb_error err;
+    cram_tt t, back;
+    TU_ASSERT_EQ(cram_tt_init(&t, 256, 0, &err), RDB_OK);
+    while (t.bytes < 32ULL << 20)
+        cram_tt_grow(&t);
+    uint64_t seed = 29;
+    for (int k = 0; k < 1400000; k++) /* a third of 32 MB's 4 M slots */
+        cram_tt_put(&t, rng_next(&seed) | 1, k % 7, 20);
+    TU_ASSERT_EQ(t.bytes, 32ULL << 20);
+    TU_ASSERT_EQ(cram_tt_save(&t, path, 5, 0, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&back, 256, 1, &err), RDB_OK);
+    uint64_t loaded = 0;
+    TU_ASSERT_MSG(cram_tt_load(&back, path, 5, any_entry, NULL, &loaded, &err) == RDB_OK, "%s", err.msg);
+    TU_ASSERT_EQ(loaded, t.entries);
+    TU_ASSERT_EQ(back.bytes, 32ULL << 20);
+    TU_ASSERT_EQ(back.entries, t.entries);
+    cram_tt_free(&back);
+
+    /* a few entries saved from that table: the table stays at its first size */
+    cram_tt few;
+    TU_ASSERT_EQ(cram_tt_init(&few, 256, 0, &err), RDB_OK);
+    while (few.bytes < 32ULL << 20)
+        cram_tt_grow(&few);
+    for (int k = 0; k < 1000; k++)
+        cram_tt_put(&few, rng_next(&seed) | 1, k % 7, 20);
+    TU_ASSERT_EQ(cram_tt_save(&few, path, 5, 0, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_init(&back, 256, 1, &err), RDB_OK);
+    TU_ASSERT_EQ(cram_tt_load(&back, path, 5, any_entry, NULL, &loaded, &err), RDB_OK);
+    TU_ASSERT_EQ(back.entries, 1000);
+    TU_ASSERT_EQ(back.bytes, (uint64_t)CRAM_TT_MIN_BUCKETS * sizeof(cram_tt_bucket));
+    cram_tt_free(&back);
+    cram_tt_free(&few);
+    cram_tt_free(&t);
+    tu_rmrf(dir);
+}
+END_TEST
+
 /* An entry stores only part of its key's hash: saving gives back the whole
  * key (the hash undone), for tables of every size, and excluded nimbers
  * and known ones survive the round trip. */
@@ -1285,6 +1332,7 @@ Suite *cram_solver_suite(void)
     tcase_add_test(tc, test_tt_grow_in_place);
     tcase_add_test(tc, test_tt_keys_round_trip);
     tcase_add_test(tc, test_tt_load_shared);
+    tcase_add_test(tc, test_tt_load_saved_size);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

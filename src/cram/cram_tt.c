@@ -384,6 +384,7 @@ void cram_tt_file_release(int lock_fd)
 typedef struct {
     int stride;
     uint64_t saved_mb;
+    cram_tt_head_fn head;
     cram_tt_record_fn each;
     void *ctx;
 } reading;
@@ -398,6 +399,8 @@ static rdb_status check_fields(void *ctx, const char *path, const unsigned char 
         return rdb_fail(err, RDB_E_INPUT,
                         "'%s' was saved for boards %llu cells across (short side), not %d", path,
                         (unsigned long long)stride, rd->stride);
+    if (rd->head)
+        rd->head(rd->ctx, rd->saved_mb);
     return RDB_OK;
 }
 
@@ -414,10 +417,10 @@ static rdb_status read_record(void *ctx, const char *path, uint64_t i, const uns
 }
 
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
-                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, uint64_t *saved_mb,
-                             rdb_error *err)
+                             cram_tt_head_fn head, cram_tt_record_fn each, void *ctx, uint64_t *loaded,
+                             uint64_t *saved_mb, rdb_error *err)
 {
-    reading rd = {stride, 0, each, ctx};
+    reading rd = {stride, 0, head, each, ctx};
     const rdb_table_format f = cram_format(magic, record);
     const rdb_status st = rdb_table_file_load(path, &f, check_fields, read_record, &rd, loaded, err);
     *saved_mb = rd.saved_mb;
@@ -449,6 +452,7 @@ rdb_status cram_tt_save(const cram_tt *t, const char *path, int stride, int min_
 
 typedef struct {
     cram_tt *t;
+    const char *path;
     cram_tt_entry_check check;
     void *ctx;
 } loading;
@@ -471,21 +475,34 @@ static int load_record(void *ctx, const unsigned char *rec, int apply)
     return 1;
 }
 
-/* The table grown, before a file loads, to hold the file's records beside
+/* The table grown, before a file's records load, to hold them beside
  * the entries it has, as it would have grown to hold them one by one: a
  * file lists its entries bucket by bucket, so a smaller table filled from
  * it overflows where the file is dense long before it is due to grow, and
  * evicts (3 M entries loaded into a table growing from 16 MB: 9% lost).
  * The entries already there count too: a table that held a few (a
  * --tt-digest, loaded before the table file) once took a 3x23 table file
- * of a thousand million entries into 512 MB. */
-static void reserve(cram_tt *t, const char *path)
+ * of a thousand million entries into 512 MB.
+ *
+ * And a file whose records would fill more than half of a table smaller
+ * than the one it was saved from (saved_mb) gets that size: two of its
+ * buckets would share one of the smaller table's, and where both are
+ * dense they overflow. A file saved a quarter to three eighths full (a
+ * table that grew at half full, or reserved bigger than it filled) would
+ * otherwise load into half its size three quarters full, lose more than
+ * one entry in a hundred, and be refused with a size the user gave. A
+ * digest (a few entries saved from a big table) stays small. */
+static void reserve(void *ctx, uint64_t saved_mb)
 {
+    const loading *l = ctx;
+    cram_tt *t = l->t;
     struct stat sb;
-    if (stat(path, &sb) != 0)
+    if (stat(l->path, &sb) != 0)
         return;
     const uint64_t records = t->entries + (uint64_t)sb.st_size / TT_RECORD;
-    while (records >= t->grow_at && t->nbuckets < t->max_buckets && !t->held)
+    while (t->nbuckets < t->max_buckets && !t->held &&
+           (records >= t->grow_at ||
+            (t->bytes >> 20 < saved_mb && 2 * records > t->nbuckets * CRAM_TT_WAYS)))
         grow(t);
 }
 
@@ -496,13 +513,13 @@ static void reserve(cram_tt *t, const char *path)
 rdb_status cram_tt_load(cram_tt *t, const char *path, int stride, cram_tt_entry_check check,
                         void *ctx, uint64_t *loaded, rdb_error *err)
 {
-    loading l = {t, check, ctx};
+    loading l = {t, path, check, ctx};
     const int shared = t->shared;
     const uint64_t replaced = t->replaced;
     t->shared = 0;
-    reserve(t, path);
     uint64_t saved_mb;
-    rdb_status st = cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, load_record, &l, loaded, &saved_mb, err);
+    rdb_status st =
+        cram_tt_file_load(path, TT_MAGIC, stride, TT_RECORD, reserve, load_record, &l, loaded, &saved_mb, err);
     t->shared = shared;
     t->want_grow = 0;
     /* A table that could not grow to hold the file keeps only part of it,

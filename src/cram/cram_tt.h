@@ -269,10 +269,14 @@ rdb_status cram_tt_file_save(const char *path, const char *magic, int stride, si
  * record this table could hold), then, once the whole file is known to
  * be sound, with apply 1 to add it. */
 typedef int (*cram_tt_record_fn)(void *ctx, const unsigned char *rec, int apply);
-/* *loaded gets the records added, *saved_mb the size recorded (0: none). */
+/* Called once the file's head is read, before any record: the size of
+ * the table it was saved from, in MB (0: not recorded). */
+typedef void (*cram_tt_head_fn)(void *ctx, uint64_t saved_mb);
+/* *loaded gets the records added, *saved_mb the size recorded (0: none);
+ * head may be NULL. */
 rdb_status cram_tt_file_load(const char *path, const char *magic, int stride, size_t record,
-                             cram_tt_record_fn each, void *ctx, uint64_t *loaded, uint64_t *saved_mb,
-                             rdb_error *err);
+                             cram_tt_head_fn head, cram_tt_record_fn each, void *ctx, uint64_t *loaded,
+                             uint64_t *saved_mb, rdb_error *err);
 /* A record's last four bytes. get returns 0 when the nimber byte is
  * impossible. */
 void cram_tt_put_fields(unsigned char *out, int known, unsigned payload, unsigned work);
