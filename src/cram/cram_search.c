@@ -287,6 +287,9 @@ static void make_wide_child(cram_worker *w, cram_wset x, cram_wset d, cram_child
             continue;
         }
         assert(c->nparts < CHILD_PARTS && nkeys < CHILD_PARTS);
+        /* its lookup comes ETC_LAG children later: start fetching the
+         * bucket now, as add_part does for the others */
+        cram_wide_tt_prefetch(s->wtt, key);
         keys[nkeys] = key;
         c->part[c->nparts++] = wide_part(&keys[nkeys++]);
     }

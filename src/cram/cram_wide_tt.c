@@ -121,6 +121,11 @@ static int holds(entry e, cram_wset h)
     return (e ^ h << TAG_SHIFT) >> TAG_SHIFT == 0;
 }
 
+void cram_wide_tt_prefetch(const cram_wide_tt *t, cram_wset key)
+{
+    __builtin_prefetch(t->e + (uint64_t)(hash_of(key) >> t->bucket_shift) * WAYS);
+}
+
 /* The fields of key's entry (0 when absent). */
 static unsigned find(cram_wide_tt *t, cram_wset key)
 {

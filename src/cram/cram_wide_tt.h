@@ -35,6 +35,8 @@ typedef struct cram_wide_tt cram_wide_tt;
 rdb_status cram_wide_tt_new(long mb, cram_wide_tt **out, rdb_error *err);
 void cram_wide_tt_free(cram_wide_tt *t);
 
+/* Start bringing key's bucket into the caches, ahead of a lookup. */
+void cram_wide_tt_prefetch(const cram_wide_tt *t, cram_wset key);
 /* Nimber stored for key, or -1. */
 int cram_wide_tt_get(cram_wide_tt *t, cram_wset key);
 /* The nimbers below CRAM_TT_EXCLUDED_BITS key is known not to have. */
