@@ -110,6 +110,52 @@ START_TEST(test_wide_geometry)
 }
 END_TEST
 
+/* A child's split (cram_wide_split_child, which skips the flood fill
+ * when the domino's neighbours are joined around it, and grows two
+ * groups side by side) gives the plain
+ * split of the part less the domino: every domino of random connected
+ * parts of 5x13 and 3x30 layouts, dense and sparse, on both sides of bit
+ * 64. */
+START_TEST(test_wide_split_child)
+{
+    static const int shapes[][2] = {{13, 5}, {30, 3}, {16, 8}};
+    uint64_t seed = 0x5eed13ULL;
+    long whole = 0, children = 0;
+    for (int sh = 0; sh < 3; sh++) {
+        cram_wide_geom wg;
+        const int height = shapes[sh][0], stride = shapes[sh][1];
+        cram_wide_geom_init(&wg, height, stride);
+        for (int i = 0; i < 400; i++) {
+            cram_wset x = 0;
+            for (int k = 0; k < height * stride; k++)
+                if (rng_next(&seed) % 100 < (uint64_t)(i % 2 ? 85 : 60))
+                    x |= cram_wbit(k);
+            cram_wset comp[64];
+            const int n = cram_wide_split(&wg, x, comp, 64);
+            for (int c = 0; c < n; c++) {
+                const cram_wset part = comp[c];
+                for (int v = 0; v < 2; v++)
+                    for (cram_wset m = v ? cram_wide_vmoves(&wg, part) : cram_wide_hmoves(&wg, part); m;
+                         m &= m - 1) {
+                        const int cell = cram_wlowest(m);
+                        const cram_wset d = cram_wbit(cell) | cram_wbit(cell + (v ? stride : 1));
+                        cram_wset want[64], got[64];
+                        const int wn = cram_wide_split(&wg, part & ~d, want, 64);
+                        const int gn = cram_wide_split_child(&wg, part, cell, v, got, 64);
+                        TU_ASSERT_EQ(gn, wn);
+                        /* the same sets in the same order (by their lowest cells) */
+                        for (int k = 0; k < gn; k++)
+                            TU_ASSERT_MSG(got[k] == want[k], "part %d of a child", k);
+                        whole += gn == 1;
+                        children++;
+                    }
+            }
+        }
+    }
+    TU_ASSERT_MSG(children > 20000 && whole > children / 2, "%ld children, %ld whole", children, whole);
+}
+END_TEST
+
 /* ---- the wide search forced onto small boards ---- */
 
 typedef struct {
@@ -509,6 +555,7 @@ Suite *cram_wide_suite(void)
     Suite *s = suite_create("cram_wide");
     TCase *tc = tcase_create("sets");
     tcase_add_test(tc, test_wide_geometry);
+    tcase_add_test(tc, test_wide_split_child);
     tcase_add_test(tc, test_wide_limits);
     tcase_add_test(tc, test_wide_tt_file);
     tcase_add_test(tc, test_wide_tt_too_small);

@@ -247,6 +247,13 @@ static void init_ring_groups(void)
     __atomic_store_n(&ring_groups_ready, 1, __ATOMIC_RELEASE);
 }
 
+unsigned cram_ring_groups(int vertical, unsigned box)
+{
+    if (__builtin_expect(!__atomic_load_n(&ring_groups_ready, __ATOMIC_ACQUIRE), 0))
+        pthread_once(&ring_groups_once, init_ring_groups);
+    return ring_groups[vertical][box];
+}
+
 /* Cells c-1 .. c-1+width of row r of x as the low bits (0 off the board). */
 static inline unsigned box_row(const cram_geom *g, uint64_t x, int r, int c, unsigned width_mask)
 {

@@ -47,4 +47,12 @@ int cram_split_reduced(const cram_geom *g, uint64_t x, uint64_t *comp);
  * that leave a bridge or a twin edge go through cram_split_reduced. */
 int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uint64_t *comp);
 
+/* The free cells next to a domino that are joined inside the box of the
+ * ten cells around it (3 rows of 4 about a horizontal domino, its cells
+ * box cells 5 and 6; 4 rows of 3 about a vertical one, cells 4 and 7),
+ * `box` the box's free cells, bit i box cell i row by row: the lowest box
+ * cell of each group in a nibble, in increasing order, 0xf after the last
+ * when there are fewer than four. */
+unsigned cram_ring_groups(int vertical, unsigned box);
+
 #endif

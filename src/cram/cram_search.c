@@ -238,16 +238,18 @@ static void make_child(cram_worker *w, uint64_t x, int cell, int vertical, cram_
     set_size(s, c);
 }
 
-/* The same for a wide part x (its canonical form) without the domino d;
+/* The same for a wide part x (its canonical form) without the domino
+ * whose top left cell is `cell`;
  * keys (CHILD_PARTS of them) receives the forms of the child's wide
  * parts. A component that fits g goes there, reduced (cram_reduce.h);
  * the wide ones are not reduced, which keeps their nimber all the same. */
-static void make_wide_child(cram_worker *w, cram_wset x, cram_wset d, cram_child *c, cram_wset *keys)
+static void make_wide_child(cram_worker *w, cram_wset x, int cell, int vertical, cram_child *c,
+                            cram_wset *keys)
 {
     const cram_solver *s = w->s;
     cram_wset comp[CHILD_PARTS];
     /* a domino's two cells touch at most six others */
-    int n = cram_wide_split(&s->wg, x & ~d, comp, CHILD_PARTS), nkeys = 0;
+    int n = cram_wide_split_child(&s->wg, x, cell, vertical, comp, CHILD_PARTS), nkeys = 0;
     assert(n <= CHILD_PARTS);
     c->nparts = 0;
     c->known = 0;
@@ -460,8 +462,7 @@ static int wide_children(cram_worker *w, cram_wset x, cram_child *ch, cram_wset 
     etc_queue q = {.first = 0, .last = 0};
     for (k = 0; k < n; k++) {
         const int slot = order[k], i = cell[slot];
-        make_wide_child(w, x, cram_wbit(i) | cram_wbit(slot < nh ? i + 1 : i + st), &ch[slot],
-                        keys[slot]);
+        make_wide_child(w, x, i, slot >= nh, &ch[slot], keys[slot]);
         ch[slot].dist = dist[slot];
         if (want && etc_made(w, ch, &q, slot, 0, want, p))
             return -1;

@@ -7,6 +7,7 @@
 #include <assert.h>
 
 #include "common/bits.h"
+#include "cram/cram_reduce.h"
 
 void cram_wide_geom_init(cram_wide_geom *g, int height, int stride)
 {
@@ -40,6 +41,85 @@ int cram_wide_split(const cram_wide_geom *g, cram_wset x, cram_wset *comp, int m
         n++;
         x &= ~c;
     }
+    return n;
+}
+
+/* Cells c-1 .. c-1+width of row r of x as the low bits (0 off the board). */
+static inline unsigned box_row(const cram_wide_geom *g, cram_wset x, int r, int c, unsigned width_mask)
+{
+    if (r < 0 || r >= g->height)
+        return 0;
+    const unsigned row = (unsigned)(x >> (r * g->stride)) & ((1u << g->stride) - 1);
+    return (row << 1 >> c) & width_mask;
+}
+
+int cram_wide_split_child(const cram_wide_geom *g, cram_wset x, int cell, int vertical, cram_wset *comp,
+                          int max)
+{
+    const int s = g->stride, r = cell / s, c = cell % s;
+    cram_wset y;
+    unsigned box;
+    if (vertical) {
+        y = x & ~(cram_wbit(cell) | cram_wbit(cell + s));
+        box = box_row(g, y, r - 1, c, 7) | box_row(g, y, r, c, 7) << 3 | box_row(g, y, r + 1, c, 7) << 6 |
+              box_row(g, y, r + 2, c, 7) << 9;
+    } else {
+        y = x & ~(cram_wbit(cell) | cram_wbit(cell + 1));
+        box = box_row(g, y, r - 1, c, 15) | box_row(g, y, r, c, 15) << 4 | box_row(g, y, r + 1, c, 15) << 8;
+    }
+    /* x is connected, so every cell of y joins, inside y, one of the
+     * domino's free neighbours (a path of x from it to the domino enters
+     * the domino by one), and neighbours joined inside the box are joined
+     * in y: a component per group at most (cram_ring_groups). One group:
+     * y is connected. Two: they grow side by side, a step at a time, and
+     * are one when they meet, or two when one stops first (the rest of y
+     * is then the other), so a move that cuts a small part off a long one
+     * costs the small part's flood fill. A component of one cell has no
+     * move and is dropped. */
+    unsigned groups = cram_ring_groups(vertical, box);
+    cram_wset part[4];
+    int growing = 0;
+    for (; growing < 4 && (groups & 0xf) != 0xf; groups >>= 4) {
+        const int b = (int)(groups & 0xf), box_r = vertical ? b / 3 : b >> 2, box_c = vertical ? b % 3 : b & 3;
+        part[growing++] = cram_wbit(cell + (box_r - 1) * s + box_c - 1);
+    }
+    if (growing > 2)
+        return cram_wide_split(g, y, comp, max);
+    cram_wset a = y, b = 0;
+    if (growing == 2) {
+        a = part[0];
+        b = part[1];
+        for (;;) {
+            const cram_wset next_a = (a | cram_wide_neighbours(g, a)) & y;
+            const cram_wset next_b = (b | cram_wide_neighbours(g, b)) & y;
+            if (next_a & next_b) {
+                a = y;
+                b = 0;
+                break;
+            }
+            if (next_a == a) {
+                b = y & ~a;
+                break;
+            }
+            if (next_b == b) {
+                a = y & ~b;
+                break;
+            }
+            a = next_a;
+            b = next_b;
+        }
+    }
+    /* in the order of their lowest cells, as cram_wide_split gives them */
+    if (b && (!a || (b & -b) < (a & -a))) {
+        const cram_wset t = a;
+        a = b;
+        b = t;
+    }
+    int n = 0;
+    if (cram_wpopcount(a) >= 2 && n++ < max)
+        comp[0] = a;
+    if (cram_wpopcount(b) >= 2 && n++ < max)
+        comp[n - 1] = b;
     return n;
 }
 

@@ -85,6 +85,13 @@ static inline cram_wset cram_wide_vmoves(const cram_wide_geom *g, cram_wset x)
  * there are. */
 int cram_wide_split(const cram_wide_geom *g, cram_wset x, cram_wset *comp, int max);
 
+/* The same for the child of a connected x left by the domino whose top
+ * left cell is `cell`: x less the domino, found whole without a flood
+ * fill when the domino's free neighbours are joined around it (as
+ * cram_split_child). */
+int cram_wide_split_child(const cram_wide_geom *g, cram_wset x, int cell, int vertical, cram_wset *comp,
+                          int max);
+
 /* Rows of a nonempty set from its top row to its bottom row. */
 int cram_wide_rows(const cram_wide_geom *g, cram_wset x);
 
