@@ -3,8 +3,11 @@
  * a board of more than 64 cells has (cram_wide.h): those too tall for the
  * 64-bit layout.
  *
- * They are few (a percent or two of the positions a search expands) but
- * they are the dearest, the ones near the root. The table is exact in 16
+ * They are few on most boards (a percent or two of the positions a
+ * search expands) and the dearest, the ones near the root; on 5x13 (13
+ * rows of 5, where the layout holds 12) they are most of what is stored
+ * near the root, and a third of a run's time went to their lookups until
+ * the search prefetched them (cram_wide_tt_prefetch). The table is exact in 16
  * bytes an entry, as cram_tt.h's is in 8: the key goes through a
  * bijection of 128-bit words, the hash's top bits choose the bucket and
  * the entry keeps its low 112 bits, so that bucket and entry give back the
