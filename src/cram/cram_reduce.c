@@ -264,8 +264,6 @@ static inline unsigned box_row(const cram_geom *g, uint64_t x, int r, int c, uns
 
 int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uint64_t *comp)
 {
-    if (__builtin_expect(!__atomic_load_n(&ring_groups_ready, __ATOMIC_ACQUIRE), 0))
-        pthread_once(&ring_groups_once, init_ring_groups);
     const int s = g->stride, r = g->row_of[cell], c = g->col_of[cell];
     uint64_t y;
     unsigned box;
@@ -297,13 +295,11 @@ int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uin
      * component, and the last left is the rest of y. So a move that cuts a
      * small part off a long component costs the small part's flood fill,
      * not the whole component's. */
-    unsigned groups = ring_groups[vertical][box];
+    unsigned groups = cram_ring_groups(vertical, box);
     uint64_t part[4], done[4];
     int growing = 0, ndone = 0;
     for (int k = 0; k < 4 && (groups & NO_GROUP) != NO_GROUP; k++, groups >>= 4) {
-        int b = (int)(groups & NO_GROUP);
-        int box_r = vertical ? b / 3 : b >> 2, box_c = vertical ? b % 3 : b & 3;
-        part[growing++] = 1ULL << (cell + (box_r - 1) * s + box_c - 1);
+        part[growing++] = 1ULL << (cell + cram_ring_offset(vertical, (int)(groups & NO_GROUP), s));
     }
     if (growing == 1) {
         /* y is connected */

@@ -55,4 +55,12 @@ int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uin
  * when there are fewer than four. */
 unsigned cram_ring_groups(int vertical, unsigned box);
 
+/* How far box cell b (of cram_ring_groups' box) lies from the domino's
+ * top left cell, in a layout `stride` cells across. */
+static inline int cram_ring_offset(int vertical, int b, int stride)
+{
+    const int box_r = vertical ? b / 3 : b >> 2, box_c = vertical ? b % 3 : b & 3;
+    return (box_r - 1) * stride + box_c - 1;
+}
+
 #endif

@@ -79,10 +79,8 @@ int cram_wide_split_child(const cram_wide_geom *g, cram_wset x, int cell, int ve
     unsigned groups = cram_ring_groups(vertical, box);
     cram_wset part[4];
     int growing = 0;
-    for (; growing < 4 && (groups & 0xf) != 0xf; groups >>= 4) {
-        const int b = (int)(groups & 0xf), box_r = vertical ? b / 3 : b >> 2, box_c = vertical ? b % 3 : b & 3;
-        part[growing++] = cram_wbit(cell + (box_r - 1) * s + box_c - 1);
-    }
+    for (; growing < 4 && (groups & 0xf) != 0xf; groups >>= 4)
+        part[growing++] = cram_wbit(cell + cram_ring_offset(vertical, (int)(groups & 0xf), s));
     if (growing > 2)
         return cram_wide_split(g, y, comp, max);
     cram_wset a = y, b = 0;

@@ -299,7 +299,8 @@ rdb_status cram_wide_tt_load(cram_wide_tt *t, const char *path, int stride, cram
     loading l = {t, check, ctx};
     const uint64_t replaced = t->replaced;
     uint64_t saved_mb;
-    rdb_status st = cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, NULL, load_record, &l, loaded, &saved_mb, err);
+    rdb_status st =
+        cram_tt_file_load(path, WIDE_MAGIC, stride, WIDE_RECORD, NULL, load_record, &l, loaded, &saved_mb, err);
     /* as cram_tt_load: a table too small for the file is refused, lest the
      * part it kept be saved over the whole */
     if (st != RDB_OK)
