@@ -43,7 +43,12 @@ typedef struct {
     int class; /* the slot's, in a split index */
     int slot;
     uint64_t seed;
-    long bad, children, bad_paths, heads, bad_memo, memo_ranks;
+    long bad, children, bad_paths, heads, bad_memo, memo_ranks, direct, bad_direct;
+    /* the children by frame lines canonical as they are, ranked from the
+     * positions' entries as a builder ranks them: each line's sums kept
+     * from its child before, from the first step changed since */
+    uint64_t direct_sum[DOTS_MAX_LINES][DOTS_QUIET_MAX_STEPS + 1];
+    int direct_from[DOTS_MAX_LINES];
     dots_quiet_ranker by_line[DOTS_MAX_LINES], pairs, leaves;
     /* the same children through the memo of first rows' sums, with a
      * memo shared by all the lines' rankers, as a builder's thread has */
@@ -82,6 +87,11 @@ static uint64_t rank_memo(enum_check *c, dots_quiet_ranker *rk, uint64_t canonic
 static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const dots_quiet_path *path)
 {
     enum_check *c = ctx;
+    uint32_t entry[DOTS_QUIET_MAX_STEPS];
+    const int changed = dots_quiet_path_entries(c->q, path, entry);
+    for (int l = 0; l < DOTS_MAX_LINES; l++)
+        if (changed < c->direct_from[l])
+            c->direct_from[l] = changed;
     if (index != c->expected++ || dots_quiet_rank(c->q, lines) != index ||
         !dots_quiet_is_quiet(c->q, lines) ||
         (dots_quiet_split(c->q) && dots_quiet_class(c->q, lines) != c->class))
@@ -104,6 +114,23 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
                 r = dots_quiet_rank_head(c->q, rk, canonical, cut,
                                          dots_quiet_path_tail(c->q, path, cut));
                 c->heads++;
+                if (canonical == child) {
+                    const int line = __builtin_ctzll(m), class = dots_quiet_slot_class(c->q, c->slot);
+                    const int child_slot = dots_quiet_frame_slot(c->q, canonical, class);
+                    int64_t off[DOTS_QUIET_MAX_STEPS];
+                    const int last = dots_quiet_frame_child_steps(c->q, c->slot, child_slot, line, off);
+                    TU_ASSERT_EQ(cut, last + 1);
+                    const uint64_t direct = dots_quiet_frame_child_rank(
+                        c->q, c->direct_sum[line], entry, c->direct_from[line], off, last,
+                        dots_quiet_path_tail(c->q, path, cut), child_slot,
+                        __builtin_popcountll(canonical & c->open), canonical);
+                    c->direct_from[line] = last + 1;
+                    c->direct++;
+                    if (direct != dots_quiet_rank(c->q, canonical)) {
+                        c->bad++;
+                        c->bad_direct++;
+                    }
+                }
             } else {
                 r = dots_quiet_rank_next(c->q, rk, canonical);
             }
@@ -205,7 +232,7 @@ static void check_index_split(int rows, int cols, int variant, int split)
 
     /* enumeration order is index order, level by level */
     uint64_t total = 0;
-    long children = 0, heads = 0;
+    long children = 0, heads = 0, direct = 0;
     long memo_ranks = 0;
     dots_quiet_memo *memo = malloc(sizeof *memo);
     ck_assert_ptr_nonnull(memo);
@@ -221,8 +248,9 @@ static void check_index_split(int rows, int cols, int variant, int split)
         }
         TU_ASSERT_MSG(c.bad == 0,
                       "level %d: %ld bad, %ld of them inside children ranked from the path, %ld "
-                      "ranked through the memo",
-                      level, c.bad, c.bad_paths, c.bad_memo);
+                      "ranked through the memo, %ld frame children from the entries",
+                      level, c.bad, c.bad_paths, c.bad_memo, c.bad_direct);
+        direct += c.direct;
         memo_ranks += c.memo_ranks;
         TU_ASSERT_EQ(c.expected, dots_quiet_level_size(q, level));
         children += c.children;
@@ -234,8 +262,10 @@ static void check_index_split(int rows, int cols, int variant, int split)
         ck_assert_int_gt(children, 0);
     if (children)
         ck_assert_int_gt(memo_ranks, 0);
-    if (dots_quiet_inside_lines(q) && dots_quiet_open_lines(q) > 1 && rows * cols > 1)
+    if (dots_quiet_inside_lines(q) && dots_quiet_open_lines(q) > 1 && rows * cols > 1) {
         ck_assert_int_gt(heads, 0);
+        ck_assert_int_gt(direct, 0);
+    }
 
     /* every raw quiet position's canonical image is stored, and every
      * stored position is such an image */

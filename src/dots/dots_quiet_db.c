@@ -317,6 +317,12 @@ typedef struct {
     uint64_t lines[CHILD_BATCH], index[CHILD_BATCH], quiet[CHILD_BATCH];
     int best[CHILD_BATCH];
     uint64_t tail[CHILD_BATCH][FRAME_CUTS]; /* each position's entries from each cut on */
+    uint32_t entry[CHILD_BATCH][DOTS_QUIET_MAX_STEPS]; /* and its entries (dots_quiet_path_entries) */
+    int8_t changed[CHILD_BATCH]; /* the first of them that differs from the position before's */
+    /* For each frame line whose child is canonical as it is, how far the
+     * entries of the frame state's positions move for their child by it
+     * (dots_quiet_frame_child_steps) */
+    int64_t off[DOTS_MAX_LINES][DOTS_QUIET_MAX_STEPS];
     /* The batch's corridors whose leaf was not in the leaf table, looked
      * up a ranker's group at a time */
     pending_leaf pending[LEAF_BATCH];
@@ -350,6 +356,12 @@ typedef struct {
     /* For a line whose child keeps the inside lines as they are, the
      * number of its cut among the frame state's (-1: ranked whole) */
     int8_t cut_of[DOTS_MAX_LINES];
+    /* For a line whose child is canonical as it is (the identity, the
+     * position's frame lines and the line), its last read: the child is
+     * ranked from the position's entries (dots_quiet_frame_child_rank);
+     * -1: by the line's ranker */
+    int8_t direct_last[DOTS_MAX_LINES];
+    int ndirect;
     int ncuts;
     int cut[FRAME_CUTS];
     /* Moves that lead where a lower line of their class leads
@@ -593,6 +605,7 @@ static void flush_children(level_work *w)
     const int stored = stored_above(w, level, w->class);
     for (; lines_met; lines_met &= lines_met - 1) {
         const int line = __builtin_ctzll(lines_met), c = w->cut_of[line];
+        const int direct = w->direct_last[line];
         dots_quiet_ranker *rk = &w->leaves->by_line[line];
         /* the line's children come in order (under the identity) and
          * mostly in one chunk: read from it while they are (4x5's level
@@ -607,25 +620,40 @@ static void flush_children(level_work *w)
          * was a miss the ranks after it now hide */
         child_batch *b = w->batch;
         int n = 0;
+        /* a line's children canonical as they are: their entries' sums,
+         * the steps before `from` the same as the child before's */
+        uint64_t sum[DOTS_QUIET_MAX_STEPS + 1];
+        sum[0] = 0;
+        int from = 0;
         for (int i = 0; i < w->nbatch; i++) {
+            if (direct >= 0 && b->changed[i] < from)
+                from = b->changed[i];
             if (!(b->quiet[i] >> line & 1))
                 continue;
+            /* (the identity's image, the commonest, without a call) */
             const uint64_t canonical =
                 w->frame_part[line] |
-                dots_quiet_image(r->index, w->transform[line], b->lines[i] & inside);
+                (w->transform[line] ? dots_quiet_image(r->index, w->transform[line],
+                                                       b->lines[i] & inside)
+                                    : b->lines[i] & inside);
             b->child[n] = (int16_t)i;
             if (!stored) {
                 b->found[n++] = canonical;
                 continue;
             }
-            /* of another symmetry than the identity, the rows may be
-             * reversed: the first rows' sums from the memo */
+            /* canonical as it is: from the position's entries; of another
+             * symmetry than the identity, the rows may be reversed: the
+             * first rows' sums from the memo */
             const uint64_t at =
-                w->transform[line] != 0
+                direct >= 0 ? dots_quiet_frame_child_rank(r->index, sum, b->entry[i], from,
+                                                          b->off[line], direct, b->tail[i][c],
+                                                          w->child_slot[line], level, canonical)
+                : w->transform[line] != 0
                     ? dots_quiet_rank_memo(r->index, rk, &w->leaves->memo, canonical,
                                            w->child_slot[line], level)
                     : dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
                                          c < 0 ? 0 : b->tail[i][c], w->child_slot[line], level);
+            from = direct + 1;
             rdb_chunk_prefetch(w->above, level, at);
             b->found[n++] = at;
         }
@@ -710,8 +738,9 @@ static void frame_children_ready(level_work *w, uint64_t lines)
 {
     const dots_quiet_rules *r = w->r;
     const uint64_t inside = w->inside, frame = lines & ~inside;
-    w->ncuts = 0;
+    w->ncuts = w->ndirect = 0;
     w->twins = dots_quiet_twin_moves(r->index, lines);
+    const int slot = dots_quiet_frame_slot(r->index, lines, w->class);
     for (uint64_t m = r->all & ~inside & ~lines; m; m &= m - 1) {
         const int line = __builtin_ctzll(m);
         const uint64_t child = frame | (m & -m);
@@ -719,7 +748,7 @@ static void frame_children_ready(level_work *w, uint64_t lines)
         w->transform[line] = (int8_t)dots_quiet_transform(r->index, child);
         /* a quiet child completes no box: the position's class */
         w->child_slot[line] = dots_quiet_frame_slot(r->index, w->frame_part[line], w->class);
-        w->cut_of[line] = -1;
+        w->cut_of[line] = w->direct_last[line] = -1;
         /* the identity's image keeps the inside lines as they are */
         if (w->transform[line] != 0 || (w->frame_part[line] & frame) != frame)
             continue;
@@ -732,6 +761,11 @@ static void frame_children_ready(level_work *w, uint64_t lines)
         if (c == w->ncuts)
             w->cut[w->ncuts++] = cut;
         w->cut_of[line] = (int8_t)c;
+        if (w->frame_part[line] == child) {
+            w->direct_last[line] = (int8_t)dots_quiet_frame_child_steps(
+                r->index, slot, w->child_slot[line], line, w->batch->off[line]);
+            w->ndirect++;
+        }
     }
     w->frame_ready = 1;
 }
@@ -812,6 +846,8 @@ static void compute_one(void *ctx, uint64_t index, uint64_t lines, const dots_qu
     }
     const int i = w->nbatch++;
     dots_quiet_path_tails(r->index, path, w->cut, w->ncuts, w->batch->tail[i]);
+    if (w->ndirect)
+        w->batch->changed[i] = (int8_t)dots_quiet_path_entries(r->index, path, w->batch->entry[i]);
     w->batch->lines[i] = lines;
     w->batch->index[i] = index;
     w->batch->quiet[i] = quiet & ~inside;

@@ -730,6 +730,8 @@ struct dots_quiet_path {
     uint32_t entry[MAX_STEPS];        /* where the position's entry of step u is in less */
     uint8_t parity[MAX_STEPS];        /* the parity bit of its state before step u: the
                                          same entry with it flipped is parity_stride away */
+    int changed;                      /* the first step whose entry differs from the
+                                         position visited before's (0 for the first) */
     /* For each open inside line, the entries of its child from the
      * line's step to its last read, summed: made when the walk decides
      * that last step, and so shared by every position below it */
@@ -854,6 +856,8 @@ static void walk_tail(walk *w, int u, int s, uint64_t lines)
     const dots_quiet_index *q = w->q;
     dots_quiet_path *p = &w->path;
     const uint64_t before = q->differ_before[u] & q->inside;
+    if (u < p->changed)
+        p->changed = u;
     for (; u < q->nsteps; u++) {
         const struct forced_step *f = forced_at(w, u, s);
         p->parity[u] = (uint8_t)(s >> (q->W + 1));
@@ -868,6 +872,7 @@ static void walk_tail(walk *w, int u, int s, uint64_t lines)
         s = f->next;
     }
     w->visit(w->ctx, w->index++, lines, p);
+    p->changed = q->nsteps;
 }
 
 /* The completions of state s from step u with k inside lines to place,
@@ -888,6 +893,7 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t co
         }
         if (u == q->nsteps) {
             w->visit(w->ctx, w->index++, lines, p);
+            p->changed = q->nsteps;
             return;
         }
         const step *st = &q->steps[u];
@@ -910,6 +916,8 @@ static void walk_steps(walk *w, int u, int s, int k, uint64_t lines, uint64_t co
                        * u.. are what it counts, and there are none */
                 p->sum_more[u + 1] = p->sum_more[u] + less[4 + ch];
             p->entry[u] = (uint32_t)(less + ch - q->less);
+            if (u < p->changed)
+                p->changed = u;
             inside_middles(q, p, u, lines | st->add[ch], ~0ULL);
             if (through == completions) { /* the others have none */
                 only = ch;
@@ -938,6 +946,7 @@ void dots_quiet_each(const dots_quiet_index *q, int level, int slot, dots_quiet_
         return;
     walk w = {.q = q, .index = q->first[level][slot], .visit = visit, .ctx = ctx,
               .path = {.slot = slot, .frame = f, .level = level}};
+    w.path.changed = 0;
     for (int u = 0; u < q->nsteps; u++) {
         w.block[u] = q->less + block_at(q, f, u);
         w.trans[u] = q->trans + (size_t)u * (size_t)q->nstates * 4;
@@ -964,6 +973,53 @@ void dots_quiet_path_tails(const dots_quiet_index *q, const dots_quiet_path *pat
 {
     for (int c = 0; c < n; c++)
         tail[c] = path->sum[q->nsteps] - path->sum[cut[c]];
+}
+
+int dots_quiet_steps(const dots_quiet_index *q)
+{
+    return q->nsteps;
+}
+
+int dots_quiet_path_entries(const dots_quiet_index *q, const dots_quiet_path *path,
+                            uint32_t *entry)
+{
+    memcpy(entry, path->entry, (size_t)q->nsteps * sizeof *entry);
+    return path->changed;
+}
+
+int dots_quiet_frame_child_steps(const dots_quiet_index *q, int slot, int child_slot, int line,
+                                 int64_t *off)
+{
+    const int f = slot_frame(q, slot), g = slot_frame(q, child_slot);
+    const int from = q->line_step[line], last = q->last_read[line];
+    if (q->lazy) /* the child's tables made before a rank reads them */
+        make_frame(q, g);
+    for (int u = 0; u <= last; u++) {
+        /* the same place in the child's block of the step (the state
+         * before the line's step and the inside lines to place are the
+         * position's) */
+        off[u] = (int64_t)block_at(q, g, u) - (int64_t)block_at(q, f, u);
+        if (u == from) /* the choice that draws the line, no more inside lines to place */
+            off[u] += q->chosen_delta[line] - 4;
+        else if (u > from) /* the state holds the line */
+            off[u] += (int64_t)((size_t)(q->rem[u] + 1) * 4 << q->held_bit[line]);
+    }
+    return last;
+}
+
+uint64_t dots_quiet_frame_child_rank(const dots_quiet_index *q, uint64_t *sum,
+                                     const uint32_t *entry, int from, const int64_t *off,
+                                     int last, uint64_t tail, int child_slot, int level,
+                                     uint64_t canonical)
+{
+    for (int u = from; u <= last; u++)
+        sum[u + 1] = sum[u] + q->less[(int64_t)entry[u] + off[u]];
+    const uint64_t r = q->first[level][child_slot] + sum[last + 1] + tail;
+    RDB_INVARIANT(r == dots_quiet_rank(q, canonical) &&
+                      child_slot == slot_of(q, canonical, completed_boxes(q, canonical)),
+                  "a frame child's rank from its position's entries is its rank");
+    (void)canonical;
+    return r;
 }
 
 /* The rank of the quiet child by open inside line `line` of the position
