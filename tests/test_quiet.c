@@ -117,13 +117,19 @@ static void check_enumerated(void *ctx, uint64_t index, uint64_t lines, const do
                 if (canonical == child) {
                     const int line = __builtin_ctzll(m), class = dots_quiet_slot_class(c->q, c->slot);
                     const int child_slot = dots_quiet_frame_slot(c->q, canonical, class);
-                    int64_t off[DOTS_QUIET_MAX_STEPS];
-                    const int last = dots_quiet_frame_child_steps(c->q, c->slot, child_slot, line, off);
+                    dots_quiet_frame_child fc;
+                    const int last = dots_quiet_frame_child_steps(c->q, c->slot, child_slot, line, &fc);
                     TU_ASSERT_EQ(cut, last + 1);
-                    const uint64_t direct = dots_quiet_frame_child_rank(
-                        c->q, c->direct_sum[line], entry, c->direct_from[line], off, last,
-                        dots_quiet_path_tail(c->q, path, cut), child_slot,
-                        __builtin_popcountll(canonical & c->open), canonical);
+                    TU_ASSERT_EQ(fc.frame_part, canonical & ~dots_quiet_inside_lines(c->q));
+                    /* one child at a time, the sums kept from the call before */
+                    const int16_t who = 0;
+                    const int8_t from = (int8_t)c->direct_from[line];
+                    const uint64_t tail = dots_quiet_path_tail(c->q, path, cut);
+                    uint64_t direct;
+                    dots_quiet_frame_children_rank(c->q, &fc, __builtin_popcountll(canonical & c->open),
+                                                   c->direct_sum[line], 1, &who, &from,
+                                                   (const uint32_t(*)[DOTS_QUIET_MAX_STEPS])entry,
+                                                   &lines, &tail, &direct);
                     c->direct_from[line] = last + 1;
                     c->direct++;
                     if (direct != dots_quiet_rank(c->q, canonical)) {

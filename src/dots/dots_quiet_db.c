@@ -319,10 +319,10 @@ typedef struct {
     uint64_t tail[CHILD_BATCH][FRAME_CUTS]; /* each position's entries from each cut on */
     uint32_t entry[CHILD_BATCH][DOTS_QUIET_MAX_STEPS]; /* and its entries (dots_quiet_path_entries) */
     int8_t changed[CHILD_BATCH]; /* the first of them that differs from the position before's */
-    /* For each frame line whose child is canonical as it is, how far the
-     * entries of the frame state's positions move for their child by it
+    /* For each frame line whose child is canonical as it is, what the
+     * children by it of the frame state's positions share
      * (dots_quiet_frame_child_steps) */
-    int64_t off[DOTS_MAX_LINES][DOTS_QUIET_MAX_STEPS];
+    dots_quiet_frame_child direct[DOTS_MAX_LINES];
     /* The batch's corridors whose leaf was not in the leaf table, looked
      * up a ranker's group at a time */
     pending_leaf pending[LEAF_BATCH];
@@ -330,6 +330,10 @@ typedef struct {
      * and each child's rank (or, when its level is not read, the child) */
     int16_t child[CHILD_BATCH];
     uint64_t found[CHILD_BATCH];
+    /* and for children ranked from their position's entries, the first
+     * step changed since the child before and the tail */
+    int8_t from[CHILD_BATCH];
+    uint64_t child_tail[CHILD_BATCH];
 } child_batch;
 
 typedef struct {
@@ -620,14 +624,32 @@ static void flush_children(level_work *w)
          * was a miss the ranks after it now hide */
         child_batch *b = w->batch;
         int n = 0;
-        /* a line's children canonical as they are: their entries' sums,
-         * the steps before `from` the same as the child before's */
-        uint64_t sum[DOTS_QUIET_MAX_STEPS + 1];
-        sum[0] = 0;
-        int from = 0;
-        for (int i = 0; i < w->nbatch; i++) {
-            if (direct >= 0 && b->changed[i] < from)
-                from = b->changed[i];
+        const int from_entries = direct >= 0 && stored;
+        if (from_entries) {
+            /* canonical as they are: ranked from their positions' entries,
+             * the line's at once, each child's from the first step changed
+             * since the child before (b->from) */
+            int from = 0;
+            for (int i = 0; i < w->nbatch; i++) {
+                if (b->changed[i] < from)
+                    from = b->changed[i];
+                if (!(b->quiet[i] >> line & 1))
+                    continue;
+                b->child[n] = (int16_t)i;
+                b->from[n] = (int8_t)from;
+                b->child_tail[n++] = b->tail[i][c];
+                from = direct + 1;
+            }
+            uint64_t sum[DOTS_QUIET_MAX_STEPS + 1];
+            sum[0] = 0;
+            dots_quiet_frame_children_rank(r->index, &b->direct[line], level, sum, n, b->child,
+                                           b->from, (const uint32_t(*)[DOTS_QUIET_MAX_STEPS])b->entry,
+                                           b->lines, b->child_tail, b->found);
+            for (int k = 0; k < n; k++)
+                rdb_chunk_prefetch(w->above, level, b->found[k]);
+        }
+        /* the others by the line's ranker (or not ranked: a level not read) */
+        for (int i = 0; i < w->nbatch && !from_entries; i++) {
             if (!(b->quiet[i] >> line & 1))
                 continue;
             /* (the identity's image, the commonest, without a call) */
@@ -641,19 +663,14 @@ static void flush_children(level_work *w)
                 b->found[n++] = canonical;
                 continue;
             }
-            /* canonical as it is: from the position's entries; of another
-             * symmetry than the identity, the rows may be reversed: the
-             * first rows' sums from the memo */
+            /* of another symmetry than the identity, the rows may be
+             * reversed: the first rows' sums from the memo */
             const uint64_t at =
-                direct >= 0 ? dots_quiet_frame_child_rank(r->index, sum, b->entry[i], from,
-                                                          b->off[line], direct, b->tail[i][c],
-                                                          w->child_slot[line], level, canonical)
-                : w->transform[line] != 0
+                w->transform[line] != 0
                     ? dots_quiet_rank_memo(r->index, rk, &w->leaves->memo, canonical,
                                            w->child_slot[line], level)
                     : dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
                                          c < 0 ? 0 : b->tail[i][c], w->child_slot[line], level);
-            from = direct + 1;
             rdb_chunk_prefetch(w->above, level, at);
             b->found[n++] = at;
         }
@@ -763,7 +780,7 @@ static void frame_children_ready(level_work *w, uint64_t lines)
         w->cut_of[line] = (int8_t)c;
         if (w->frame_part[line] == child) {
             w->direct_last[line] = (int8_t)dots_quiet_frame_child_steps(
-                r->index, slot, w->child_slot[line], line, w->batch->off[line]);
+                r->index, slot, w->child_slot[line], line, &w->batch->direct[line]);
             w->ndirect++;
         }
     }

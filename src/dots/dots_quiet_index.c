@@ -988,38 +988,48 @@ int dots_quiet_path_entries(const dots_quiet_index *q, const dots_quiet_path *pa
 }
 
 int dots_quiet_frame_child_steps(const dots_quiet_index *q, int slot, int child_slot, int line,
-                                 int64_t *off)
+                                 dots_quiet_frame_child *fc)
 {
     const int f = slot_frame(q, slot), g = slot_frame(q, child_slot);
     const int from = q->line_step[line], last = q->last_read[line];
     if (q->lazy) /* the child's tables made before a rank reads them */
         make_frame(q, g);
+    fc->last = last;
+    fc->child_slot = child_slot;
+    fc->frame_part = frame_unpack(q, q->frame_state[g]) | q->start;
     for (int u = 0; u <= last; u++) {
         /* the same place in the child's block of the step (the state
          * before the line's step and the inside lines to place are the
          * position's) */
-        off[u] = (int64_t)block_at(q, g, u) - (int64_t)block_at(q, f, u);
+        fc->off[u] = (int64_t)block_at(q, g, u) - (int64_t)block_at(q, f, u);
         if (u == from) /* the choice that draws the line, no more inside lines to place */
-            off[u] += q->chosen_delta[line] - 4;
+            fc->off[u] += q->chosen_delta[line] - 4;
         else if (u > from) /* the state holds the line */
-            off[u] += (int64_t)((size_t)(q->rem[u] + 1) * 4 << q->held_bit[line]);
+            fc->off[u] += (int64_t)((size_t)(q->rem[u] + 1) * 4 << q->held_bit[line]);
     }
     return last;
 }
 
-uint64_t dots_quiet_frame_child_rank(const dots_quiet_index *q, uint64_t *sum,
-                                     const uint32_t *entry, int from, const int64_t *off,
-                                     int last, uint64_t tail, int child_slot, int level,
-                                     uint64_t canonical)
+void dots_quiet_frame_children_rank(const dots_quiet_index *q, const dots_quiet_frame_child *fc,
+                                    int level, uint64_t *sum, int n, const int16_t *who,
+                                    const int8_t *from,
+                                    const uint32_t (*entry)[DOTS_QUIET_MAX_STEPS],
+                                    const uint64_t *lines, const uint64_t *tail, uint64_t *rank)
 {
-    for (int u = from; u <= last; u++)
-        sum[u + 1] = sum[u] + q->less[(int64_t)entry[u] + off[u]];
-    const uint64_t r = q->first[level][child_slot] + sum[last + 1] + tail;
-    RDB_INVARIANT(r == dots_quiet_rank(q, canonical) &&
-                      child_slot == slot_of(q, canonical, completed_boxes(q, canonical)),
-                  "a frame child's rank from its position's entries is its rank");
-    (void)canonical;
-    return r;
+    const uint64_t first = q->first[level][fc->child_slot];
+    const int last = fc->last;
+    for (int k = 0; k < n; k++) {
+        const uint32_t *e = entry[who[k]];
+        for (int u = from[k]; u <= last; u++)
+            sum[u + 1] = sum[u] + q->less[(int64_t)e[u] + fc->off[u]];
+        rank[k] = first + sum[last + 1] + tail[k];
+        RDB_INVARIANT(rank[k] == dots_quiet_rank(q, fc->frame_part | (lines[who[k]] & q->inside)) &&
+                          fc->child_slot ==
+                              slot_of(q, fc->frame_part | (lines[who[k]] & q->inside),
+                                      completed_boxes(q, fc->frame_part | (lines[who[k]] & q->inside))),
+                      "a frame child's rank from its position's entries is its rank");
+    }
+    (void)lines;
 }
 
 /* The rank of the quiet child by open inside line `line` of the position

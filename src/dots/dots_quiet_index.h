@@ -212,38 +212,46 @@ void dots_quiet_path_tails(const dots_quiet_index *q, const dots_quiet_path *pat
 uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, uint64_t canonical,
                               int cut, uint64_t tail);
 
-/* The commonest such position, the quiet child by one frame line `line`
- * canonical as it is (the identity makes its frame state canonical, the
- * inside lines as they are), ranked from the visited position's entries
- * alone, without a ranker: before the line's step its entries are the
- * position's at the same place of the child's frame state's block (the
- * same state, the same inside lines to place); at the line's step, the
- * choice that draws it; after, up to the line's last read, the row of
- * the state with the line's bit set; after that the position's own, its
- * tail at dots_quiet_cut(q, 1 << line).
+/* The commonest such position, the quiet child by one frame line canonical
+ * as it is (the identity makes its frame state canonical, the inside
+ * lines as they are), ranked from the visited position's entries alone,
+ * without a ranker: before the line's step its entries are the position's
+ * at the same place of the child's frame state's block (the same state,
+ * the same inside lines to place); at the line's step, the choice that
+ * draws it; after, up to the line's last read, the row of the state with
+ * the line's bit set; after that the position's own, its tail at
+ * dots_quiet_cut(q, 1 << line).
  *
- * dots_quiet_frame_child_steps gives how far each entry of a position of
- * slot `slot` moves for its child of slot `child_slot` (off[0..last], at
- * most DOTS_QUIET_MAX_STEPS) and returns `last`, the line's last read: a
- * frame state's positions share them. dots_quiet_path_entries copies the
+ * dots_quiet_frame_child_steps fills what the children by `line` of the
+ * positions of slot `slot` share, their slot being `child_slot`, and
+ * returns the line's last read. dots_quiet_path_entries copies the
  * visited position's entries (dots_quiet_steps of them), to be used after
  * the walk has moved on, and returns the first step whose entry differs
- * from the position visited before's. dots_quiet_frame_child_rank ranks
- * the child (`canonical`, of `level`) from them, summing its entries into
- * sum[1..last + 1] (sum[0] = 0) from step `from` on: the steps before hold
- * the sums of the child by the same line of the position it was called for
- * last, when none of those steps' entries changed since (the positions of
- * a frame state come in the walk's order, and differ mostly in their
- * last steps). */
+ * from the position visited before's. dots_quiet_frame_children_rank
+ * ranks n such children by one line: the k-th that of the position whose
+ * lines are lines[who[k]] and entries entry[who[k]], its tail tail[k],
+ * into rank[k]. It sums their entries into sum[1..last + 1] (sum[0] = 0),
+ * the k-th's from step from[k] on: the steps before hold the sums of the
+ * child it ranked before (in this call or the one before with that sum),
+ * when none of those steps' entries changed since (the positions of a
+ * frame state come in the walk's order, and differ mostly in their last
+ * steps). */
+typedef struct {
+    int last;            /* the line's last read: the entries of steps 0..last move */
+    int child_slot;
+    uint64_t frame_part; /* the child's frame lines; its inside lines are the position's */
+    int64_t off[DOTS_QUIET_MAX_STEPS]; /* how far each of those entries moves */
+} dots_quiet_frame_child;
 int dots_quiet_steps(const dots_quiet_index *q);
 int dots_quiet_frame_child_steps(const dots_quiet_index *q, int slot, int child_slot, int line,
-                                 int64_t *off);
+                                 dots_quiet_frame_child *fc);
 int dots_quiet_path_entries(const dots_quiet_index *q, const dots_quiet_path *path,
                             uint32_t *entry);
-uint64_t dots_quiet_frame_child_rank(const dots_quiet_index *q, uint64_t *sum,
-                                     const uint32_t *entry, int from, const int64_t *off,
-                                     int last, uint64_t tail, int child_slot, int level,
-                                     uint64_t canonical);
+void dots_quiet_frame_children_rank(const dots_quiet_index *q, const dots_quiet_frame_child *fc,
+                                    int level, uint64_t *sum, int n, const int16_t *who,
+                                    const int8_t *from,
+                                    const uint32_t (*entry)[DOTS_QUIET_MAX_STEPS],
+                                    const uint64_t *lines, const uint64_t *tail, uint64_t *rank);
 
 /* The slot of a canonical position's frame state in class `class` (0 in
  * an index not split). */
