@@ -362,7 +362,7 @@ typedef struct {
     int8_t cut_of[DOTS_MAX_LINES];
     /* For a line whose child is canonical as it is (the identity, the
      * position's frame lines and the line), its last read: the child is
-     * ranked from the position's entries (dots_quiet_frame_child_rank);
+     * ranked from the position's entries (dots_quiet_frame_children_rank);
      * -1: by the line's ranker */
     int8_t direct_last[DOTS_MAX_LINES];
     int ndirect;
