@@ -975,11 +975,6 @@ void dots_quiet_path_tails(const dots_quiet_index *q, const dots_quiet_path *pat
         tail[c] = path->sum[q->nsteps] - path->sum[cut[c]];
 }
 
-int dots_quiet_steps(const dots_quiet_index *q)
-{
-    return q->nsteps;
-}
-
 int dots_quiet_path_entries(const dots_quiet_index *q, const dots_quiet_path *path,
                             uint32_t *entry)
 {

@@ -225,7 +225,7 @@ uint64_t dots_quiet_rank_head(const dots_quiet_index *q, dots_quiet_ranker *rk, 
  * dots_quiet_frame_child_steps fills what the children by `line` of the
  * positions of slot `slot` share, their slot being `child_slot`, and
  * returns the line's last read. dots_quiet_path_entries copies the
- * visited position's entries (dots_quiet_steps of them), to be used after
+ * visited position's entries (one a step, at most DOTS_QUIET_MAX_STEPS), to be used after
  * the walk has moved on, and returns the first step whose entry differs
  * from the position visited before's. dots_quiet_frame_children_rank
  * ranks n such children by one line: the k-th that of the position whose
@@ -242,7 +242,6 @@ typedef struct {
     uint64_t frame_part; /* the child's frame lines; its inside lines are the position's */
     int64_t off[DOTS_QUIET_MAX_STEPS]; /* how far each of those entries moves */
 } dots_quiet_frame_child;
-int dots_quiet_steps(const dots_quiet_index *q);
 int dots_quiet_frame_child_steps(const dots_quiet_index *q, int slot, int child_slot, int line,
                                  dots_quiet_frame_child *fc);
 int dots_quiet_path_entries(const dots_quiet_index *q, const dots_quiet_path *path,
