@@ -232,13 +232,14 @@ typedef struct {
     int (*sparse_window)(const void *index);
     int (*sparse_dropped_part)(const void *index, int level, uint64_t from);
     /* What building a position takes on this machine: up to `most`
-     * positions spread over the levels computed by one thread, with the
-     * values above read as 0; *positions and *seconds say how many and
-     * how long, the dropped parts of dropped_at[level] (bit = level)
+     * positions spread over the levels computed by `threads` threads at
+     * once, with the values above read as 0; *positions and *seconds say
+     * how many and how long (CPU seconds, the threads' summed), the dropped parts of dropped_at[level] (bit = level)
      * gone while a level is built, as the build would have them (plan.c's
      * drop_schedule). For a plan. */
     rdb_status (*sparse_sample)(const void *index, uint64_t most, const uint64_t *dropped_at,
-                                uint64_t *positions, double *seconds, rdb_error *err);
+                                int threads, uint64_t *positions, double *seconds,
+                                rdb_error *err);
 } rdb_game;
 
 /* rdb_params.store's name ("all", "quiet", "quiet-half"), and the store

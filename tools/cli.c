@@ -358,9 +358,9 @@ static int print_plan(const rdb_build_options *opt, const rdb_tool_build_output 
     }
     if (sampled)
         printf("time        about %s of computing with %d thread%s (measured here: %.0f ns a\n"
-               "            stored position for one thread, on a sample of %s positions)\n",
+               "            stored position for a thread%s, on a sample of %s positions)\n",
                rdb_human_duration(seconds, a, sizeof a), threads, threads == 1 ? "" : "s", sample_ns,
-               rdb_human_count(sampled, c, sizeof c));
+               threads == 1 ? "" : " of them at work together", rdb_human_count(sampled, c, sizeof c));
     else
         printf("time        about %s of computing with %d thread%s (a rough guide: %s positions\n"
                "            a second a thread)\n",

@@ -337,9 +337,10 @@ static int dots_sparse_dropped_part(const void *index, int level, uint64_t from)
 }
 
 static rdb_status dots_sparse_sample(const void *index, uint64_t most, const uint64_t *dropped_at,
-                                     uint64_t *positions, double *seconds, rdb_error *err)
+                                     int threads, uint64_t *positions, double *seconds,
+                                     rdb_error *err)
 {
-    return dots_quiet_sample(index, most, dropped_at, positions, seconds, err);
+    return dots_quiet_sample(index, most, dropped_at, threads, positions, seconds, err);
 }
 
 const rdb_game dots_game_entry = {

@@ -85,17 +85,18 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                             rdb_error *err);
 
 /* The time the build takes a stored position on this board and machine,
- * measured: one thread computes 16 stretches of consecutive frame states
+ * measured: `threads` threads, as many as the build's, compute 16 stretches of consecutive frame states
  * of at most most/16 positions each, spread over the levels as the
  * positions are (each from the position 1/32, 3/32, .. of the way through
  * them all), each stretch's first frame state untimed and then most/16
  * positions timed; every value above read as 0, and a half database's
  * levels of dropped_at[level] (bit l: level l's dropped part) gone while
  * a level is built. The rules' index must be prepared. *positions gets
- * how many were timed, *seconds the time they took: the thread's own CPU
- * time, so that work beside it does not count. */
+ * how many were timed, *seconds the time they took: the threads' own CPU
+ * time, summed, so that work beside them does not count (what they cost
+ * each other does). */
 rdb_status dots_quiet_sample(const dots_quiet_rules *r, uint64_t most, const uint64_t *dropped_at,
-                             uint64_t *positions, double *seconds, rdb_error *err);
+                             int threads, uint64_t *positions, double *seconds, rdb_error *err);
 
 /* ---- a whole database in memory ---- */
 

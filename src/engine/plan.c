@@ -178,13 +178,14 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
         st = rdb_fail(err, RDB_E_INPUT, "only a quiet build is timed on a sample");
     else
         st = db.game->sparse_prepare(db.sparse, 0, err);
-    /* about a second of one thread at the speeds seen (1 to 2 M a second) */
+    /* about a second of CPU at the speeds seen (1 to 2 M a second a thread) */
     double seconds = 0;
     uint64_t dropped_at[RDB_MAX_BITS + 1], final_bytes;
     drop_schedule(&db, db.lay.nbits, rdb_db_sparse_window(&db, opt->window), opt->disk_gb,
                   dropped_at, &final_bytes);
     if (st == RDB_OK)
-        st = db.game->sparse_sample(db.sparse, 1500000, dropped_at, sampled, &seconds, err);
+        st = db.game->sparse_sample(db.sparse, 1500000, dropped_at, build_threads(opt), sampled,
+                                    &seconds, err);
     if (st == RDB_OK)
         *ns_per_position = *sampled ? seconds * 1e9 / (double)*sampled : 0;
     rdb_db_free(&db);

@@ -45,9 +45,10 @@ rdb_status rdb_build_plan_make(const rdb_build_options *opt, rdb_build_plan *pla
                                rdb_error *err);
 
 /* A quiet build's speed on this machine, measured on a sample of the
- * board's positions (about a second of one thread, after the index is
- * made): *ns_per_position a stored position takes one thread, over
- * *sampled positions. RDB_E_INPUT for a build that stores every
+ * board's positions (about a second of CPU, on the build's threads at
+ * once, after the index is made): *ns_per_position a stored position
+ * takes a thread while the others work beside it, over *sampled
+ * positions. RDB_E_INPUT for a build that stores every
  * position. */
 rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_position,
                                  uint64_t *sampled, rdb_error *err);
@@ -56,8 +57,9 @@ rdb_status rdb_build_plan_sample(const rdb_build_options *opt, double *ns_per_po
 typedef struct {
     double seconds;        /* of computing with `threads` threads */
     int threads;
-    double sample_ns;      /* a quiet build: a stored position's time for one
-                              thread, measured on a sample (0: no sample) */
+    double sample_ns;      /* a quiet build: a stored position's time for a
+                              thread of `threads` at work, measured on a
+                              sample (0: no sample) */
     uint64_t sampled;      /* the sample's positions */
     double guide_rate;     /* else a rough guide: positions a second a thread */
 } rdb_build_time;
