@@ -85,8 +85,9 @@ rdb_status dots_quiet_level(const dots_quiet_rules *r, int level, uint64_t from,
                             rdb_error *err);
 
 /* The time the build takes a stored position on this board and machine,
- * measured: `threads` threads, as many as the build's, compute 16 stretches of consecutive frame states
- * of at most most/16 positions each, spread over the levels as the
+ * measured: `threads` threads at once, as many as the build's, compute
+ * 16 stretches of consecutive frame states of at most most/16 positions
+ * each, spread over the levels as the
  * positions are (each from the position 1/32, 3/32, .. of the way through
  * them all), each stretch's first frame state untimed and then most/16
  * positions timed; every value above read as 0, and a half database's
