@@ -282,8 +282,6 @@ typedef struct {
      * two memos, since the leaves' keys would push out the children's
      * (measured: one memo for both gained nothing) */
     dots_quiet_memo memo, leaf_memo;
-    /* and their sums from the cut on (dots_quiet_rank_halves) */
-    dots_quiet_memo tail_memo, leaf_tail_memo;
 } leaf_table;
 
 /* Positions whose quiet children are looked up together: each line's
@@ -434,32 +432,26 @@ static inline int value_above(level_work *w, int level, int class, uint64_t inde
     return value_of_byte(w, class, rdb_chunk_value(w->above, level, index));
 }
 
-/* The rank of a canonical position of a level above, its slot into
- * *slot: by rk from `tail`, the entries of the steps from `cut` on that
- * it shares with the position it holds every line of
- * (dots_quiet_rank_head), or when cut < 0 whole, from the sums of its
- * halves remembered (dots_quiet_rank_halves: such positions come in no
- * order a ranker gains from). */
+/* The rank of a canonical position of a level above by rk:
+ * from `tail`, the entries of the steps from `cut` on that it shares
+ * with the position it holds every line of (dots_quiet_rank_head), or
+ * whole when cut < 0. */
 static inline uint64_t rank_above(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
-                                  uint64_t tail, int *slot)
+                                  uint64_t tail)
 {
     const dots_quiet_index *q = w->r->index;
-    if (cut < 0)
-        return dots_quiet_rank_halves_of(q, &w->leaves->leaf_memo, &w->leaves->leaf_tail_memo,
-                                         canonical, slot);
-    const uint64_t index = dots_quiet_rank_head(q, rk, canonical, cut, tail);
-    *slot = rk->frame;
-    return index;
+    return cut < 0 ? dots_quiet_rank_next_memo(q, rk, &w->leaves->leaf_memo, canonical)
+                   : dots_quiet_rank_head(q, rk, canonical, cut, tail);
 }
 
 /* The same with its value. */
 static inline int lookup_ranked(level_work *w, dots_quiet_ranker *rk, uint64_t canonical, int cut,
                                 uint64_t tail)
 {
-    int slot;
-    const uint64_t index = rank_above(w, rk, canonical, cut, tail, &slot);
-    return value_above(w, __builtin_popcountll(canonical & w->r->open), slot_class(w, slot), index,
-                       canonical);
+    const uint64_t index = rank_above(w, rk, canonical, cut, tail);
+    /* the ranker's slot tells the class */
+    return value_above(w, __builtin_popcountll(canonical & w->r->open), slot_class(w, rk->frame),
+                       index, canonical);
 }
 
 /* The cut and the tail a canonical position shares with the position
@@ -675,8 +667,8 @@ static void flush_children(level_work *w)
              * reversed: the first rows' sums from the memo */
             const uint64_t at =
                 w->transform[line] != 0
-                    ? dots_quiet_rank_halves(r->index, &w->leaves->memo, &w->leaves->tail_memo,
-                                             canonical, w->child_slot[line], level)
+                    ? dots_quiet_rank_memo(r->index, rk, &w->leaves->memo, canonical,
+                                           w->child_slot[line], level)
                     : dots_quiet_rank_at(r->index, rk, canonical, c < 0 ? -1 : w->cut[c],
                                          c < 0 ? 0 : b->tail[i][c], w->child_slot[line], level);
             rdb_chunk_prefetch(w->above, level, at);
@@ -727,9 +719,9 @@ static void flush_children(level_work *w)
                 continue;
             dots_quiet_ranker *rk = &w->leaves->for_leaves[p->group];
             const int level = __builtin_popcountll(p->canonical & r->open);
-            int slot;
-            const uint64_t index = rank_above(w, rk, p->canonical, p->cut, p->tail, &slot);
-            const int class = slot_class(w, slot);
+            const uint64_t index = rank_above(w, rk, p->canonical, p->cut, p->tail);
+            /* the ranker's slot tells the class */
+            const int class = slot_class(w, rk->frame);
             if (stored_above(w, level, class))
                 rdb_chunk_prefetch(w->above, level, index);
             ranked[n++] = (typeof(ranked[0])){index, order[k], (int8_t)level, (int8_t)class};
@@ -893,8 +885,6 @@ static leaf_table *leaf_table_new(void)
         dots_quiet_ranker_init(&leaves->for_moves);
         dots_quiet_memo_init(&leaves->memo);
         dots_quiet_memo_init(&leaves->leaf_memo);
-        dots_quiet_memo_init(&leaves->tail_memo);
-        dots_quiet_memo_init(&leaves->leaf_tail_memo);
     }
     return leaves;
 }

@@ -119,9 +119,6 @@ struct dots_quiet_index {
      * of the rows, and the inside lines of the steps before it (the key) */
     int memo_cut;
     uint64_t memo_lines;
-    /* dots_quiet_rank_halves: the inside lines the entries from the cut
-     * on read (the tail's key; 0 when they pass 31) */
-    uint64_t tail_lines;
     /* The entries of a child by one inside line, from the position's:
      * at the line's step, one row on (one more line to place) and the
      * choice that draws it (chosen_delta); at the steps after, up to its
@@ -781,51 +778,6 @@ static uint64_t rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk, dots
     return rk->first + rk->sum[n];
 }
 
-/* The sum of step lo..hi - 1's entries of a position of frame state f
- * whose completed boxes are `done`. */
-static inline uint64_t entries_sum(const dots_quiet_index *q, int f, uint64_t canonical,
-                                   uint32_t done, int lo, int hi)
-{
-    const uint32_t *at = q->block_at + (size_t)f * (size_t)(q->nsteps + 1);
-    uint64_t sum = 0;
-    for (int u = lo; u < hi; u++)
-        sum += q->less[at[u] + entry_at(q, u, canonical, done)];
-    return sum;
-}
-
-uint64_t dots_quiet_rank_halves(const dots_quiet_index *q, dots_quiet_memo *head,
-                                dots_quiet_memo *tail, uint64_t canonical, int slot, int level)
-{
-    RDB_INVARIANT(slot == slot_of(q, canonical, completed_boxes(q, canonical)) &&
-                      level == __builtin_popcountll(canonical & q->open),
-                  "a position ranked in the slot and level the caller says is of them");
-    const int n = q->nsteps, cut = q->memo_cut, f = slot_frame(q, slot);
-    uint64_t r = q->first[level][slot];
-    if (!q->tail_lines) /* no memo for this board: ranked whole */
-        return r + entries_sum(q, f, canonical, completed_boxes(q, canonical), 0, n);
-    const uint64_t key_head = memo_key(q, canonical, slot, level);
-    const uint64_t key_tail = 1ULL << 63 | (uint64_t)slot << 32 | rdb_pext(canonical, q->tail_lines);
-    dots_quiet_memo_entry *h = memo_entry(head, key_head), *t = memo_entry(tail, key_tail);
-    if (h->key != key_head)
-        *h = (dots_quiet_memo_entry){key_head, entries_sum(q, f, canonical,
-                                                           completed_boxes(q, canonical), 0, cut)};
-    if (t->key != key_tail)
-        *t = (dots_quiet_memo_entry){key_tail, entries_sum(q, f, canonical,
-                                                           completed_boxes(q, canonical), cut, n)};
-    r += h->sum + t->sum;
-    RDB_INVARIANT(r == dots_quiet_rank(q, canonical),
-                  "a rank from the sums of its halves is its rank");
-    return r;
-}
-
-uint64_t dots_quiet_rank_halves_of(const dots_quiet_index *q, dots_quiet_memo *head,
-                                   dots_quiet_memo *tail, uint64_t canonical, int *slot)
-{
-    *slot = slot_of(q, canonical, completed_boxes(q, canonical));
-    return dots_quiet_rank_halves(q, head, tail, canonical, *slot,
-                                  __builtin_popcountll(canonical & q->open));
-}
-
 uint64_t dots_quiet_rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
                               dots_quiet_memo *memo, uint64_t canonical, int slot, int level)
 {
@@ -1351,12 +1303,6 @@ static int make_rank_steps(dots_quiet_index *q)
             break;
         q->memo_cut = 0;
     }
-    q->tail_lines = 0;
-    for (uint64_t m = q->inside; q->memo_cut && m; m &= m - 1)
-        if (q->last_read[__builtin_ctzll(m)] >= q->memo_cut)
-            q->tail_lines |= m & -m;
-    if (__builtin_popcountll(q->tail_lines) > 31)
-        q->tail_lines = 0;
     for (int u = 0; u <= q->nsteps; u++) {
         q->differ_before[u] = ~q->inside;
         for (uint64_t m = q->inside; m; m &= m - 1)

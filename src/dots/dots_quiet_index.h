@@ -298,21 +298,6 @@ void dots_quiet_memo_init(dots_quiet_memo *memo);
 uint64_t dots_quiet_rank_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
                               dots_quiet_memo *memo, uint64_t canonical, int slot, int level);
 
-/* A rank from two memos and no ranker, for positions that come in no
- * order: the sum of the entries before the memo's cut from `head`, as
- * dots_quiet_rank_memo keeps it, and the sum of those from the cut on
- * from `tail`, keyed by the slot and the inside lines those entries read
- * (the lines of their steps, the lines of the row before that the first
- * of them hold in their state; the boxes they complete, and so the
- * parity they read, are of those lines). A memo holds the sums of one
- * index. */
-uint64_t dots_quiet_rank_halves(const dots_quiet_index *q, dots_quiet_memo *head,
-                                dots_quiet_memo *tail, uint64_t canonical, int slot, int level);
-/* The same for a position whose slot and level are not known; its slot
- * into *slot. */
-uint64_t dots_quiet_rank_halves_of(const dots_quiet_index *q, dots_quiet_memo *head,
-                                   dots_quiet_memo *tail, uint64_t canonical, int *slot);
-
 /* The same for a position whose slot and level are not known: what
  * dots_quiet_rank_next gives. */
 uint64_t dots_quiet_rank_next_memo(const dots_quiet_index *q, dots_quiet_ranker *rk,
