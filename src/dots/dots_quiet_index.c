@@ -388,12 +388,11 @@ static void count_frame(const dots_quiet_index *q, int f, int top, uint64_t *bas
         count_step(q, u, step_allows(q, fl, u), row_in(q, base, u, 0), row_in(q, base, u + 1, 0));
 }
 
-/* The frame states in an order where those that agree on the frame
- * lines of the last steps come together, the lines of later steps
- * weighing more: each step's table then depends on where a frame state
- * stands in this order, and a frame state's table differs from the one
- * before's only in the steps up to the last that decides a line in which
- * they differ (count_frames). */
+/* A frame state's table of step u depends only on its frame lines of
+ * steps u and after. Ordered by this key, in which the lines of later
+ * steps weigh more, the frame states that agree on the lines of the last
+ * steps come together, so that a table differs from the one before's in
+ * few steps, the first ones (count_frames). */
 static uint32_t frame_order_key(const dots_quiet_index *q, uint32_t state)
 {
     uint32_t key = 0;
@@ -411,9 +410,9 @@ static int by_value(const void *a, const void *b)
 /* Each frame state's completions with k inside lines from its start
  * state (of each class when split) into start_counts: its table counted
  * as count_frame counts it, in frame_order_key's order, each frame state
- * from the table of the one before but for the steps where they differ.
- * On 4x5 the index is opened in a fifth of the time it took when every
- * table was counted whole (21,024 tables of 44 steps). */
+ * from the table of the one before but for the steps up to the last that
+ * decides a line where the two differ. On 4x5 (21,024 frame states)
+ * `info` takes 0.37 s of CPU, 1.4 s when every table was counted whole. */
 static int count_frames(dots_quiet_index *q)
 {
     uint64_t *order = malloc((size_t)q->nframes * sizeof *order);
