@@ -66,11 +66,23 @@ static inline uint64_t with_up(const cram_geom *g, uint64_t x)
     return x & (x << g->stride);
 }
 
-/* x without its surplus dead ends; the bridges (see below) in *bridges. */
-static inline uint64_t drop_stars(const cram_geom *g, uint64_t x, uint64_t *bridges)
+/* The cells of x with a free neighbour to their right, left, below and
+ * above: what both reductions below read. */
+typedef struct {
+    uint64_t r, l, d, u;
+} free_sides;
+
+static inline free_sides sides_of(const cram_geom *g, uint64_t x)
+{
+    return (free_sides){with_right(g, x), with_left(g, x), with_down(g, x), with_up(g, x)};
+}
+
+/* x without its surplus dead ends, from x's sides; the bridges (see below)
+ * in *bridges. */
+static inline uint64_t drop_stars_from(const cram_geom *g, uint64_t x, free_sides f, uint64_t *bridges)
 {
     const int s = g->stride;
-    uint64_t r = with_right(g, x), l = with_left(g, x), d = with_down(g, x), u = with_up(g, x);
+    const uint64_t r = f.r, l = f.l, d = f.d, u = f.u;
     /* exactly one free neighbour */
     uint64_t any = r | l | d | u, two = (r & l) | (d & u) | ((r | l) & (d | u));
     uint64_t tuft = any & ~two;
@@ -101,16 +113,23 @@ static inline uint64_t drop_stars(const cram_geom *g, uint64_t x, uint64_t *brid
     return out;
 }
 
+/* x without its surplus dead ends; the bridges in *bridges. */
+static inline uint64_t drop_stars(const cram_geom *g, uint64_t x, uint64_t *bridges)
+{
+    return drop_stars_from(g, x, sides_of(g, x), bridges);
+}
+
 uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x)
 {
     uint64_t bridges, out = drop_stars(g, x, &bridges);
     return out & ~bridges;
 }
 
-uint64_t cram_twin_edges(const cram_geom *g, uint64_t x)
+/* cram_twin_edges of a set whose sides are f */
+static inline uint64_t twin_edges_from(const cram_geom *g, free_sides f)
 {
     const int s = g->stride;
-    uint64_t r = with_right(g, x), l = with_left(g, x), d = with_down(g, x), u = with_up(g, x);
+    const uint64_t r = f.r, l = f.l, d = f.d, u = f.u;
     /* a square's corners: top left, top right, bottom left, bottom right,
      * each with its two neighbours in the square and no other */
     uint64_t tl = r & d & ~l & ~u, tr = l & d & ~r & ~u;
@@ -118,6 +137,11 @@ uint64_t cram_twin_edges(const cram_geom *g, uint64_t x)
     /* the square's top left cell, for either pair of twins */
     uint64_t square = (tl & (br >> (s + 1))) | ((tr >> 1) & (bl >> s));
     return square | square << s;
+}
+
+uint64_t cram_twin_edges(const cram_geom *g, uint64_t x)
+{
+    return twin_edges_from(g, sides_of(g, x));
 }
 
 /* The cells reached from c in one step inside x, without crossing an edge
@@ -165,8 +189,10 @@ static int split_from(const cram_geom *g, uint64_t y, uint64_t cut, uint64_t *co
                  * loses no cell and gains no twin edge would only be
                  * found whole again by the same flood fill: it stays as
                  * it is, in its turn. */
+                const free_sides f = sides_of(g, c);
+                uint64_t bridges, reduced = drop_stars_from(g, c, f, &bridges) & ~bridges;
                 todo[ntodo] = c;
-                final[ntodo++] = cram_reduce_stars(g, c) == c && !(cram_twin_edges(g, c) & ~cut);
+                final[ntodo++] = reduced == c && !(twin_edges_from(g, f) & ~cut);
             }
         }
         /* the next part to reduce, the final ones on the way done */
@@ -254,12 +280,27 @@ unsigned cram_ring_groups(int vertical, unsigned box)
     return ring_groups[vertical][box];
 }
 
-/* Cells c-1 .. c-1+width of row r of x as the low bits (0 off the board). */
-static inline unsigned box_row(const cram_geom *g, uint64_t x, int r, int c, unsigned width_mask)
+/* The box of rows r-1 .. r-2+rows and columns c-1 .. c-2+width of x, as
+ * a box pattern (0 off the board). The box's rows are read from one word,
+ * x moved so that the box's first cell is bit 0: a box over the board's
+ * top edge is x moved up, zeros coming in; past its last row x has no
+ * cell. The columns off the board's sides, which read the row before or
+ * after, are masked off. So no row needs a test (4x9: 1.1% fewer
+ * instructions than reading each row on its own). */
+static inline unsigned box_of(const cram_geom *g, uint64_t x, int r, int c, int width, int rows)
 {
-    if (r < 0 || r >= g->height)
-        return 0;
-    return (unsigned)((((x >> (r * g->stride)) & g->row0) << 1) >> c) & width_mask;
+    const int s = g->stride;
+    const int first = (r - 1) * s + c - 1; /* the box's first cell: -s-1 or more */
+    /* both shifts defined whatever first is, so that the choice is a
+     * conditional move, not a branch the edges would mispredict */
+    const uint64_t down = x >> (first & 63), up = x << (-first & 63);
+    const uint64_t w = first >= 0 ? down : up;
+    const unsigned on_board = ((1u << width) - 1) & ~(c == 0 ? 1u : 0u) & ((1u << (s - c + 1)) - 1);
+    unsigned box = ((unsigned)w & on_board) | ((unsigned)(w >> s) & on_board) << width |
+                   ((unsigned)(w >> 2 * s) & on_board) << 2 * width;
+    if (rows == 4)
+        box |= ((unsigned)(w >> 3 * s) & on_board) << 3 * width;
+    return box;
 }
 
 int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uint64_t *comp)
@@ -269,22 +310,25 @@ int cram_split_child(const cram_geom *g, uint64_t x, int cell, int vertical, uin
     unsigned box;
     if (vertical) {
         y = x & ~(1ULL << cell | 1ULL << (cell + s));
-        box = box_row(g, y, r - 1, c, 7) | box_row(g, y, r, c, 7) << 3 | box_row(g, y, r + 1, c, 7) << 6 |
-              box_row(g, y, r + 2, c, 7) << 9;
+        box = box_of(g, y, r, c, 3, 4);
     } else {
         y = x & ~(3ULL << cell);
-        box = box_row(g, y, r - 1, c, 15) | box_row(g, y, r, c, 15) << 4 | box_row(g, y, r + 1, c, 15) << 8;
+        box = box_of(g, y, r, c, 4, 3);
     }
     /* With no bridge and no twin edge, the parts are the components of y
      * of two cells or more, less their surplus dead ends (dropping a dead
      * end leaves its component connected, with one dead end on its cell
      * still). Otherwise the reductions may cut further: the general split. */
-    uint64_t bridges, z = drop_stars(g, y, &bridges);
+    const free_sides sides = sides_of(g, y);
+    uint64_t bridges, z = drop_stars_from(g, y, sides, &bridges);
     const int bridged = (bridges & cram_neighbours(g, y)) != 0;
+    /* With no dead end dropped and no bridge, the reduction drops only
+     * cells with no free neighbour, which are no cell's free side: z has
+     * y's sides, and its twin edges are y's. */
+    const uint64_t cut = z == y && !bridged ? twin_edges_from(g, sides) : cram_twin_edges(g, z & ~bridges);
     /* y's reduction (cram_reduce_stars): with no bridge, what goes is the
      * cells with no free neighbour, which are dead */
     z &= ~bridges;
-    const uint64_t cut = cram_twin_edges(g, z);
     if (bridged || cut) /* the general split, from the reduction made here */
         return split_from(g, z, cut, comp);
     /* x is connected, so every cell of y joins, inside y, one of the
