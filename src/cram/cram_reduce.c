@@ -113,15 +113,9 @@ static inline uint64_t drop_stars_from(const cram_geom *g, uint64_t x, free_side
     return out;
 }
 
-/* x without its surplus dead ends; the bridges in *bridges. */
-static inline uint64_t drop_stars(const cram_geom *g, uint64_t x, uint64_t *bridges)
-{
-    return drop_stars_from(g, x, sides_of(g, x), bridges);
-}
-
 uint64_t cram_reduce_stars(const cram_geom *g, uint64_t x)
 {
-    uint64_t bridges, out = drop_stars(g, x, &bridges);
+    uint64_t bridges, out = drop_stars_from(g, x, sides_of(g, x), &bridges);
     return out & ~bridges;
 }
 
